@@ -1,0 +1,35 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-gif-engine",
+    products: [
+        .library(name: "GIF", targets: ["GIF"]),
+        .library(name: "Playback", targets: ["Playback"]),
+        .executable(name: "gif", targets: ["GIFCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGIFLib",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
+        ),
+        .target(name: "GIF", dependencies: ["CGIFLib"]),
+        .target(name: "Playback"),
+        .executableTarget(
+            name: "GIFCommand",
+            dependencies: [
+                "GIF",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Writes the GIFs in Fixtures/ with giflib's encoder: `make fixtures`.
+        .executableTarget(name: "GIFFixtureGenerator", dependencies: ["CGIFLib"]),
+        .testTarget(name: "GIFTests", dependencies: ["GIF"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,87 @@
+/// A GIF held in memory and scanned: its structure is known at once, and its
+/// frames are decoded on demand.
+///
+/// ```swift
+/// let image = try GIFImage(contentsOf: "cat.gif")
+/// print(image.info.frameCount, image.info.loopCount)
+/// var frames = image.makeFrameIterator()
+/// while let frame = try frames.next() {
+///     show(frame.pixels, frame.size, for: frame.browserDelay)
+/// }
+/// ```
+public struct GIFImage: Sendable {
+    /// The file's bytes.
+    public let bytes: [UInt8]
+    /// What the scanner found.
+    public let info: GIFInfo
+    /// The limits this image was opened with.
+    public let limits: DecodingLimits
+
+    /// Scans `bytes`.
+    ///
+    /// - Throws: ``GIFError`` when the bytes are not a GIF (naming what they
+    ///   are), the header is cut short, or a limit is exceeded.
+    public init(bytes: [UInt8], limits: DecodingLimits = .default) throws(GIFError) {
+        self.bytes = bytes
+        self.info = try GIFScanner.scan(bytes, limits: limits)
+        self.limits = limits
+    }
+
+    /// Reads and scans the file at `path`.
+    ///
+    /// - Throws: ``GIFError`` with ``GIFError/Kind/io(path:reason:)`` when the
+    ///   file cannot be read, and as ``init(bytes:limits:)`` otherwise.
+    public init(contentsOf path: String, limits: DecodingLimits = .default) throws(GIFError) {
+        try self.init(bytes: FileReader.contents(of: path, maxBytes: limits.maxInputBytes), limits: limits)
+    }
+
+    /// An iterator over the composited frames, in order.
+    public func makeFrameIterator() -> FrameIterator {
+        FrameIterator(image: self)
+    }
+
+    /// The composited frame at `index`, built by compositing every frame
+    /// before it.
+    ///
+    /// - Throws: ``GIFError`` when a frame up to `index` fails (a frame that
+    ///   fails part-way is still returned when it is the one asked for), or
+    ///   when `index` is out of range.
+    public func frame(at index: Int) throws(GIFError) -> CompositedFrame {
+        var frames = makeFrameIterator()
+        try frames.skip(to: index)
+        guard let frame = try frames.next() else { throw outOfRange(index) }
+        return frame
+    }
+
+    /// The palette indices of frame `index`'s own rectangle, not composited.
+    ///
+    /// - Throws: ``GIFError`` when `index` is out of range or the frame's data
+    ///   fails before its first pixel.
+    public func rawFrame(at index: Int) throws(GIFError) -> RawFrame {
+        guard info.frames.indices.contains(index) else { throw outOfRange(index) }
+        let frame = info.frames[index]
+        let width = frame.rect.width
+        var indices = [UInt8](repeating: 0, count: frame.rect.area)
+        var row = [UInt8](repeating: 0, count: width)
+        var decoded = 0
+        let outcome = bytes.withUnsafeBufferPointer { file in
+            row.withUnsafeMutableBufferPointer { row in
+                FrameDecoding.decode(frame, bytes: file, row: row) { r, count in
+                    let y = frame.isInterlaced ? FrameDecoding.interlacedRow(r, height: frame.rect.height) : r
+                    indices.replaceSubrange(y * width..<y * width + count, with: row[..<count])
+                    decoded += count
+                }
+            }
+        }
+        if let error = outcome.error, !outcome.decodedAnything {
+            throw GIFError(.lzw(error), frameIndex: index, byteOffset: frame.dataOffset, framesDecoded: 0)
+        }
+        return RawFrame(
+            info: frame, indices: indices, palette: frame.localPalette ?? info.globalPalette,
+            decodedPixelCount: decoded)
+    }
+
+    private func outOfRange(_ index: Int) -> GIFError {
+        GIFError(.frameOutOfRange(index, count: info.frameCount), frameIndex: index)
+    }
+}

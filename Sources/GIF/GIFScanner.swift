@@ -1,0 +1,61 @@
+/// Walks a GIF's block structure without running LZW.
+///
+/// The scan costs a pass over the block headers: it learns the frame count,
+/// every frame's rectangle, delay, disposal and byte offsets, the loop count
+/// and the metadata, and so lets frames be decoded in any order later.
+///
+/// Rules (see `CONFORMANCE.md`): a byte other than `0x21`, `0x2C` or `0x3B`
+/// where a block should start ends the stream as a trailer would; a missing
+/// trailer is not an error; a file that ends inside a block keeps the frames
+/// before it and records the truncation in ``GIFInfo/error``.
+public enum GIFScanner {
+    /// Scans a whole GIF held in memory.
+    ///
+    /// - Throws: ``GIFError`` when the bytes are not a GIF, the header is cut
+    ///   short, or the canvas exceeds ``DecodingLimits/maxCanvasPixels``.
+    ///   Problems after the header are recorded in ``GIFInfo/error`` instead,
+    ///   with the frames found before them.
+    public static func scan(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(GIFError) -> GIFInfo {
+        guard bytes.count <= limits.maxInputBytes else {
+            throw GIFError(.limitExceeded(.inputBytes, value: bytes.count, maximum: limits.maxInputBytes))
+        }
+        let version = Sniffer.format(of: Array(bytes.prefix(4096)))
+        guard version.isGIF else { throw GIFError(.notAGIF(version), byteOffset: 0) }
+        guard bytes.count >= 13 else {
+            throw GIFError(.truncated(block: "logical screen descriptor"), byteOffset: 6)
+        }
+        let screen = PixelSize(width: Int(le16(bytes, 6)), height: Int(le16(bytes, 8)))
+        let flags = bytes[10]
+        var offset = 13
+        var globalPalette: Palette?
+        if flags & 0x80 != 0 {
+            let size = 3 << (Int(flags & 7) + 1)
+            guard offset + size <= bytes.count else {
+                throw GIFError(.truncated(block: "global colour table"), byteOffset: offset)
+            }
+            globalPalette = Palette(rgb: bytes[offset..<offset + size])
+            offset += size
+        }
+        var info = GIFInfo(
+            version: version, screenSize: screen, canvasSize: screen, backgroundIndex: bytes[11],
+            aspectRatioByte: bytes[12], globalPalette: globalPalette, frames: [], loopCount: LoopCount(stored: nil),
+            comments: [], applicationExtensions: [], endOffset: offset, hasTrailer: false, error: nil
+        )
+        var walker = BlockWalker(bytes: bytes, offset: offset, limits: limits)
+        walker.run(into: &info)
+        if let first = info.frames.first {
+            info.canvasSize.width = max(screen.width, first.rect.x + first.rect.width)
+            info.canvasSize.height = max(screen.height, first.rect.y + first.rect.height)
+        }
+        guard info.canvasSize.area <= limits.maxCanvasPixels else {
+            throw GIFError(
+                .limitExceeded(.canvasPixels, value: info.canvasSize.area, maximum: limits.maxCanvasPixels),
+                byteOffset: 6)
+        }
+        return info
+    }
+
+    static func le16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+}

@@ -1,0 +1,45 @@
+/// A format-agnostic supply of animation frames that a ``Player`` can play.
+///
+/// The player itself needs only the timing facts (``frameCount``,
+/// ``frameDelays``, ``storedLoopCount``); pixels are fetched through a
+/// ``FrameCache`` with ``frame(at:)``. A GIF decoder conforms to this protocol
+/// in a glue file outside this module, so `Playback` never depends on a
+/// particular image format.
+///
+/// Conformers must be `Sendable`: the frame cache calls ``frame(at:)`` from a
+/// background task while the host reads the timing properties elsewhere.
+public protocol FrameSource: Sendable {
+    /// The number of frames; the player refuses a source with none.
+    var frameCount: Int { get }
+
+    /// The canvas width in pixels; every ``RenderedFrame`` has this width.
+    var canvasWidth: Int { get }
+
+    /// The canvas height in pixels; every ``RenderedFrame`` has this height.
+    var canvasHeight: Int { get }
+
+    /// Each frame's delay exactly as stored (for GIF: centiseconds, so
+    /// `.milliseconds(10 * cs)`), one per frame, with no browser rule applied.
+    ///
+    /// The ``DelayPolicy`` in the player's configuration turns these raw
+    /// values into display durations.
+    var frameDelays: [Duration] { get }
+
+    /// The loop count as stored in the file, in the file's own terms.
+    ///
+    /// - `nil`: the file has no loop extension (browsers play it once).
+    /// - `0`: loop forever.
+    /// - `n > 0`: browsers play the animation `n + 1` times in all.
+    ///
+    /// ``LoopPolicy/fromSource`` applies these rules.
+    var storedLoopCount: Int? { get }
+
+    /// Returns frame `index` composited onto the full canvas as RGBA8 pixels.
+    ///
+    /// Conformers may decode on demand; the ``FrameCache`` calls this ahead of
+    /// time from a background task and keeps results within its byte budget.
+    /// - Parameter index: A frame index in `0..<frameCount`.
+    /// - Throws: Whatever the underlying decoder reports (for example a
+    ///   truncated file); the cache passes the error through.
+    func frame(at index: Int) async throws -> RenderedFrame
+}

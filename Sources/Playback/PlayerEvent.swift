@@ -1,0 +1,28 @@
+/// Something the host may want to react to, reported in a defined order.
+///
+/// Order within one call that reports several events (an `advance` that
+/// crosses a loop boundary, a skip after a stall):
+///
+/// 1. ``loopCompleted(loopsDone:)`` when a loop boundary was crossed before
+///    the newly shown frame began, then
+/// 2. ``frameChanged(frame:)`` for the frame now shown, and on the last loop
+///    instead:
+/// 3. ``frameChanged(frame:)`` if the last frame was not yet shown, then
+///    ``loopCompleted(loopsDone:)`` with the total, then ``finished``.
+///
+/// One call reports at most one `loopCompleted` before a frame change: after
+/// a stall that skipped several loops it carries the latest count.
+public enum PlayerEvent: Sendable, Hashable {
+    /// The frame shown changed; `frame` is its index in the source. Sent only
+    /// when the index differs from the one shown before (a one-frame loop
+    /// repeating does not send it), including after ``Playhead/stop(at:)``
+    /// and seeks.
+    case frameChanged(frame: Int)
+
+    /// A loop ended: the last step's display duration has fully elapsed.
+    /// `loopsDone` counts loops completed since the start (1 for the first).
+    case loopCompleted(loopsDone: Int)
+
+    /// Playback ended after the final loop; the last frame stays shown.
+    case finished
+}
