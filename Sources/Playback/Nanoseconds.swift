@@ -1,0 +1,61 @@
+/// Integer-nanosecond arithmetic shared by the timeline and the playhead.
+///
+/// The core keeps time as `Int64` nanoseconds so that loop and frame lookups
+/// are exact integer divisions; every operation saturates instead of trapping
+/// on overflow (about 292 years).
+enum Nanoseconds {
+    /// `duration` in whole nanoseconds, truncating attoseconds and saturating.
+    static func of(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return add(whole, attoseconds / 1_000_000_000)
+    }
+
+    /// A `Duration` of `nanoseconds`.
+    static func duration(_ nanoseconds: Int64) -> Duration {
+        .nanoseconds(nanoseconds)
+    }
+
+    /// `a + b`, saturating.
+    static func add(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    /// `a - b`, saturating.
+    static func subtract(_ a: Int64, _ b: Int64) -> Int64 {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? (b < 0 ? .max : .min) : difference
+    }
+
+    /// `a * b`, saturating.
+    static func multiply(_ a: Int64, _ b: Int64) -> Int64 {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? ((a < 0) != (b < 0) ? .min : .max) : product
+    }
+
+    /// `Int64(value)` for a `Double`, rounding with `rule` and saturating.
+    static func fromDouble(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int64 {
+        let rounded = value.rounded(rule)
+        if rounded.isNaN { return 0 }
+        if rounded >= 9.2e18 { return .max }
+        if rounded <= -9.2e18 { return .min }
+        return Int64(rounded)
+    }
+
+    /// Media time covered by `host` nanoseconds of host time at `rate`,
+    /// rounded down so the animation never runs ahead of the clock.
+    static func media(forHost host: Int64, rate: Double) -> Int64 {
+        rate == 1 ? host : fromDouble(Double(host) * rate, .down)
+    }
+
+    /// The least host time whose ``media(forHost:rate:)`` reaches `media`.
+    static func host(forMedia media: Int64, rate: Double) -> Int64 {
+        guard rate != 1, media > 0 else { return media }
+        var host = fromDouble(Double(media) / rate, .up)
+        while host < .max, self.media(forHost: host, rate: rate) < media { host += 1 }
+        while host > 0, self.media(forHost: host - 1, rate: rate) >= media { host -= 1 }
+        return host
+    }
+}

@@ -1,0 +1,145 @@
+/// The schedule of one animation under a configuration: display durations,
+/// the play order of one loop, start offsets, loop and total duration.
+///
+/// A timeline is pure data derived from a ``FrameSource``'s timing and a
+/// ``PlayerConfiguration``; it does not change while a player runs. *Steps*
+/// are the positions of one loop in play order (for ``PlaybackDirection/bounce``
+/// a frame appears twice per loop); *media time* is time measured along the
+/// timeline from the start of loop 0, before the playback rate applies.
+public struct PlaybackTimeline: Sendable, Hashable {
+    /// Each frame's display duration after the ``DelayPolicy``, by frame index.
+    public let frameDurations: [Duration]
+
+    /// The frame indices of one loop in play order.
+    public let playOrder: [Int]
+
+    /// The number of plays in all, or `nil` for forever (after ``LoopPolicy``).
+    public let plays: Int?
+
+    /// The loop count as the source stores it (see
+    /// ``FrameSource/storedLoopCount``), kept next to the effective ``plays``.
+    public let storedLoopCount: Int?
+
+    let stepNanos: [Int64]
+    let stepStartNanos: [Int64]
+    let loopNanos: Int64
+
+    /// Builds the timeline from raw timing facts.
+    /// - Parameters:
+    ///   - frameDelays: The stored delay of each frame.
+    ///   - storedLoopCount: The stored loop count (`nil`: no extension).
+    ///   - loop: How many plays in all.
+    ///   - delay: How stored delays become display durations.
+    ///   - direction: The play order of one loop.
+    /// - Throws: ``PlayerError/emptySource`` when there are no delays.
+    public init(
+        frameDelays: [Duration],
+        storedLoopCount: Int?,
+        loop: LoopPolicy = .fromSource,
+        delay: DelayPolicy = .browser,
+        direction: PlaybackDirection = .forward
+    ) throws(PlayerError) {
+        guard !frameDelays.isEmpty else { throw .emptySource }
+        let durations = frameDelays.map { delay.displayDuration(forStoredDelay: $0) }
+        let order = direction.playOrder(frameCount: durations.count)
+        let frameNanos = durations.map(Nanoseconds.of)
+        var starts: [Int64] = []
+        var total: Int64 = 0
+        for frame in order {
+            starts.append(total)
+            total = Nanoseconds.add(total, frameNanos[frame])
+        }
+        self.frameDurations = durations
+        self.playOrder = order
+        self.plays = loop.plays(storedLoopCount: storedLoopCount)
+        self.storedLoopCount = storedLoopCount
+        self.stepNanos = order.map { frameNanos[$0] }
+        self.stepStartNanos = starts
+        self.loopNanos = total
+    }
+
+    /// Builds the timeline of `source` under `configuration`.
+    /// - Throws: ``PlayerError/emptySource`` or
+    ///   ``PlayerError/mismatchedDelays(frameCount:delayCount:)``.
+    public init(source: some FrameSource, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
+        guard source.frameCount > 0 else { throw .emptySource }
+        guard source.frameDelays.count == source.frameCount else {
+            throw .mismatchedDelays(frameCount: source.frameCount, delayCount: source.frameDelays.count)
+        }
+        try self.init(
+            frameDelays: source.frameDelays,
+            storedLoopCount: source.storedLoopCount,
+            loop: configuration.loop,
+            delay: configuration.delay,
+            direction: configuration.direction
+        )
+    }
+
+    /// The number of frames in the source.
+    public var frameCount: Int { frameDurations.count }
+
+    /// The number of steps in one loop (`2n - 2` for a bounce of `n > 2`).
+    public var stepsPerLoop: Int { playOrder.count }
+
+    /// Each step's display duration, in play order.
+    public var stepDurations: [Duration] { stepNanos.map(Nanoseconds.duration) }
+
+    /// Each step's start offset from the start of its loop, in play order.
+    public var stepStartOffsets: [Duration] { stepStartNanos.map(Nanoseconds.duration) }
+
+    /// The start offset within a loop of the first step that shows `frame`,
+    /// or `nil` when `frame` is out of range.
+    /// - Parameter frame: A frame index.
+    public func startOffset(ofFrame frame: Int) -> Duration? {
+        firstStep(showing: frame).map { Nanoseconds.duration(stepStartNanos[$0]) }
+    }
+
+    /// The duration of one loop: the sum of its step durations.
+    public var loopDuration: Duration { Nanoseconds.duration(loopNanos) }
+
+    /// The duration of all plays, or `nil` when the animation loops forever.
+    public var totalDuration: Duration? { totalNanos.map(Nanoseconds.duration) }
+
+    var totalNanos: Int64? {
+        plays.map { Nanoseconds.multiply(Int64(clamping: $0), loopNanos) }
+    }
+
+    /// The global index of the last step of the last loop (finite plays only).
+    var lastStep: Int? {
+        plays.map { $0.multipliedReportingOverflow(by: stepsPerLoop).partialValue &- 1 }
+            .map { max(0, $0) }
+    }
+
+    func firstStep(showing frame: Int) -> Int? {
+        playOrder.firstIndex(of: frame)
+    }
+
+    /// Start of global step `step` in media nanoseconds.
+    func startNanos(ofStep step: Int) -> Int64 {
+        let loop = Int64(step / stepsPerLoop)
+        return Nanoseconds.add(Nanoseconds.multiply(loop, loopNanos), stepStartNanos[step % stepsPerLoop])
+    }
+
+    /// End of global step `step` in media nanoseconds.
+    func endNanos(ofStep step: Int) -> Int64 {
+        Nanoseconds.add(startNanos(ofStep: step), stepNanos[step % stepsPerLoop])
+    }
+
+    /// The global step whose interval contains media time `media` (ignoring
+    /// the end of a finite animation), or 0 when the loop has no duration.
+    func step(containing media: Int64) -> Int {
+        guard loopNanos > 0, media > 0 else { return 0 }
+        let loop = media / loopNanos
+        let within = media % loopNanos
+        // Largest step whose start is at or before `within`: zero-length steps
+        // share their start with the next step and so are never chosen.
+        var low = 0
+        var high = stepsPerLoop - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if stepStartNanos[middle] <= within { low = middle } else { high = middle - 1 }
+        }
+        let base = Int(clamping: loop).multipliedReportingOverflow(by: stepsPerLoop)
+        return base.overflow ? Int.max - stepsPerLoop : base.partialValue + low
+    }
+}

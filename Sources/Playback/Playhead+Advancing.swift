@@ -1,0 +1,102 @@
+extension Playhead {
+    /// Moves host time forward to `time` and plays whatever happened by then
+    /// under the ``CatchUpPolicy``.
+    ///
+    /// Time never runs backwards: a `time` before ``now`` is ignored (no
+    /// change, no events). The same time twice is harmless.
+    /// - Parameter time: The host time now.
+    /// - Returns: The events, in the order documented on ``PlayerEvent``.
+    @discardableResult
+    public mutating func advance(to time: Duration) -> [PlayerEvent] {
+        let host = Nanoseconds.of(time)
+        guard host >= nowNanos else { return [] }
+        nowNanos = host
+        guard state == .playing, timeline.loopNanos > 0 else { return [] }
+        var events: [PlayerEvent] = []
+        let media = mediaNanos(at: host)
+        switch configuration.catchUp {
+        case .skip:
+            skip(toMedia: media, reportingLoops: true, &events)
+        case .carryLag:
+            if media >= timeline.endNanos(ofStep: step) {
+                stepOnce(&events)
+            }
+        case .resync(let limit):
+            let end = timeline.endNanos(ofStep: step)
+            let due = hostNanos(whenMediaReaches: end)
+            if media >= end, Nanoseconds.subtract(host, due) > Nanoseconds.of(limit) {
+                stepOnce(&events)
+                if state == .playing {
+                    anchorHost = host
+                    anchorMedia = timeline.startNanos(ofStep: step)
+                }
+            } else {
+                skip(toMedia: media, reportingLoops: true, &events)
+            }
+        }
+        return events
+    }
+
+    /// Moves host time forward by `duration` (ignored when negative).
+    /// - Parameter duration: Host time passed since ``now``.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public mutating func advance(by duration: Duration) -> [PlayerEvent] {
+        guard duration > .zero else { return [] }
+        return advance(to: Nanoseconds.duration(Nanoseconds.add(nowNanos, Nanoseconds.of(duration))))
+    }
+
+    /// Host time at which media time reaches `media` under the current anchor.
+    func hostNanos(whenMediaReaches media: Int64) -> Int64 {
+        Nanoseconds.add(anchorHost, Nanoseconds.host(forMedia: Nanoseconds.subtract(media, anchorMedia), rate: rate))
+    }
+
+    /// Jumps to the step containing `media`, or finishes past the end.
+    mutating func skip(toMedia media: Int64, reportingLoops: Bool, _ events: inout [PlayerEvent]) {
+        if let total = timeline.totalNanos, media >= total {
+            finish(&events, reportingLoops: reportingLoops)
+            return
+        }
+        let target = timeline.step(containing: media)
+        if target > step {
+            move(toStep: target, reportingLoops: reportingLoops, &events)
+        }
+    }
+
+    /// Advances exactly one step, or finishes after the last one.
+    mutating func stepOnce(_ events: inout [PlayerEvent]) {
+        let next = step + 1
+        if let last = timeline.lastStep, next > last {
+            finish(&events, reportingLoops: true)
+        } else {
+            move(toStep: next, reportingLoops: true, &events)
+        }
+    }
+
+    /// Shows the last step, reports the final loop and finishes.
+    mutating func finish(_ events: inout [PlayerEvent], reportingLoops: Bool) {
+        guard let last = timeline.lastStep, let plays = timeline.plays else { return }
+        move(toStep: last, reportingLoops: false, &events)
+        if reportingLoops { events.append(.loopCompleted(loopsDone: plays)) }
+        anchorMedia = timeline.totalNanos ?? anchorMedia
+        anchorHost = nowNanos
+        state = .finished
+        events.append(.finished)
+    }
+
+    /// Shows global step `target`, reporting a crossed loop boundary and a
+    /// changed frame index in that order.
+    mutating func move(toStep target: Int, reportingLoops: Bool, _ events: inout [PlayerEvent]) {
+        guard target != step else { return }
+        let perLoop = timeline.stepsPerLoop
+        let oldLoop = step / perLoop
+        let oldFrame = currentFrame
+        step = target
+        if reportingLoops, target / perLoop > oldLoop {
+            events.append(.loopCompleted(loopsDone: target / perLoop))
+        }
+        if currentFrame != oldFrame {
+            events.append(.frameChanged(frame: currentFrame))
+        }
+    }
+}

@@ -1,0 +1,65 @@
+extension Playhead {
+    /// The index (in the source) of the frame shown now.
+    public var currentFrame: Int {
+        timeline.playOrder[step % timeline.stepsPerLoop]
+    }
+
+    /// The step shown now within its loop (an index into
+    /// ``PlaybackTimeline/playOrder``).
+    public var currentStep: Int { step % timeline.stepsPerLoop }
+
+    /// The zero-based loop the shown step belongs to.
+    public var loopIndex: Int { step / timeline.stepsPerLoop }
+
+    /// Loops fully played: ``loopIndex`` while running, all plays once
+    /// finished.
+    public var loopsCompleted: Int {
+        state == .finished ? (timeline.plays ?? loopIndex) : loopIndex
+    }
+
+    /// Media time elapsed since the start of loop 0 at ``now``: the position
+    /// on the timeline, across loops, before the rate applies.
+    public var elapsed: Duration { Nanoseconds.duration(mediaNanos(at: nowNanos)) }
+
+    /// Media time spent in the shown frame so far. Under
+    /// ``CatchUpPolicy/carryLag`` this can exceed the frame's duration by the
+    /// lag being carried.
+    public var timeIntoFrame: Duration {
+        Nanoseconds.duration(Nanoseconds.subtract(mediaNanos(at: nowNanos), timeline.startNanos(ofStep: step)))
+    }
+
+    /// The host time at which the shown step ends and the next change is due,
+    /// or `nil` when nothing will change without a call from the host
+    /// (idle, paused, finished, or a loop without duration).
+    ///
+    /// Computed from the anchor (the epoch or the last play, seek or rate
+    /// change), never by adding up frame durations tick after tick, so a host
+    /// that sleeps until this time accumulates no error. It may lie before
+    /// ``now`` while a ``CatchUpPolicy/carryLag`` lag is being worked off.
+    public var nextChangeTime: Duration? {
+        guard state == .playing, timeline.loopNanos > 0 else { return nil }
+        return Nanoseconds.duration(hostNanos(whenMediaReaches: timeline.endNanos(ofStep: step)))
+    }
+
+    /// Host time from ``now`` until ``nextChangeTime`` (zero when it is
+    /// already due), or `nil` when nothing is scheduled: the host's next
+    /// wake-up.
+    public var timeUntilNextChange: Duration? {
+        nextChangeTime.map { max(.zero, $0 - now) }
+    }
+
+    /// The frames the next `count` steps will show, in play order, stopping
+    /// at the end of a finite animation; a frame cache decodes these ahead.
+    /// - Parameter count: How many steps to look ahead.
+    public func upcomingFrames(_ count: Int) -> [Int] {
+        guard count > 0, state != .finished else { return [] }
+        let last = timeline.lastStep ?? Int.max
+        var frames: [Int] = []
+        var next = step
+        while frames.count < count, next < last {
+            next += 1
+            frames.append(timeline.playOrder[next % timeline.stepsPerLoop])
+        }
+        return frames
+    }
+}

@@ -1,0 +1,211 @@
+/// The deterministic core of playback: a value that turns host time into the
+/// frame to show and the events that happened on the way.
+///
+/// A playhead never reads a clock. Time is a `Duration` on the host's time
+/// axis (time since any fixed origin the host picks, such as an epoch
+/// instant), passed in with ``advance(to:)`` or ``advance(by:)``; every
+/// method that changes the position acts at the latest time passed in
+/// (``now``), or first advances to the `at` time when one is given. Equal
+/// inputs therefore give equal outputs, to the nanosecond.
+///
+/// ``Player`` wraps a playhead in an actor with event delivery, a frame cache
+/// and `Clock` instants; use a playhead directly when the host runs its own
+/// synchronous loop (a game, a terminal UI).
+///
+/// ```swift
+/// var head = try Playhead(timeline: timeline)      // idle, frame 0 shown
+/// head.play()                                       // at .zero
+/// let events = head.advance(to: .milliseconds(100)) // [.frameChanged(frame: 1)]
+/// ```
+///
+/// Position is the step shown (its loop and frame) plus media time; media
+/// time runs at ``rate`` times host time while playing and stands still
+/// otherwise. Under ``CatchUpPolicy/carryLag`` media time may run past the
+/// end of the step shown: that excess is the lag being carried.
+///
+/// Shared epoch: a playhead created with an `epoch` places media time zero at
+/// that host time on its first `play()`, so every playhead given the same
+/// epoch shows the same frame at the same host time, whenever each started
+/// and however often each was ticked (under ``CatchUpPolicy/skip`` or a
+/// ``CatchUpPolicy/resync(after:)`` stall shorter than its limit).
+/// `pause()`, seeks and rate changes move a playhead off the shared timeline;
+/// ``stop(at:)`` followed by ``play(at:)`` joins it again. Without an epoch, the
+/// timeline starts when ``play(at:)`` is first called.
+public struct Playhead: Sendable, Hashable {
+    /// The schedule being played.
+    public let timeline: PlaybackTimeline
+
+    /// The policies in force. The ``PlayerConfiguration/rate`` stored here is
+    /// the initial rate; ``rate`` is the current one.
+    public let configuration: PlayerConfiguration
+
+    /// The life-cycle state.
+    public internal(set) var state: PlayerState
+
+    /// The current playback rate (see ``setRate(_:)``).
+    public internal(set) var rate: Double
+
+    /// The shared epoch on the host time axis, if any.
+    public let epoch: Duration?
+
+    /// The latest host time passed in.
+    public var now: Duration { Nanoseconds.duration(nowNanos) }
+
+    var nowNanos: Int64
+    /// Global step shown: loop × steps per loop + step in loop.
+    var step: Int
+    /// Host time at which media time was ``anchorMedia`` (while playing).
+    var anchorHost: Int64
+    /// Media time at ``anchorHost`` while playing, or the frozen media time.
+    var anchorMedia: Int64
+
+    /// Creates a playhead showing frame 0 of loop 0 (the first step in play
+    /// order) in state ``PlayerState/idle``, or already playing when
+    /// ``PlayerConfiguration/autoplay`` is on (no events are reported for that
+    /// start; read ``currentFrame``).
+    /// - Parameters:
+    ///   - timeline: The schedule to play.
+    ///   - configuration: The policies; its rate is validated.
+    ///   - now: The host time at creation.
+    ///   - epoch: A shared epoch on the same time axis, or `nil` to start the
+    ///     timeline at the first `play()`.
+    /// - Throws: ``PlayerError/invalidRate(_:)``.
+    public init(
+        timeline: PlaybackTimeline,
+        configuration: PlayerConfiguration = .init(),
+        now: Duration = .zero,
+        epoch: Duration? = nil
+    ) throws(PlayerError) {
+        try PlayerConfiguration.validate(rate: configuration.rate)
+        self.timeline = timeline
+        self.configuration = configuration
+        self.state = .idle
+        self.rate = configuration.rate
+        self.epoch = epoch
+        self.nowNanos = Nanoseconds.of(now)
+        self.step = 0
+        self.anchorHost = nowNanos
+        self.anchorMedia = 0
+        if configuration.autoplay {
+            _ = play()
+        }
+    }
+
+    /// Starts or resumes playback at ``now`` (after advancing to `time`, if
+    /// given).
+    ///
+    /// - From ``PlayerState/paused``: continues at the same frame and the
+    ///   same time into it, to the nanosecond.
+    /// - From ``PlayerState/idle``: starts at the position shown (frame 0, or
+    ///   where a seek put it); with an epoch, jumps to the frame the epoch
+    ///   says (reporting `frameChanged` only, no loop events for loops that
+    ///   passed before this playhead joined).
+    /// - From ``PlayerState/finished``: starts again from loop 0, frame 0.
+    /// - While playing: does nothing.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public mutating func play(at time: Duration? = nil) -> [PlayerEvent] {
+        var events = time.map { advance(to: $0) } ?? []
+        switch state {
+        case .playing:
+            break
+        case .paused:
+            anchorHost = nowNanos
+            state = .playing
+        case .finished:
+            moveHome(&events)
+            start(&events)
+        case .idle:
+            start(&events)
+        }
+        return events
+    }
+
+    /// Freezes the position at ``now`` (after advancing to `time`, if given).
+    /// Only a playing playhead pauses; in other states this does nothing
+    /// beyond the advance.
+    /// - Returns: The events of the advance, if any.
+    @discardableResult
+    public mutating func pause(at time: Duration? = nil) -> [PlayerEvent] {
+        let events = time.map { advance(to: $0) } ?? []
+        if state == .playing {
+            anchorMedia = mediaNanos(at: nowNanos)
+            anchorHost = nowNanos
+            state = .paused
+        }
+        return events
+    }
+
+    /// Returns to frame 0 of loop 0 (the first step in play order) in state
+    /// ``PlayerState/idle``, reporting `frameChanged` if another frame was
+    /// shown.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public mutating func stop(at time: Duration? = nil) -> [PlayerEvent] {
+        var events = time.map { advance(to: $0) } ?? []
+        moveHome(&events)
+        state = .idle
+        return events
+    }
+
+    /// Changes the playback rate at ``now``, keeping the position: the frame
+    /// and the time into it are unchanged, only what follows speeds up or
+    /// slows down.
+    /// - Parameter rate: The new rate, finite and in
+    ///   ``PlayerConfiguration/rateRange``.
+    /// - Throws: ``PlayerError/invalidRate(_:)``; the rate is then unchanged.
+    public mutating func setRate(_ rate: Double) throws(PlayerError) {
+        try PlayerConfiguration.validate(rate: rate)
+        if state == .playing {
+            anchorMedia = mediaNanos(at: nowNanos)
+            anchorHost = nowNanos
+        }
+        self.rate = rate
+    }
+
+    // MARK: Internals shared by the extensions
+
+    /// Media time at host time `host`: frozen unless playing, never negative.
+    func mediaNanos(at host: Int64) -> Int64 {
+        guard state == .playing else { return anchorMedia }
+        let elapsed = Nanoseconds.subtract(host, anchorHost)
+        return max(0, Nanoseconds.add(anchorMedia, Nanoseconds.media(forHost: elapsed, rate: rate)))
+    }
+
+    /// Sets state to playing with the anchor at ``now`` or at the epoch.
+    private mutating func start(_ events: inout [PlayerEvent]) {
+        state = .playing
+        guard let epoch else {
+            anchorHost = nowNanos
+            if timeline.loopNanos == 0 { finishWithoutDuration(&events) }
+            return
+        }
+        // Join the shared timeline: one frameChanged for the net move, no
+        // loop events for loops that passed before this playhead joined.
+        let before = currentFrame
+        var joined: [PlayerEvent] = []
+        step = 0
+        anchorHost = Nanoseconds.of(epoch)
+        anchorMedia = 0
+        if timeline.loopNanos == 0 {
+            finishWithoutDuration(&joined)
+        } else {
+            skip(toMedia: mediaNanos(at: nowNanos), reportingLoops: false, &joined)
+        }
+        if currentFrame != before { events.append(.frameChanged(frame: currentFrame)) }
+        if state == .finished { events.append(.finished) }
+    }
+
+    /// A loop without duration cannot advance: a finite animation is over at
+    /// once, an endless one stays on its first step.
+    private mutating func finishWithoutDuration(_ events: inout [PlayerEvent]) {
+        if timeline.plays != nil { finish(&events, reportingLoops: false) }
+    }
+
+    /// Moves to step 0 with media time 0, keeping the state.
+    private mutating func moveHome(_ events: inout [PlayerEvent]) {
+        anchorMedia = 0
+        anchorHost = nowNanos
+        move(toStep: 0, reportingLoops: false, &events)
+    }
+}
