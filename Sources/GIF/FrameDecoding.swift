@@ -6,69 +6,69 @@ enum FrameDecoding {
         var rows: Int
         /// Pixels decoded in the row after those, when the data failed mid-row.
         var partialPixels: Int
-        /// giflib's error, when the data failed before the last pixel.
-        var error: GIFLibError?
+        /// Why the frame is not whole, if it is not.
+        var failure: Failure?
+        /// Byte offset where the data went wrong.
+        var offset: Int
 
         /// Whether any pixel was decoded.
         var decodedAnything: Bool { rows > 0 || partialPixels > 0 }
     }
 
+    /// Why a frame's data did not yield every pixel.
+    enum Failure: Equatable {
+        /// Found by ``LZWCodeCheck`` before giflib ran.
+        case stream(LZWCodeCheck.Stop)
+        /// Reported by giflib.
+        case giflib(GIFLibError)
+    }
+
     /// Decodes `frame` from `bytes` (the whole file) row by row, in stream
     /// order, into `row` (at least the frame's width), calling
     /// `deliver(streamRow, pixelCount)` after each row and after a partial one.
+    ///
+    /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
+    /// sound, so a corrupt stream shows what a browser shows.
     static func decode(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, row: UnsafeMutableBufferPointer<UInt8>,
         deliver: (_ streamRow: Int, _ count: Int) -> Void
     ) -> Outcome {
         let width = frame.rect.width, height = frame.rect.height
         // A zero-size frame paints nothing; the scanner already skipped its data.
-        guard width > 0, height > 0 else { return Outcome(rows: 0, partialPixels: 0, error: nil) }
+        guard width > 0, height > 0 else { return Outcome(rows: 0, partialPixels: 0, failure: nil, offset: 0) }
         assert(row.count >= width)
-        let line = UnsafeMutableBufferPointer(rebasing: row[..<width])
+        let check = LZWCodeCheck(frame: frame, bytes: bytes)
+        let sound = check.stop == .complete ? nil : Failure.stream(check.stop)
+        let rows = check.pixels / width, partial = check.pixels % width
+        var outcome = Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
+        guard check.pixels > 0 else { return outcome }
         guard let decoder = LZWDecoder(frame: frame, bytes: bytes) else {
-            return Outcome(rows: 0, partialPixels: 0, error: .notEnoughMemory)
+            outcome.failure = .giflib(.notEnoughMemory)
+            return outcome
         }
         do throws(GIFLibError) {
             try decoder.start()
-        } catch {
-            return Outcome(rows: 0, partialPixels: 0, error: error)
-        }
-        for r in 0..<height {
-            do throws(GIFLibError) {
-                try decoder.readPixels(into: line)
-            } catch {
-                let written = writtenPrefix(of: frame, failingRow: r, bytes: bytes, line: line)
-                if written > 0 { deliver(r, written) }
-                // giflib also fails when the data ends after the last pixel,
-                // while it skips to the block terminator: the frame is whole.
-                if r == height - 1, written == width { return Outcome(rows: height, partialPixels: 0, error: nil) }
-                return Outcome(rows: r, partialPixels: written, error: error)
+            let line = UnsafeMutableBufferPointer(rebasing: row[..<width])
+            for r in 0..<rows {
+                do throws(GIFLibError) {
+                    try decoder.readPixels(into: line)
+                } catch where sound == nil && r == height - 1 {
+                    // giflib fails on a cut-short block chain while it skips to
+                    // the terminator after the last pixel: the frame is whole.
+                }
+                deliver(r, width)
+                outcome.rows = r + 1
             }
-            deliver(r, width)
-        }
-        return Outcome(rows: height, partialPixels: 0, error: nil)
-    }
-
-    /// How many pixels giflib wrote into `line` before failing on row
-    /// `failingRow`. giflib does not say, so the frame is decoded again with
-    /// the row's buffer holding the complement of what it held after the
-    /// failure: the pixels written are the same both times, the others differ.
-    /// Runs only on corrupt or truncated data.
-    private static func writtenPrefix(
-        of frame: FrameInfo, failingRow: Int, bytes: UnsafeBufferPointer<UInt8>,
-        line: UnsafeMutableBufferPointer<UInt8>
-    ) -> Int {
-        let first = Array(line)
-        guard let decoder = LZWDecoder(frame: frame, bytes: bytes) else { return 0 }
-        do throws(GIFLibError) {
-            try decoder.start()
-            for _ in 0..<failingRow { try decoder.readPixels(into: line) }
+            if partial > 0 {
+                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: row[..<partial]))
+                deliver(rows, partial)
+                outcome.partialPixels = partial
+            }
         } catch {
-            return 0
+            outcome.failure = .giflib(error)
+            outcome.offset = frame.dataOffset
         }
-        for i in line.indices { line[i] = ~first[i] }
-        try? decoder.readPixels(into: line)
-        return line.indices.first { line[$0] != first[$0] } ?? line.count
+        return outcome
     }
 
     /// The canvas row (from the frame's top) that stream row `r` of an

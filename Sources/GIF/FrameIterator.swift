@@ -53,10 +53,8 @@ public struct FrameIterator {
         let outcome = decode(frame)
         compositor!.end(frame)
         nextIndex += 1
-        guard let error = outcome.error else { return (frame, true) }
-        var failure = frame.isTruncated
-            ? image.info.error ?? GIFError(.truncated(block: "image data"), frameIndex: frame.index)
-            : GIFError(.lzw(error), frameIndex: frame.index, byteOffset: frame.dataOffset)
+        guard let cause = outcome.failure else { return (frame, true) }
+        var failure = image.error(for: cause, in: frame, at: outcome.offset)
         failure.framesDecoded = outcome.decodedAnything ? nextIndex : nextIndex - 1
         guard outcome.decodedAnything else {
             done = true

@@ -11,8 +11,16 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case truncated(block: String)
         /// A decoding limit was reached before allocating.
         case limitExceeded(DecodingLimits.Limit, value: Int, maximum: Int)
-        /// giflib's LZW decoder failed on a frame's data.
-        case lzw(GIFLibError)
+        /// A frame's LZW data holds a code past the next free table entry
+        /// (browsers stop there; giflib would make up pixels).
+        case badLZWCode(Int)
+        /// A frame's LZW minimum code size is above 8.
+        case badLZWCodeSize(Int)
+        /// A frame's LZW data ends (end code or block terminator) before its
+        /// last pixel.
+        case notEnoughImageData
+        /// giflib's LZW decoder reported an error.
+        case giflib(GIFLibError)
         /// A file could not be read.
         case io(path: String, reason: String)
         /// A frame index past the last frame was asked for.
@@ -45,7 +53,10 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case .truncated(let block): "the file ends inside the \(block)"
         case .limitExceeded(let limit, let value, let maximum):
             "the \(limit) limit is exceeded (\(value) > \(maximum))"
-        case .lzw(let code): "the image data is corrupt: \(code)"
+        case .badLZWCode(let code): "the image data holds an invalid LZW code (\(code))"
+        case .badLZWCodeSize(let size): "the image data's LZW code size \(size) is above 8"
+        case .notEnoughImageData: "the image data ends before the frame's last pixel"
+        case .giflib(let code): "giflib failed to decode the image data: \(code)"
         case .io(let path, let reason): "cannot read \(path): \(reason)"
         case .frameOutOfRange(let index, let count): "there is no frame \(index) (the file has \(count))"
         }

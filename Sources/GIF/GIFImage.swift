@@ -73,12 +73,25 @@ public struct GIFImage: Sendable {
                 }
             }
         }
-        if let error = outcome.error, !outcome.decodedAnything {
-            throw GIFError(.lzw(error), frameIndex: index, byteOffset: frame.dataOffset, framesDecoded: 0)
+        if let cause = outcome.failure, !outcome.decodedAnything {
+            throw error(for: cause, in: frame, at: outcome.offset)
         }
         return RawFrame(
             info: frame, indices: indices, palette: frame.localPalette ?? info.globalPalette,
             decodedPixelCount: decoded)
+    }
+
+    /// The error for a frame whose data failed.
+    func error(for cause: FrameDecoding.Failure, in frame: FrameInfo, at offset: Int) -> GIFError {
+        let kind: GIFError.Kind
+        switch cause {
+        case .stream(.dataEnded) where frame.isTruncated: kind = .truncated(block: "image data")
+        case .stream(.dataEnded), .stream(.endCode), .stream(.complete): kind = .notEnoughImageData
+        case .stream(.badCode(let code)): kind = .badLZWCode(code)
+        case .stream(.badCodeSize(let size)): kind = .badLZWCodeSize(size)
+        case .giflib(let code): kind = .giflib(code)
+        }
+        return GIFError(kind, frameIndex: frame.index, byteOffset: offset)
     }
 
     private func outOfRange(_ index: Int) -> GIFError {
