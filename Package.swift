@@ -29,6 +29,8 @@ let package = Package(
         // Writes the GIFs in Fixtures/ with giflib's encoder: `make fixtures`.
         .executableTarget(name: "GIFFixtureGenerator", dependencies: ["CGIFLib"]),
         .testTarget(name: "GIFTests", dependencies: ["GIF"]),
+        // End-to-end tests of the built `gif` binary.
+        .testTarget(name: "GIFCommandTests", dependencies: ["GIF", "GIFCommand"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
     ],
     swiftLanguageModes: [.v6]
