@@ -128,9 +128,9 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// The global step whose interval contains media time `media` (ignoring
     /// the end of a finite animation), or 0 when the loop has no duration.
     func step(containing media: Int64) -> Int {
-        guard loopNanos > 0, media > 0 else { return 0 }
-        let loop = media / loopNanos
-        let within = media % loopNanos
+        guard loopNanos > 0 else { return 0 }
+        let loop = max(0, media) / loopNanos
+        let within = max(0, media) % loopNanos
         // Largest step whose start is at or before `within`: zero-length steps
         // share their start with the next step and so are never chosen.
         var low = 0

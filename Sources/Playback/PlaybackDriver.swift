@@ -1,0 +1,65 @@
+/// Runs a ``Player`` in real time on any `Clock`: it sleeps until the next
+/// frame deadline, advances the player to the clock's time, and repeats.
+///
+/// - No polling: it wakes only at deadlines, or when the host changes the
+///   schedule (play, pause, stop, seek, rate).
+/// - No work while the player is idle, paused or finished: it just waits for
+///   the host.
+/// - No accumulated error: each deadline comes from the player's anchor
+///   (its epoch, or its last play, seek or rate change), not from the sum of
+///   past sleeps, and each tick advances to the clock's real time, so a late
+///   wake-up is absorbed by the ``CatchUpPolicy`` instead of shifting every
+///   later frame.
+///
+/// ```swift
+/// let driver = PlaybackDriver(player: player, clock: ContinuousClock())
+/// let task = Task { await driver.run() }
+/// // …
+/// task.cancel()
+/// ```
+///
+/// In tests, give it a clock whose `sleep(until:)` returns when the test
+/// moves time, and every wake-up happens exactly at a deadline.
+public struct PlaybackDriver<C: Clock>: Sendable where C.Duration == Duration {
+    /// The player being driven.
+    public let player: Player<C.Instant>
+
+    /// The clock that supplies time and sleeps.
+    public let clock: C
+
+    /// Creates a driver; nothing runs until ``run()``.
+    /// - Parameters:
+    ///   - player: The player to drive; it must measure time on `clock`.
+    ///   - clock: The clock to read and sleep on.
+    public init(player: Player<C.Instant>, clock: C) {
+        self.player = player
+        self.clock = clock
+    }
+
+    /// Drives the player until the calling task is cancelled. Events reach
+    /// the player's observers and streams as usual.
+    public func run() async {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let token = await player.addWake(wake)
+        var iterator = wakes.makeAsyncIterator()
+        var timer: Task<Void, Never>?
+        while !Task.isCancelled {
+            timer?.cancel()
+            timer = nil
+            if let deadline = await player.tick(to: clock.now) {
+                timer = Task { [clock] in
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                        wake.yield()
+                    } catch {
+                        // Cancelled: the schedule changed or the driver stopped.
+                    }
+                }
+            }
+            if await iterator.next() == nil { break }
+        }
+        timer?.cancel()
+        await player.removeWake(token)
+        wake.finish()
+    }
+}

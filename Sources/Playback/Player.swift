@@ -1,0 +1,183 @@
+/// Plays a ``FrameSource`` on a host-owned clock: the deterministic
+/// ``Playhead`` in an actor, with `Clock` instants, event delivery and a
+/// ``FrameCache`` for pixels.
+///
+/// The generic parameter is the clock's instant type, inferred from the
+/// `startingAt:` argument: `Player<ContinuousClock.Instant>` for real time,
+/// a test clock's instant in tests.
+///
+/// Nothing happens on its own: the host passes time in with
+/// ``advance(to:)`` / ``advance(by:)``, or lets a ``PlaybackDriver`` do it.
+/// Autoplay is off by default, so a new player shows frame 0 and waits for
+/// ``play(at:)``.
+///
+/// ```swift
+/// let clock = ContinuousClock()
+/// let player = try Player(source: source, startingAt: clock.now)
+/// await player.play()
+/// await player.advance(to: clock.now)
+/// let pixels = try await player.currentImage()
+/// ```
+///
+/// Time axis: the player measures host time from its `epoch` when one is
+/// given (see ``Playhead`` for what sharing an epoch means) or else from the
+/// instant it was made. All policies and event rules are those of
+/// ``Playhead``.
+public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration {
+    /// The schedule being played.
+    public nonisolated let timeline: PlaybackTimeline
+
+    /// The source the frames come from.
+    public nonisolated let source: any FrameSource
+
+    /// The cache ``currentImage()`` reads through and prefetches into.
+    public nonisolated let cache: FrameCache
+
+    /// The instant host time is measured from: the epoch, or creation time.
+    public nonisolated let origin: Instant
+
+    var playhead: Playhead
+    var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
+    var streams: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]
+    var wakes: [Int: AsyncStream<Void>.Continuation] = [:]
+    var nextToken = 0
+
+    /// The cache budget used when no cache is passed in: 32 MiB.
+    public static var defaultCacheBudget: Int { 32 << 20 }
+
+    /// Creates a player showing frame 0, idle unless autoplay is on.
+    /// - Parameters:
+    ///   - source: What to play.
+    ///   - configuration: Policies; all default to browser behaviour.
+    ///   - now: The clock's instant now (the player never reads the clock).
+    ///   - epoch: A shared epoch: players given the same one stay in step.
+    ///   - cache: A frame cache to read through (share one between players of
+    ///     the same source), or `nil` for a private one with
+    ///     ``defaultCacheBudget``.
+    /// - Throws: ``PlayerError/emptySource``,
+    ///   ``PlayerError/mismatchedDelays(frameCount:delayCount:)`` or
+    ///   ``PlayerError/invalidRate(_:)``.
+    public init(
+        source: some FrameSource,
+        configuration: PlayerConfiguration = .init(),
+        startingAt now: Instant,
+        epoch: Instant? = nil,
+        cache: FrameCache? = nil
+    ) throws(PlayerError) {
+        let timeline = try PlaybackTimeline(source: source, configuration: configuration)
+        let origin = epoch ?? now
+        self.timeline = timeline
+        self.source = source
+        self.cache = cache ?? FrameCache(source: source, byteBudget: Self.defaultCacheBudget)
+        self.origin = origin
+        self.playhead = try Playhead(
+            timeline: timeline,
+            configuration: configuration,
+            now: origin.duration(to: now),
+            epoch: epoch == nil ? nil : .zero
+        )
+    }
+
+    /// A copy of the deterministic state, for inspection or tests.
+    public var snapshot: Playhead { playhead }
+
+    /// The life-cycle state.
+    public var state: PlayerState { playhead.state }
+
+    /// The index of the frame shown now.
+    public var currentFrame: Int { playhead.currentFrame }
+
+    /// Loops fully played so far.
+    public var loopsCompleted: Int { playhead.loopsCompleted }
+
+    /// The current playback rate.
+    public var rate: Double { playhead.rate }
+
+    /// The latest instant passed in.
+    public var now: Instant { origin.advanced(by: playhead.now) }
+
+    /// Media time since the start of loop 0 (see ``Playhead/elapsed``).
+    public var elapsed: Duration { playhead.elapsed }
+
+    /// Media time spent in the shown frame (see ``Playhead/timeIntoFrame``).
+    public var timeIntoFrame: Duration { playhead.timeIntoFrame }
+
+    /// Host time until the next change, or `nil` when nothing is scheduled.
+    public var timeUntilNextChange: Duration? { playhead.timeUntilNextChange }
+
+    /// The instant the next change is due, or `nil` when nothing is scheduled;
+    /// computed from the anchor, so sleeping until it accumulates no error.
+    public var nextChangeInstant: Instant? {
+        playhead.nextChangeTime.map { origin.advanced(by: $0) }
+    }
+
+    /// Starts or resumes (see ``Playhead/play(at:)``) at `instant` or ``now``.
+    @discardableResult
+    public func play(at instant: Instant? = nil) -> [PlayerEvent] {
+        perform { $0.play(at: instant.map(hostTime)) }
+    }
+
+    /// Freezes the position (see ``Playhead/pause(at:)``).
+    @discardableResult
+    public func pause(at instant: Instant? = nil) -> [PlayerEvent] {
+        perform { $0.pause(at: instant.map(hostTime)) }
+    }
+
+    /// Returns to frame 0, idle (see ``Playhead/stop(at:)``).
+    @discardableResult
+    public func stop(at instant: Instant? = nil) -> [PlayerEvent] {
+        perform { $0.stop(at: instant.map(hostTime)) }
+    }
+
+    /// Shows `frame` from its start (see ``Playhead/seek(toFrame:)``).
+    @discardableResult
+    public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
+        var copy = playhead
+        let events = try copy.seek(toFrame: frame)
+        return perform { $0 = copy; return events }
+    }
+
+    /// Moves to a media-time offset (see ``Playhead/seek(toOffset:)``).
+    @discardableResult
+    public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
+        var copy = playhead
+        let events = try copy.seek(toOffset: offset)
+        return perform { $0 = copy; return events }
+    }
+
+    /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
+    public func setRate(_ rate: Double) throws(PlayerError) {
+        try playhead.setRate(rate)
+        signalDrivers()
+    }
+
+    /// Moves time forward to `instant`; earlier instants are ignored.
+    @discardableResult
+    public func advance(to instant: Instant) -> [PlayerEvent] {
+        perform { $0.advance(to: hostTime(instant)) }
+    }
+
+    /// Moves time forward by `duration`; negative durations are ignored.
+    @discardableResult
+    public func advance(by duration: Duration) -> [PlayerEvent] {
+        perform { $0.advance(by: duration) }
+    }
+
+    /// The driver's tick: advance without waking drivers, then report when
+    /// the next change is due.
+    func tick(to instant: Instant) -> Instant? {
+        deliver(playhead.advance(to: hostTime(instant)))
+        return nextChangeInstant
+    }
+
+    private nonisolated func hostTime(_ instant: Instant) -> Duration {
+        origin.duration(to: instant)
+    }
+
+    private func perform(_ change: (inout Playhead) -> [PlayerEvent]) -> [PlayerEvent] {
+        let events = change(&playhead)
+        deliver(events)
+        signalDrivers()
+        return events
+    }
+}

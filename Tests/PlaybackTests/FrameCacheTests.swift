@@ -1,0 +1,83 @@
+import Playback
+import Testing
+
+@Suite("Frame cache: budget, hits, misses, purge")
+struct FrameCacheTests {
+    let source = FakeFrameSource.milliseconds(100, 100, 100, 100, 100, 100)
+
+    @Test("A miss decodes, a repeat hits")
+    func hitAndMiss() async throws {
+        let cache = FrameCache(source: source, byteBudget: 3 * FakeFrameSource.frameBytes)
+        let first = try await cache.frame(at: 0)
+        #expect(first.pixels == Array(repeating: 0, count: 8))
+        #expect(first.byteCount == FakeFrameSource.frameBytes)
+        _ = try await cache.frame(at: 0)
+        #expect(await cache.statistics == FrameCacheStatistics(
+            hits: 1, misses: 1, decodes: 1, bytesHeld: 8, framesHeld: 1, byteBudget: 24))
+        #expect(source.log.decoded == [0])
+    }
+
+    @Test("Prefetch decodes ahead within the budget without evicting its own list")
+    func prefetchBudget() async throws {
+        let cache = FrameCache(source: source, byteBudget: 3 * FakeFrameSource.frameBytes)
+        _ = try await cache.frame(at: 0)
+        await cache.prefetch([1, 2, 3, 4])
+        await cache.waitForPrefetch()
+        // 1 and 2 fit, 3 evicts frame 0, 4 has nothing left to evict and stops the list.
+        #expect(source.log.decoded == [0, 1, 2, 3, 4])
+        #expect(await cache.statistics == FrameCacheStatistics(
+            hits: 0, misses: 1, decodes: 5, evictions: 1, bytesHeld: 24, framesHeld: 3, byteBudget: 24))
+        #expect(await cache.contains(0) == false)
+        #expect(await cache.contains(4) == false)
+        _ = try await cache.frame(at: 1)
+        _ = try await cache.frame(at: 5)
+        // Least recently used: 2 goes, 3, 1 and 5 stay.
+        #expect(await cache.contains(2) == false)
+        #expect(await cache.contains(3))
+        #expect(await cache.contains(1))
+        #expect(await cache.statistics.hits == 1)
+        #expect(await cache.statistics.misses == 2)
+    }
+
+    @Test("Purge frees everything at once; the budget can shrink")
+    func purgeAndBudget() async throws {
+        let cache = FrameCache(source: source, byteBudget: 100)
+        await cache.prefetch([0, 1, 2, 3])
+        await cache.waitForPrefetch()
+        #expect(await cache.statistics.bytesHeld == 32)
+        await cache.setByteBudget(16)
+        #expect(await cache.statistics.framesHeld == 2)
+        #expect(await cache.contains(3))
+        await cache.purge()
+        #expect(await cache.statistics.bytesHeld == 0)
+        #expect(await cache.statistics.framesHeld == 0)
+        #expect(await cache.statistics.decodes == 4)
+    }
+
+    @Test("A frame bigger than the budget is returned but not kept; bad indices throw")
+    func oversized() async throws {
+        let cache = FrameCache(source: source, byteBudget: 4)
+        _ = try await cache.frame(at: 2)
+        #expect(await cache.statistics.bytesHeld == 0)
+        await #expect(throws: PlayerError.frameOutOfRange(6, frameCount: 6)) { try await cache.frame(at: 6) }
+    }
+
+    @Test("The player reads through its cache, prefetching the frames that come next")
+    func playerPrefetch() async throws {
+        let clock = ManualClock()
+        let cache = FrameCache(source: source, byteBudget: 1024, lookahead: 2)
+        let player = try Player(source: source, startingAt: clock.now, cache: cache)
+        #expect(try await player.currentImage().index == 0)
+        #expect(await eventually {
+            let one = await cache.contains(1)
+            let two = await cache.contains(2)
+            return one && two
+        })
+        await player.play()
+        await player.advance(by: .milliseconds(100))
+        #expect(try await player.currentImage().index == 1)
+        let stats = await cache.statistics
+        #expect(stats.misses == 1)
+        #expect(stats.hits == 1)
+    }
+}
