@@ -1,0 +1,38 @@
+# The two commands of the quick start are `make demo` and `make test`; each
+# installs giflib's headers first when they are missing.
+
+SWIFT ?= swift
+DEMO_GIF ?= Fixtures/large-animation.gif
+DEMO_OUT ?= out/demo-frames
+
+.PHONY: demo test build giflib fixtures clean
+
+giflib:
+	@scripts/ensure-giflib.sh
+
+build: giflib
+	$(SWIFT) build --product gif
+
+## Builds the `gif` command and runs it on the bundled demo fixture: its info,
+## then every frame dumped as PPM.
+demo: build
+	@echo
+	@echo "== gif info $(DEMO_GIF)"
+	@$(SWIFT) run --skip-build gif info $(DEMO_GIF)
+	@echo
+	@echo "== gif dump $(DEMO_GIF) -o $(DEMO_OUT) --format ppm"
+	@rm -rf $(DEMO_OUT)
+	@$(SWIFT) run --skip-build gif dump $(DEMO_GIF) -o $(DEMO_OUT) --format ppm
+	@echo "The frames are PPM files in $(CURDIR)/$(DEMO_OUT)/"
+
+## The whole test suite.
+test: giflib
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Regenerates Fixtures/ with giflib's encoder (deterministic output).
+fixtures: giflib
+	$(SWIFT) run GIFFixtureGenerator Fixtures
+
+clean:
+	rm -rf .build out
