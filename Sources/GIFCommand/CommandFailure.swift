@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import GIF
+
+/// A problem with one file, reported as `gif: FILE: message` on standard
+/// error.
+struct CommandFailure: Error {
+    /// The file (or output path) the problem is about.
+    var file: String
+    /// What went wrong and where, without the file name.
+    var message: String
+
+    init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    /// Describes a ``GIFError`` for `file`: its reason, where it happened and
+    /// how many frames were decoded before it.
+    init(file: String, error: GIFError) {
+        self.file = file
+        switch error.kind {
+        case .io(_, let reason):
+            message = reason  // The path is already the line's prefix.
+        case .notAGIF(.unknown) where Self.isEmptyFile(file):
+            message = "the file is empty"
+        default:
+            message = error.description
+        }
+    }
+
+    /// Writes the one-line report to standard error.
+    func report() {
+        StandardStreams.error("gif: \(file): \(message)")
+    }
+
+    private static func isEmptyFile(_ path: String) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        return size?.intValue == 0
+    }
+}
+
+extension ParsableCommand {
+    /// Opens and scans `path`, turning a failure into a ``CommandFailure``.
+    func openImage(_ path: String) throws(CommandFailure) -> GIFImage {
+        do {
+            return try GIFImage(contentsOf: path)
+        } catch {
+            throw CommandFailure(file: path, error: error)
+        }
+    }
+
+    /// Runs `body`; a ``CommandFailure`` it throws is reported on standard
+    /// error and ends the command with exit status 1.
+    func reportingFailures(_ body: () throws(CommandFailure) -> Void) throws(ExitCode) {
+        do {
+            try body()
+        } catch {
+            error.report()
+            throw ExitCode.failure
+        }
+    }
+}

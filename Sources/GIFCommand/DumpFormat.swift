@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The image format `gif dump` writes.
+enum DumpFormat: String, CaseIterable, ExpressibleByArgument {
+    /// Binary PPM (`P6`): RGB, transparent pixels over a background colour.
+    case ppm
+    /// PAM (`P7`, `RGB_ALPHA`): RGBA with the alpha channel kept.
+    case pam
+    /// NIA, the Wuffs project's uncompressed animation dump: one stream for
+    /// the whole animation.
+    case nia
+
+    /// The name in messages: "PPM", "PAM", "NIA".
+    var name: String { rawValue.uppercased() }
+}

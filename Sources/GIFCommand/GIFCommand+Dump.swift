@@ -1,0 +1,91 @@
+import ArgumentParser
+import GIF
+
+extension GIFCommand {
+    /// `gif dump FILE [-o DIR|-] [--format ppm|pam|nia] [--frames …]
+    /// [--background RRGGBB]`: writes composited frames.
+    struct Dump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a GIF's composited frames as PPM, PAM or NIA.",
+            discussion: """
+                Every frame is the whole canvas as it is shown, after the frames before it \
+                and their disposal. PPM and PAM write one file per frame, named \
+                frame-000.ppm, frame-001.ppm, … (zero-padded to the largest index); NIA \
+                writes the whole animation as one stream, NAME.nia. With -o -, the frames \
+                go to standard output (PPM and PAM frames concatenated) and the summary \
+                line to standard error.
+
+                PPM has no alpha: transparent pixels show the --background colour \
+                (default FFFFFF, white). PAM keeps the alpha channel.
+
+                When a frame fails to decode, the frames before it are written (and the \
+                failing frame's decoded rows, as browsers show them), the summary says how \
+                many, the error is reported, and the exit status is 1.
+
+                Examples:
+                  $ gif dump cat.gif -o frames
+                  wrote 12 frames as PPM (100x100) to frames: frame-000.ppm … frame-011.ppm
+                  $ gif dump cat.gif -o frames --format pam --frames 0,3,5-9
+                  $ gif dump cat.gif --frames 0 --background 000000 -o - | pnmtopng > first.png
+                  $ gif dump cat.gif --format nia -o - | crc32 /dev/stdin
+                """
+        )
+
+        @Argument(help: "The GIF file to dump.", completion: .file())
+        var file: String
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("A directory (created if missing), or - for standard output.", valueName: "dir|-"))
+        var output = "."
+
+        @Option(help: "The output format.")
+        var format: DumpFormat = .ppm
+
+        @Option(help: ArgumentHelp("Frames to write, from 0: indices and ranges, e.g. 0,3,5-9.", valueName: "list"))
+        var frames: FrameSelection?
+
+        @Option(help: ArgumentHelp(
+            "PPM only: the colour shown behind transparent pixels (default FFFFFF).", valueName: "RRGGBB"))
+        var background: HexColor?
+
+        func validate() throws {
+            if format == .nia, frames != nil {
+                throw ValidationError("--frames does not apply to NIA, which holds the whole animation")
+            }
+            if format != .ppm, background != nil {
+                throw ValidationError("--background applies to PPM only; \(format.name) keeps the alpha channel")
+            }
+        }
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let image = try openImage(file)
+                let count = image.info.frameCount
+                if let frames, frames.last >= count {
+                    throw CommandFailure(file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
+                }
+                let toStandardOutput = output == "-"
+                if !toStandardOutput { try OutputFile.makeDirectory(output) }
+                var job = DumpJob(
+                    image: image, format: format, selection: frames,
+                    background: background?.background ?? .white,
+                    directory: toStandardOutput ? nil : output, baseName: Self.baseName(of: file))
+                let outcome = try job.run()
+                if toStandardOutput {
+                    StandardStreams.error(outcome.summary)
+                } else {
+                    print(outcome.summary)
+                }
+                if let error = outcome.error { throw CommandFailure(file: file, error: error) }
+            }
+        }
+
+        /// The file name without directory and extension: `cat` for `a/cat.gif`.
+        static func baseName(of path: String) -> String {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+            return String(name[..<dot])
+        }
+    }
+}
