@@ -78,6 +78,13 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         )
     }
 
+    /// Ends every event stream and driver wake-up still open, so consumers
+    /// iterating ``events()`` finish when the player goes away.
+    deinit {
+        for continuation in streams.values { continuation.finish() }
+        for continuation in wakes.values { continuation.finish() }
+    }
+
     /// A copy of the deterministic state, for inspection or tests.
     public var snapshot: Playhead { playhead }
 
