@@ -25,13 +25,14 @@ enum FrameDecoding {
 
     /// Decodes `frame` from `bytes` (the whole file) row by row, in stream
     /// order, into `row` (at least the frame's width), calling
-    /// `deliver(streamRow, pixelCount)` after each row and after a partial one.
+    /// `deliver(y, pixelCount)` after each row and after a partial one, with
+    /// `y` the row's place in the frame (interlaced rows already put in place).
     ///
     /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
     /// sound, so a corrupt stream shows what a browser shows.
     static func decode(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, row: UnsafeMutableBufferPointer<UInt8>,
-        deliver: (_ streamRow: Int, _ count: Int) -> Void
+        deliver: (_ y: Int, _ count: Int) -> Void
     ) -> Outcome {
         let width = frame.rect.width, height = frame.rect.height
         // A zero-size frame paints nothing; the scanner already skipped its data.
@@ -56,12 +57,12 @@ enum FrameDecoding {
                     // giflib fails on a cut-short block chain while it skips to
                     // the terminator after the last pixel: the frame is whole.
                 }
-                deliver(r, width)
+                deliver(frame.isInterlaced ? interlacedRow(r, height: height) : r, width)
                 outcome.rows = r + 1
             }
             if partial > 0 {
                 try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: row[..<partial]))
-                deliver(rows, partial)
+                deliver(frame.isInterlaced ? interlacedRow(rows, height: height) : rows, partial)
                 outcome.partialPixels = partial
             }
         } catch {

@@ -75,8 +75,7 @@ public struct FrameIterator {
         defer { self.compositor = compositor }
         return image.bytes.withUnsafeBufferPointer { file in
             row.withUnsafeMutableBufferPointer { row in
-                FrameDecoding.decode(frame, bytes: file, row: row) { r, count in
-                    let y = frame.isInterlaced ? FrameDecoding.interlacedRow(r, height: frame.rect.height) : r
+                FrameDecoding.decode(frame, bytes: file, row: row) { y, count in
                     compositor.draw(row: y, indices: UnsafeBufferPointer(row), count: count)
                 }
             }

@@ -66,8 +66,7 @@ public struct GIFImage: Sendable {
         var decoded = 0
         let outcome = bytes.withUnsafeBufferPointer { file in
             row.withUnsafeMutableBufferPointer { row in
-                FrameDecoding.decode(frame, bytes: file, row: row) { r, count in
-                    let y = frame.isInterlaced ? FrameDecoding.interlacedRow(r, height: frame.rect.height) : r
+                FrameDecoding.decode(frame, bytes: file, row: row) { y, count in
                     indices.replaceSubrange(y * width..<y * width + count, with: row[..<count])
                     decoded += count
                 }
