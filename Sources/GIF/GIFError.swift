@@ -70,11 +70,14 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ", ")
     }
 
-    /// "REASON (frame N, byte B; K frames decoded before it)".
+    /// "REASON (frame N, byte B; K frames decoded)": the count of frames
+    /// kept is given for failures while decoding.
     public var description: String {
         var text = reason
         var context = location
-        if framesDecoded > 0 || frameIndex != nil {
+        if case .frameOutOfRange = kind {
+            context = ""
+        } else if framesDecoded > 0 || frameIndex != nil {
             let decoded = "\(framesDecoded) frame\(framesDecoded == 1 ? "" : "s") decoded"
             context = context.isEmpty ? decoded : "\(context); \(decoded)"
         }

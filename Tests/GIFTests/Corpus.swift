@@ -45,8 +45,9 @@ enum Corpus {
         return walker.compactMap { $0 as? String }
             .filter { name in
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: base.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                return !isDirectory.boolValue
+                let exists = FileManager.default.fileExists(
+                    atPath: base.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                return exists && !isDirectory.boolValue
             }
             .map { "\(folder)/\($0)" }
             .sorted()
