@@ -2,10 +2,10 @@
 # installs giflib's headers first when they are missing.
 
 SWIFT ?= swift
-DEMO_GIF ?= Fixtures/large-animation.gif
+DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test build giflib fixtures clean
+.PHONY: demo test build giflib fixtures clean bench
 
 giflib:
 	@scripts/ensure-giflib.sh
@@ -29,6 +29,13 @@ demo: build
 test: giflib
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
+## then the ratio table against the C baseline, measured in one run. The
+## benchmarks are their own package in Benchmarks/, with their own .build.
+bench: giflib
+	cd Benchmarks && $(SWIFT) package benchmark
+	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
 ## Regenerates Fixtures/ with giflib's encoder (deterministic output).
 fixtures: giflib
