@@ -71,7 +71,8 @@ final class ManualClock: Clock, @unchecked Sendable {
     /// Moves time forward by `duration`.
     func advance(by duration: Duration) { advance(to: now.advanced(by: duration)) }
 
-    /// Waits (in real time, up to 5 s) until some task sleeps until `deadline`.
+    /// Waits (in real time, up to 2 minutes: tests share a small cooperative pool
+    /// with CPU-bound suites) until some task sleeps until `deadline`.
     func waitForSleeper(at deadline: Instant, sourceLocation: SourceLocation = #_sourceLocation) async {
         let ok = await eventually { self.pendingDeadlines.contains(deadline) }
         #expect(ok, "no sleeper at \(deadline.offset); pending \(pendingDeadlines.map(\.offset))", sourceLocation: sourceLocation)
@@ -79,7 +80,7 @@ final class ManualClock: Clock, @unchecked Sendable {
 }
 
 /// Polls `condition` in real time for up to `limit`; true once it holds.
-func eventually(_ limit: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
+func eventually(_ limit: Duration = .seconds(120), _ condition: @Sendable () async -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: limit)
     while clock.now < end {
