@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "GIF", targets: ["GIF"]),
         .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "GIFPlayback", targets: ["GIFPlayback"]),
         .executable(name: "gif", targets: ["GIFCommand"]),
     ],
     dependencies: [
@@ -19,6 +20,8 @@ let package = Package(
         ),
         .target(name: "GIF", dependencies: ["CGIFLib"]),
         .target(name: "Playback"),
+        // The glue: GIF's frames as a Playback frame source.
+        .target(name: "GIFPlayback", dependencies: ["GIF", "Playback"]),
         .executableTarget(
             name: "GIFCommand",
             dependencies: [
@@ -32,6 +35,7 @@ let package = Package(
         // End-to-end tests of the built `gif` binary.
         .testTarget(name: "GIFCommandTests", dependencies: ["GIF", "GIFCommand"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
+        .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,54 @@
+import Foundation
+import GIF
+import GIFPlayback
+import Playback
+import Testing
+
+/// A GIF played through `Playback`: the glue hands the player the file's
+/// delays, loop count and composited frames.
+@Suite struct GIFFrameSourceTests {
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
+    }
+
+    static let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255]
+
+    @Test func loopTwoPlaysThreeTimesThenRestsOnTheLastFrame() async throws {
+        // Fixtures/README.md: 2×2, red then green, 10 cs each, NETSCAPE2.0 stored 2.
+        let source = try GIFFrameSource(contentsOf: Self.fixture("loop-2.gif"))
+        #expect(source.frameDelays == [.milliseconds(100), .milliseconds(100)])
+        #expect(source.storedLoopCount == 2)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let player = try Player(source: source, startingAt: start)
+        #expect(try await player.currentImage().pixels == Array([Self.red, Self.red, Self.red, Self.red].joined()))
+        var events = await player.play(at: start)
+        events += await player.advance(to: start.advanced(by: .milliseconds(150)))
+        #expect(try await player.currentImage().pixels == Array([Self.green, Self.green, Self.green, Self.green].joined()))
+        events += await player.advance(to: start.advanced(by: .seconds(10)))
+        let loops = events.compactMap { event -> Int? in
+            if case .loopCompleted(let done) = event { return done }
+            return nil
+        }
+        // Three plays: each loop is reported, possibly coalesced after a jump,
+        // and the last one says 3.
+        #expect(loops.last == 3)
+        #expect(events.last == .finished)
+        #expect(await player.state == .finished)
+        #expect(await player.currentFrame == 1)
+    }
+
+    @Test func framesInAnyOrderEqualTheDecodersFrames() async throws {
+        let image = try GIFImage(contentsOf: Self.fixture("demo.gif"))
+        let source = GIFFrameSource(image: image)
+        for index in [0, 1, 2, 57, 3, 239, 0] {
+            let rendered = try await source.frame(at: index)
+            let frame = try image.frame(at: index)
+            #expect(rendered.index == index)
+            #expect(rendered.width == frame.size.width && rendered.height == frame.size.height)
+            #expect(rendered.pixels == frame.pixels)
+        }
+        await #expect(throws: GIFError.self) { try await source.frame(at: 240) }
+    }
+}
