@@ -1,0 +1,36 @@
+import Benchmark
+import BenchmarkSupport
+import GIF
+
+// Absolute figures for each workload. `BenchmarkReport` turns the same
+// measurements into ratios against the C baseline, which is what the targets
+// in issue 6 are stated in.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 1,
+        maxDuration: .seconds(2),
+        maxIterations: 200
+    )
+
+    // BenchmarkReport and the BaselineTests check once that the C baseline
+    // draws what GIF draws; not here, as this runs once per benchmark.
+    let workloads = Workload.all()
+
+    for workload in workloads {
+        let name = workload.name
+        Benchmark("scan \(name)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Decoders.scan(workload.bytes)) }
+        }
+        Benchmark("decode C baseline \(name)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Decoders.cBaseline(workload.bytes)) }
+        }
+        Benchmark("decode GIF \(name)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Decoders.sequential(workload.image)) }
+        }
+        let indices = Decoders.randomIndices(count: 8, frameCount: workload.frameCount)
+        Benchmark("seek GIF \(name) (8 random frames)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Decoders.seek(workload.image, to: indices)) }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+// The benchmarks live in their own package, as swift-collections keeps its,
+// so that users of GIF never resolve the benchmark package's dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "swift-gif-engine-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "swift-gif-engine", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // giflib called straight from C with a plain compositor: the floor
+        // every decode figure is divided by.
+        .target(
+            name: "CBaseline",
+            linkerSettings: [.linkedLibrary("gif")]
+        ),
+        // The workloads, shared by the benchmark target and the ratio report.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: ["CBaseline", .product(name: "GIF", package: "swift-gif-engine")]
+        ),
+        // ordo-one's runner: `swift package benchmark`.
+        .executableTarget(
+            name: "GIFDecoding",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "GIF", package: "swift-gif-engine"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "GIFDecoding",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Times ours against the C baseline in one run and prints ratios.
+        .executableTarget(
+            name: "BenchmarkReport",
+            dependencies: ["BenchmarkSupport", .product(name: "GIF", package: "swift-gif-engine")]
+        ),
+        // The C baseline draws what GIF draws, checked once by CRC.
+        .testTarget(
+            name: "BaselineTests",
+            dependencies: ["BenchmarkSupport", "CBaseline", .product(name: "GIF", package: "swift-gif-engine")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
