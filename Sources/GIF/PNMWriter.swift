@@ -1,25 +1,7 @@
 /// Writes composited frames as Netpbm images, for inspection with any viewer.
 public enum PNMWriter {
     /// An opaque RGB colour that transparent pixels are shown over.
-    public struct Background: Sendable, Hashable {
-        /// Red, 0–255.
-        public var red: UInt8
-        /// Green, 0–255.
-        public var green: UInt8
-        /// Blue, 0–255.
-        public var blue: UInt8
-
-        /// Creates a background colour.
-        public init(red: UInt8, green: UInt8, blue: UInt8) {
-            self.red = red
-            self.green = green
-            self.blue = blue
-        }
-
-        /// White, the default: what ImageMagick's `-flatten` and most viewers
-        /// put behind a transparent GIF.
-        public static let white = Background(red: 255, green: 255, blue: 255)
-    }
+    public typealias Background = Palette.Color
 
     /// A binary PPM (`P6`): the canvas composited over `background`, so a
     /// transparent pixel shows the background and an opaque one its colour
@@ -46,4 +28,10 @@ public enum PNMWriter {
             + "TUPLTYPE RGB_ALPHA\nENDHDR\n"
         return Array(header.utf8) + frame.pixels
     }
+}
+
+extension Palette.Color {
+    /// White, the default PPM background: what ImageMagick's `-flatten` and
+    /// most viewers put behind a transparent GIF.
+    public static let white = Palette.Color(red: 255, green: 255, blue: 255)
 }
