@@ -1,0 +1,242 @@
+/// Plays a list of items one after another, each for its loop count, then
+/// wraps; loads items ahead through the host's loaders; skips what fails or
+/// comes too late; and relays playback across list refreshes.
+///
+/// The ``PlaylistSequencer`` (the deterministic core) in an actor, with
+/// `Clock` instants, the loads run on tasks of the playlist's own, event
+/// delivery, and a ``FrameCache`` for the current and the next item.
+/// Everything else works as for a ``Player``: autoplay is off, time comes
+/// from the host (``advance(to:)``) or from a ``PlaylistDriver``, and
+/// pause/resume keep the exact position, across item boundaries too.
+///
+/// ```swift
+/// let clock = ContinuousClock()
+/// let playlist = try Playlist(items: visibleItems, startingAt: clock.now)
+/// let driver = PlaylistDriver(playlist: playlist, clock: clock)
+/// Task { await driver.run() }
+/// await playlist.play()
+/// // On a feed refresh, the GIF being watched goes on where it was:
+/// await playlist.replace(items: refreshedVisibleItems)
+/// ```
+///
+/// The playing state lives here, not in any view: a host that rebuilds its
+/// views asks ``currentKey``, ``currentFrame`` and ``currentImage()`` again
+/// and loses nothing.
+public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Duration {
+    /// The instant host time is measured from: creation time.
+    public nonisolated let origin: Instant
+
+    /// The rules in force.
+    public nonisolated let configuration: PlaylistConfiguration
+
+    var sequencer: PlaylistSequencer
+    var observers: [Int: @Sendable (PlaylistEvent) -> Void] = [:]
+    var streams: [Int: AsyncStream<PlaylistEvent>.Continuation] = [:]
+    var wakes: [Int: AsyncStream<Void>.Continuation] = [:]
+    var nextToken = 0
+    private var loadTasks: [Int: Task<Void, Never>] = [:]
+    private var caches: [String: FrameCache] = [:]
+
+    /// Creates a playlist on its first item, idle unless autoplay is on, and
+    /// starts loading the first items at once.
+    /// - Parameters:
+    ///   - items: The items in play order (keys unique; later duplicates are
+    ///     dropped).
+    ///   - configuration: The rules.
+    ///   - now: The clock's instant now (the playlist never reads the clock).
+    /// - Throws: ``PlayerError/invalidRate(_:)``.
+    public init(
+        items: [PlaylistItem], configuration: PlaylistConfiguration = .init(), startingAt now: Instant
+    ) throws(PlayerError) {
+        self.origin = now
+        self.configuration = configuration
+        self.sequencer = try PlaylistSequencer(items: items, configuration: configuration, now: .zero)
+        Task { await self.startRequestedLoads() }
+    }
+
+    /// Cancels loads still running and ends every event stream and driver
+    /// wake-up still open.
+    deinit {
+        for task in loadTasks.values { task.cancel() }
+        for continuation in streams.values { continuation.finish() }
+        for continuation in wakes.values { continuation.finish() }
+    }
+
+    // MARK: Reading the state
+
+    /// A copy of the deterministic state, for inspection or tests.
+    public var snapshot: PlaylistSequencer { sequencer }
+
+    /// The life-cycle state.
+    public var state: PlaylistState { sequencer.state }
+
+    /// The keys of the items, in play order.
+    public var keys: [String] { sequencer.items.map(\.key) }
+
+    /// The current item's key, or `nil` when there is none.
+    public var currentKey: String? { sequencer.currentKey }
+
+    /// The current item's position in the list.
+    public var currentIndex: Int? { sequencer.currentIndex }
+
+    /// The current item's frame shown now, or `nil` before it is loaded.
+    public var currentFrame: Int? { sequencer.currentFrame }
+
+    /// The current item's playhead (loops done, time into the frame, its
+    /// timeline), or `nil` before it is loaded.
+    public var currentPlayhead: Playhead? { sequencer.currentPlayhead }
+
+    /// Whether the playlist waits for the current item's load.
+    public var isWaiting: Bool { sequencer.isWaiting }
+
+    /// Laps completed.
+    public var lapsDone: Int { sequencer.lapsDone }
+
+    /// The load state of the item with `key`, or `nil` when no item has it.
+    /// - Parameter key: An item's key.
+    public func loadState(of key: String) -> ItemLoadState? { sequencer.loadState(of: key) }
+
+    /// The latest instant passed in.
+    public var now: Instant { origin.advanced(by: sequencer.now) }
+
+    /// The instant of the next change, or `nil` when nothing is scheduled;
+    /// computed from anchors, so sleeping until it accumulates no error.
+    public var nextChangeInstant: Instant? {
+        sequencer.nextChangeTime.map { origin.advanced(by: $0) }
+    }
+
+    /// Host time until the next change, or `nil` when nothing is scheduled.
+    public var timeUntilNextChange: Duration? { sequencer.timeUntilNextChange }
+
+    /// The pixels of the current item's frame shown now, through its cache,
+    /// or `nil` when no item is loaded yet.
+    /// - Throws: The source's decoding error.
+    public func currentImage() async throws -> RenderedFrame? {
+        guard let key = sequencer.currentKey, let frame = sequencer.currentFrame else { return nil }
+        let cache = caches[key] ?? makeCache(for: key)
+        guard let cache else { return nil }
+        return try await cache.frame(at: frame)
+    }
+
+    // MARK: Control
+
+    /// Starts or resumes (see ``PlaylistSequencer/play(at:)``) at `instant` or ``now``.
+    @discardableResult
+    public func play(at instant: Instant? = nil) -> [PlaylistEvent] {
+        perform { $0.play(at: instant.map(hostTime)) }
+    }
+
+    /// Freezes the position (see ``PlaylistSequencer/pause(at:)``).
+    @discardableResult
+    public func pause(at instant: Instant? = nil) -> [PlaylistEvent] {
+        perform { $0.pause(at: instant.map(hostTime)) }
+    }
+
+    /// Moves time forward to `instant`; earlier instants are ignored.
+    @discardableResult
+    public func advance(to instant: Instant) -> [PlaylistEvent] {
+        perform { $0.advance(to: hostTime(instant)) }
+    }
+
+    /// Moves time forward by `duration`; negative durations are ignored.
+    @discardableResult
+    public func advance(by duration: Duration) -> [PlaylistEvent] {
+        perform { $0.advance(by: duration) }
+    }
+
+    /// Hands in a new list, relaying the current item when the new list is a
+    /// subset of the old one that holds it (see
+    /// ``PlaylistSequencer/replace(items:at:)``).
+    @discardableResult
+    public func replace(items: [PlaylistItem], at instant: Instant? = nil) -> [PlaylistEvent] {
+        perform { $0.replace(items: items, at: instant.map(hostTime)) }
+    }
+
+    /// The driver's tick: advance without waking drivers, then report when
+    /// the next change is due.
+    func tick(to instant: Instant) -> Instant? {
+        let events = sequencer.advance(to: hostTime(instant))
+        afterChange(events)
+        return nextChangeInstant
+    }
+
+    // MARK: Internals
+
+    private nonisolated func hostTime(_ instant: Instant) -> Duration {
+        origin.duration(to: instant)
+    }
+
+    private func perform(_ change: (inout PlaylistSequencer) -> [PlaylistEvent]) -> [PlaylistEvent] {
+        let events = change(&sequencer)
+        afterChange(events)
+        signalDrivers()
+        return events
+    }
+
+    private func afterChange(_ events: [PlaylistEvent]) {
+        startRequestedLoads()
+        updateCaches()
+        deliver(events)
+    }
+
+    /// Runs each load the sequencer asks for on a task; the result comes back
+    /// through ``arrive(_:_:)``.
+    private func startRequestedLoads() {
+        for request in sequencer.takeLoadRequests() {
+            loadTasks[request.id] = Task { [weak self] in
+                let result: Result<any FrameSource, any Error>
+                do {
+                    result = .success(try await request.item.load())
+                } catch {
+                    result = .failure(error)
+                }
+                await self?.arrive(request, result)
+            }
+        }
+    }
+
+    private func arrive(_ request: PlaylistLoadRequest, _ result: Result<any FrameSource, any Error>) {
+        loadTasks[request.id] = nil
+        afterChange(sequencer.finishLoad(request, result: result))
+        // A driver passes time in at once, so an item waited for starts now.
+        signalDrivers()
+    }
+
+    /// Keeps caches for the current item and the next loaded one only, and
+    /// has the next one decode its first frames.
+    private func updateCaches() {
+        var wanted: [String] = []
+        if let key = sequencer.currentKey { wanted.append(key) }
+        if let index = sequencer.currentIndex, sequencer.items.count > 1 {
+            for offset in 1..<sequencer.items.count {
+                let key = sequencer.items[(index + offset) % sequencer.items.count].key
+                if sequencer.source(for: key) != nil {
+                    wanted.append(key)
+                    break
+                }
+            }
+        }
+        for key in caches.keys where !wanted.contains(key) { caches[key] = nil }
+        for key in wanted where caches[key] == nil {
+            guard let cache = makeCache(for: key) else { continue }
+            let order = configuration.player.direction.playOrder(frameCount: cache.source.frameCount)
+            cache.requestPrefetch(Array(order.prefix(max(1, cache.lookahead))))
+        }
+    }
+
+    private func makeCache(for key: String) -> FrameCache? {
+        guard let source = sequencer.source(for: key) else { return nil }
+        let cache = FrameCache(source: source, byteBudget: configuration.cacheByteBudget)
+        caches[key] = cache
+        return cache
+    }
+
+    /// Asks the current item's cache for the frames that come next.
+    func prefetchUpcoming() {
+        guard let key = sequencer.currentKey, let head = sequencer.currentPlayhead, let cache = caches[key] else {
+            return
+        }
+        let upcoming = head.upcomingFrames(cache.lookahead)
+        if !upcoming.isEmpty { cache.requestPrefetch(upcoming) }
+    }
+}

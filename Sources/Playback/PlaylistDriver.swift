@@ -1,0 +1,56 @@
+/// Runs a ``Playlist`` in real time on any `Clock`, as ``PlaybackDriver``
+/// runs a ``Player``: it sleeps until the next deadline (a frame, an item
+/// boundary, a load timeout), advances the playlist to the clock's time,
+/// and repeats.
+///
+/// It also wakes when a load finishes, so an item the playlist was waiting
+/// for starts at the clock's time of its arrival.
+///
+/// ```swift
+/// let driver = PlaylistDriver(playlist: playlist, clock: ContinuousClock())
+/// let task = Task { await driver.run() }
+/// // …
+/// task.cancel()
+/// ```
+public struct PlaylistDriver<C: Clock>: Sendable where C.Duration == Duration {
+    /// The playlist being driven.
+    public let playlist: Playlist<C.Instant>
+
+    /// The clock that supplies time and sleeps.
+    public let clock: C
+
+    /// Creates a driver; nothing runs until ``run()``.
+    /// - Parameters:
+    ///   - playlist: The playlist to drive; it must measure time on `clock`.
+    ///   - clock: The clock to read and sleep on.
+    public init(playlist: Playlist<C.Instant>, clock: C) {
+        self.playlist = playlist
+        self.clock = clock
+    }
+
+    /// Drives the playlist until the calling task is cancelled.
+    public func run() async {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let token = await playlist.addWake(wake)
+        var iterator = wakes.makeAsyncIterator()
+        var timer: Task<Void, Never>?
+        while !Task.isCancelled {
+            timer?.cancel()
+            timer = nil
+            if let deadline = await playlist.tick(to: clock.now) {
+                timer = Task { [clock] in
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                        wake.yield()
+                    } catch {
+                        // Cancelled: the schedule changed or the driver stopped.
+                    }
+                }
+            }
+            if await iterator.next() == nil { break }
+        }
+        timer?.cancel()
+        await playlist.removeWake(token)
+        wake.finish()
+    }
+}

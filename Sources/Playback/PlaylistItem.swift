@@ -1,0 +1,36 @@
+/// One entry of a ``Playlist``: the host's key for it and how to load it.
+///
+/// The playlist never fetches anything itself: network, disk and caching stay
+/// the host's business, behind ``load``. The playlist calls it at most once
+/// per item while the item stays in the list (a failed item is tried again
+/// only after a ``Playlist/replace(items:at:)`` that hands it in anew).
+///
+/// ```swift
+/// let item = PlaylistItem(key: url.absoluteString) {
+///     try GIFFrameSource(image: GIFImage(bytes: try await downloader.data(from: url)))
+/// }
+/// ```
+public struct PlaylistItem: Sendable {
+    /// The host's identity for the item (a URL string, say). Keys are unique
+    /// within a playlist: relay and load states are matched by key.
+    public var key: String
+
+    /// How many times the item plays in a row on each turn, or `nil` for the
+    /// playlist's ``PlaylistConfiguration/loopsPerItem``. Values below 1 read
+    /// as 1.
+    public var loops: Int?
+
+    /// Loads the item's frames; called from a task of the playlist's own.
+    public var load: @Sendable () async throws -> any FrameSource
+
+    /// Creates an item.
+    /// - Parameters:
+    ///   - key: The host's identity for the item.
+    ///   - loops: Plays per turn, or `nil` for the playlist's default.
+    ///   - load: Loads the item's frames.
+    public init(key: String, loops: Int? = nil, load: @escaping @Sendable () async throws -> any FrameSource) {
+        self.key = key
+        self.loops = loops
+        self.load = load
+    }
+}
