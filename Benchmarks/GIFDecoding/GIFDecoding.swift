@@ -28,9 +28,16 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("decode GIF \(name)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(Decoders.sequential(workload.image)) }
         }
-        let indices = Decoders.randomIndices(count: 8, frameCount: workload.frameCount)
-        Benchmark("seek GIF \(name) (8 random frames)") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(Decoders.seek(workload.image, to: indices)) }
+        if workload.frameCount > 1 {
+            Benchmark("decode GIF parallel \(name)") { benchmark in
+                for _ in benchmark.scaledIterations { blackHole(Decoders.parallel(workload.image)) }
+            }
+            let indices = Decoders.randomIndices(count: 8, frameCount: workload.frameCount)
+            Benchmark("seek GIF \(name) (8 random frames, checkpoints saved)") { benchmark in
+                var seeker = Decoders.preparedSeeker(workload.image)
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(Decoders.seek(&seeker, to: indices)) }
+            }
         }
     }
 }

@@ -6,14 +6,26 @@ struct ColorTable {
     private(set) var words: [UInt32]
 
     init(_ palette: Palette?) {
+        words = [UInt32](repeating: 0, count: 256)
+        fill(from: palette)
+    }
+
+    /// Rewrites every entry from `palette`, in place.
+    mutating func fill(from palette: Palette?) {
         let black = Self.word(red: 0, green: 0, blue: 0, alpha: 255)
-        var words = [UInt32](repeating: black, count: 256)
-        if let palette {
-            for (i, color) in palette.colors.prefix(256).enumerated() {
-                words[i] = Self.word(red: color.red, green: color.green, blue: color.blue, alpha: 255)
+        words.withUnsafeMutableBufferPointer { words in
+            var i = 0
+            if let palette {
+                for color in palette.colors.prefix(256) {
+                    words[i] = Self.word(red: color.red, green: color.green, blue: color.blue, alpha: 255)
+                    i += 1
+                }
+            }
+            while i < 256 {
+                words[i] = black
+                i += 1
             }
         }
-        self.words = words
     }
 
     /// Packs a colour so that its bytes in memory are R, G, B, A.

@@ -3,7 +3,10 @@
 /// disposal (see `CONFORMANCE.md`).
 ///
 /// Memory is the canvas plus, for a frame with disposal 3 ("restore
-/// previous"), a copy of just the part of the canvas under that frame.
+/// previous"), a copy of the part of the canvas under that frame, in a buffer
+/// kept between frames. The palette table is rebuilt only when the palette
+/// changes, and the inner loop runs over raw pointers with the clipping done
+/// once per frame. A compositor is a value: a copy is a checkpoint.
 struct Compositor {
     let width: Int
     let height: Int
@@ -14,6 +17,9 @@ struct Compositor {
     /// The canvas under the current frame, kept for disposal 3.
     private var saved: [UInt8] = []
     private var table = ColorTable(nil)
+    /// Which palette `table` holds: -1 none yet, -2 the global one, else the
+    /// index of the frame whose local palette it is.
+    private var tableSource = -1
     private var transparent = -1
     private var frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
 
@@ -26,33 +32,63 @@ struct Compositor {
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
         applyPendingDisposal()
-        table = ColorTable(frame.localPalette ?? globalPalette)
+        if let local = frame.localPalette {
+            if tableSource != frame.index {
+                table.fill(from: local)
+                tableSource = frame.index
+            }
+        } else if tableSource != -2 {
+            table.fill(from: globalPalette)
+            tableSource = -2
+        }
         transparent = frame.transparentIndex.map(Int.init) ?? -1
         frameRect = frame.rect
-        let clip = frame.rect.clipped(toWidth: width, height: height)
         if frame.disposal.effective == .restorePrevious {
-            saved = copy(clip)
+            save(frame.rect.clipped(toWidth: width, height: height))
         }
     }
 
-    /// Draws the first `count` palette indices of the frame's row `y`
-    /// (counted from the frame's top), clipped to the canvas.
-    mutating func draw(row y: Int, indices: UnsafeBufferPointer<UInt8>, count: Int) {
-        let canvasY = frameRect.y + y
-        guard canvasY < height, frameRect.x < width else { return }
-        let n = min(count, width - frameRect.x, indices.count)
-        guard n > 0 else { return }
-        let start = (canvasY * width + frameRect.x) * 4
+    /// Draws the rows `outcome` names of a frame decoded into `indices` (its
+    /// rectangle, row-major in display order), clipped to the canvas.
+    mutating func draw(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoding.Outcome
+    ) {
+        let frameWidth = frame.rect.width, frameHeight = frame.rect.height
+        guard outcome.decodedAnything, frameRect.x < width, let source = indices.baseAddress else { return }
+        let columns = min(frameWidth, width - frameRect.x)
         let transparent = transparent
+        let canvasWidth = width, canvasHeight = height, top = frameRect.y, left = frameRect.x
         table.words.withUnsafeBufferPointer { words in
+            let words = words.baseAddress!
             canvas.withUnsafeMutableBytes { raw in
-                assert(start + n * 4 <= raw.count)
-                let out = raw.baseAddress! + start
-                for i in 0..<n {
-                    let index = Int(indices[i])
-                    if index != transparent {
-                        out.storeBytes(of: words[index], toByteOffset: i * 4, as: UInt32.self)
+                let base = raw.baseAddress!
+                func row(_ y: Int, count: Int) {
+                    let canvasY = top + y
+                    guard canvasY < canvasHeight else { return }
+                    let n = min(count, columns)
+                    assert((y + 1) * frameWidth <= indices.count)
+                    assert(((canvasY * canvasWidth + left) + n) * 4 <= raw.count)
+                    let from = source + y * frameWidth
+                    let out = base + (canvasY * canvasWidth + left) * 4
+                    if transparent < 0 {
+                        for i in 0..<n {
+                            out.storeBytes(of: words[Int(from[i])], toByteOffset: i &* 4, as: UInt32.self)
+                        }
+                    } else {
+                        for i in 0..<n {
+                            let index = Int(from[i])
+                            if index != transparent {
+                                out.storeBytes(of: words[index], toByteOffset: i &* 4, as: UInt32.self)
+                            }
+                        }
                     }
+                }
+                for r in 0..<outcome.rows {
+                    row(FrameDecoding.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), count: frameWidth)
+                }
+                if outcome.partialPixels > 0 {
+                    let y = FrameDecoding.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced)
+                    row(y, count: outcome.partialPixels)
                 }
             }
         }
@@ -66,31 +102,50 @@ struct Compositor {
     private mutating func applyPendingDisposal() {
         guard let (rect, disposal) = pending else { return }
         pending = nil
+        guard !rect.isEmpty else { return }
+        let width = width, rowBytes = rect.width * 4
         switch disposal {
         case .restoreBackground:
-            for y in rect.y..<rect.y + rect.height {
-                let start = (y * width + rect.x) * 4
-                canvas.replaceSubrange(start..<start + rect.width * 4, with: repeatElement(0, count: rect.width * 4))
+            canvas.withUnsafeMutableBytes { raw in
+                for y in rect.y..<rect.y + rect.height {
+                    let start = (y * width + rect.x) * 4
+                    assert(start + rowBytes <= raw.count)
+                    (raw.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes)
+                }
             }
         case .restorePrevious:
-            for row in 0..<rect.height {
-                let start = ((rect.y + row) * width + rect.x) * 4
-                let from = row * rect.width * 4
-                canvas.replaceSubrange(start..<start + rect.width * 4, with: saved[from..<from + rect.width * 4])
+            saved.withUnsafeBytes { saved in
+                canvas.withUnsafeMutableBytes { raw in
+                    for row in 0..<rect.height {
+                        let start = ((rect.y + row) * width + rect.x) * 4
+                        assert(start + rowBytes <= raw.count && (row + 1) * rowBytes <= saved.count)
+                        (raw.baseAddress! + start).copyMemory(from: saved.baseAddress! + row * rowBytes, byteCount: rowBytes)
+                    }
+                }
             }
-            saved = []
         default:
             break
         }
     }
 
-    private func copy(_ rect: FrameRect) -> [UInt8] {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(rect.area * 4)
-        for y in rect.y..<rect.y + rect.height {
-            let start = (y * width + rect.x) * 4
-            pixels.append(contentsOf: canvas[start..<start + rect.width * 4])
+    /// Copies the canvas under `rect` into `saved`, reusing its storage.
+    private mutating func save(_ rect: FrameRect) {
+        guard !rect.isEmpty else { return }
+        let rowBytes = rect.width * 4, width = width
+        if saved.count < rect.height * rowBytes {
+            saved = [UInt8](repeating: 0, count: rect.height * rowBytes)
         }
-        return pixels
+        canvas.withUnsafeBytes { raw in
+            saved.withUnsafeMutableBytes { saved in
+                for row in 0..<rect.height {
+                    let start = ((rect.y + row) * width + rect.x) * 4
+                    assert(start + rowBytes <= raw.count)
+                    (saved.baseAddress! + row * rowBytes).copyMemory(from: raw.baseAddress! + start, byteCount: rowBytes)
+                }
+            }
+        }
     }
+
+    /// The bytes a copy of this compositor holds, for checkpoint budgets.
+    var byteCount: Int { canvas.count + saved.count }
 }

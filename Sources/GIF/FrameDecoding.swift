@@ -1,7 +1,7 @@
-/// Runs giflib over one frame and hands back its rows of palette indices.
+/// What decoding one frame's data yields, and the interlace row order.
 enum FrameDecoding {
     /// How far a frame's decode got.
-    struct Outcome {
+    struct Outcome: Sendable {
         /// Rows decoded in full, in stream order.
         var rows: Int
         /// Pixels decoded in the row after those, when the data failed mid-row.
@@ -13,63 +13,24 @@ enum FrameDecoding {
 
         /// Whether any pixel was decoded.
         var decodedAnything: Bool { rows > 0 || partialPixels > 0 }
+
+        /// An outcome with nothing decoded and nothing wrong (a zero-size frame).
+        static let empty = Outcome(rows: 0, partialPixels: 0, failure: nil, offset: 0)
     }
 
     /// Why a frame's data did not yield every pixel.
-    enum Failure: Equatable {
+    enum Failure: Equatable, Sendable {
         /// Found by ``LZWCodeCheck`` before giflib ran.
         case stream(LZWCodeCheck.Stop)
         /// Reported by giflib.
         case giflib(GIFLibError)
     }
 
-    /// Decodes `frame` from `bytes` (the whole file) row by row, in stream
-    /// order, into `row` (at least the frame's width), calling
-    /// `deliver(y, pixelCount)` after each row and after a partial one, with
-    /// `y` the row's place in the frame (interlaced rows already put in place).
-    ///
-    /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
-    /// sound, so a corrupt stream shows what a browser shows.
-    static func decode(
-        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, row: UnsafeMutableBufferPointer<UInt8>,
-        deliver: (_ y: Int, _ count: Int) -> Void
-    ) -> Outcome {
-        let width = frame.rect.width, height = frame.rect.height
-        // A zero-size frame paints nothing; the scanner already skipped its data.
-        guard width > 0, height > 0 else { return Outcome(rows: 0, partialPixels: 0, failure: nil, offset: 0) }
-        assert(row.count >= width)
-        let check = LZWCodeCheck(frame: frame, bytes: bytes)
-        let sound = check.stop == .complete ? nil : Failure.stream(check.stop)
-        let rows = check.pixels / width, partial = check.pixels % width
-        var outcome = Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
-        guard check.pixels > 0 else { return outcome }
-        guard let decoder = LZWDecoder(frame: frame, bytes: bytes) else {
-            outcome.failure = .giflib(.notEnoughMemory)
-            return outcome
-        }
-        do throws(GIFLibError) {
-            try decoder.start()
-            let line = UnsafeMutableBufferPointer(rebasing: row[..<width])
-            for r in 0..<rows {
-                do throws(GIFLibError) {
-                    try decoder.readPixels(into: line)
-                } catch where sound == nil && r == height - 1 {
-                    // giflib fails on a cut-short block chain while it skips to
-                    // the terminator after the last pixel: the frame is whole.
-                }
-                deliver(frame.isInterlaced ? interlacedRow(r, height: height) : r, width)
-                outcome.rows = r + 1
-            }
-            if partial > 0 {
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: row[..<partial]))
-                deliver(frame.isInterlaced ? interlacedRow(rows, height: height) : rows, partial)
-                outcome.partialPixels = partial
-            }
-        } catch {
-            outcome.failure = .giflib(error)
-            outcome.offset = frame.dataOffset
-        }
-        return outcome
+    /// The row (from the frame's top) that stream row `r` of a frame of
+    /// `height` rows belongs to.
+    @inline(__always)
+    static func displayRow(_ r: Int, height: Int, interlaced: Bool) -> Int {
+        interlaced ? interlacedRow(r, height: height) : r
     }
 
     /// The canvas row (from the frame's top) that stream row `r` of an

@@ -6,18 +6,27 @@
 /// throws on the following call. A file cut short after its last whole frame
 /// also throws, after that frame. Once it has thrown or returned `nil`, it
 /// returns `nil`.
+///
+/// An iterator reuses one giflib handle and its buffers from frame to frame.
+/// A parallel one (``GIFImage/makeFrameIterator(parallel:)``) also decodes
+/// the frames after the current one on other threads while it composites.
+/// Use one iterator from one thread at a time.
 public struct FrameIterator {
     /// The image being decoded.
     public let image: GIFImage
     /// The index of the frame the next call to ``next()`` returns.
     public private(set) var nextIndex = 0
+    /// Whether frames are decoded ahead on other threads.
+    public var isParallel: Bool { ahead != nil }
     private var compositor: Compositor?
-    private var row: [UInt8] = []
+    private var decoder: FrameDecoder?
+    private var ahead: DecodeAheadOwner?
     private var pendingError: GIFError?
     private var done = false
 
-    init(image: GIFImage) {
+    init(image: GIFImage, parallel: Bool = false) {
         self.image = image
+        if parallel, image.info.frameCount > 1 { ahead = DecodeAheadOwner(image: image) }
     }
 
     /// The next composited frame, or `nil` after the last.
@@ -25,7 +34,7 @@ public struct FrameIterator {
     /// - Throws: ``GIFError`` naming the frame, the byte offset and how many
     ///   frames were decoded before it.
     public mutating func next() throws(GIFError) -> CompositedFrame? {
-        guard let (frame, complete) = try advance(keepPixels: true) else { return nil }
+        guard let (frame, complete) = try advance() else { return nil }
         return CompositedFrame(
             info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, isComplete: complete)
     }
@@ -33,10 +42,13 @@ public struct FrameIterator {
     /// Composites frames up to, not including, `index`, without copying
     /// their canvases out.
     mutating func skip(to index: Int) throws(GIFError) {
-        while nextIndex < index, try advance(keepPixels: false) != nil {}
+        while nextIndex < index, try advance() != nil {}
     }
 
-    private mutating func advance(keepPixels: Bool) throws(GIFError) -> (FrameInfo, Bool)? {
+    /// The bytes this iterator's canvas state holds (for checkpoint budgets).
+    var stateByteCount: Int { compositor?.byteCount ?? 0 }
+
+    private mutating func advance() throws(GIFError) -> (FrameInfo, Bool)? {
         guard !done else { return nil }
         if let error = pendingError ?? (nextIndex == image.info.frameCount ? finalError() : nil) {
             done = true
@@ -48,9 +60,8 @@ public struct FrameIterator {
         }
         let frame = image.info.frames[nextIndex]
         if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize) }
-        if row.count < frame.rect.width { row = [UInt8](repeating: 0, count: frame.rect.width) }
         compositor!.begin(frame, globalPalette: image.info.globalPalette)
-        let outcome = decode(frame)
+        let outcome = decodeAndDraw(frame)
         compositor!.end(frame)
         nextIndex += 1
         guard let cause = outcome.failure else { return (frame, true) }
@@ -70,15 +81,16 @@ public struct FrameIterator {
         return error
     }
 
-    private mutating func decode(_ frame: FrameInfo) -> FrameDecoding.Outcome {
-        var compositor = self.compositor.take()!
-        defer { self.compositor = compositor }
-        return image.bytes.withUnsafeBufferPointer { file in
-            row.withUnsafeMutableBufferPointer { row in
-                FrameDecoding.decode(frame, bytes: file, row: row) { y, count in
-                    compositor.draw(row: y, indices: UnsafeBufferPointer(row), count: count)
-                }
-            }
+    private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoding.Outcome {
+        if let pipeline = ahead?.pipeline, let decoded = pipeline.acquire(frame.index) {
+            compositor!.draw(frame, indices: decoded.indices, outcome: decoded.outcome)
+            pipeline.release(frame.index)
+            return decoded.outcome
         }
+        if decoder == nil { decoder = FrameDecoder() }
+        let decoder = decoder!
+        let outcome = image.bytes.withUnsafeBufferPointer { decoder.decode(frame, bytes: $0) }
+        compositor!.draw(frame, indices: decoder.indices, outcome: outcome)
+        return outcome
     }
 }

@@ -36,12 +36,26 @@ public struct GIFImage: Sendable {
     }
 
     /// An iterator over the composited frames, in order.
-    public func makeFrameIterator() -> FrameIterator {
-        FrameIterator(image: self)
+    ///
+    /// - Parameter parallel: when `true`, the frames after the one being
+    ///   composited are decoded ahead on other threads (one fewer than the
+    ///   processors online, at least one), each with its own giflib handle.
+    ///   The frames are the same either way; a parallel iterator is faster on
+    ///   several cores and holds a few more frames' worth of palette indices.
+    public func makeFrameIterator(parallel: Bool = false) -> FrameIterator {
+        FrameIterator(image: self, parallel: parallel)
+    }
+
+    /// Random access to the composited frames, with checkpoints saved within
+    /// `memoryBudget` bytes so that reaching a frame costs a few frames'
+    /// decoding rather than all the frames before it. See ``FrameSeeker``.
+    public func makeSeeker(memoryBudget: Int = FrameSeeker.defaultMemoryBudget) -> FrameSeeker {
+        FrameSeeker(image: self, memoryBudget: memoryBudget)
     }
 
     /// The composited frame at `index`, built by compositing every frame
-    /// before it.
+    /// before it. For repeated random access, a ``FrameSeeker`` costs a few
+    /// frames per call instead.
     ///
     /// - Throws: ``GIFError`` when a frame up to `index` fails (a frame that
     ///   fails part-way is still returned when it is the one asked for), or
@@ -62,16 +76,25 @@ public struct GIFImage: Sendable {
         let frame = info.frames[index]
         let width = frame.rect.width
         var indices = [UInt8](repeating: 0, count: frame.rect.area)
-        var row = [UInt8](repeating: 0, count: width)
-        var decoded = 0
+        let decoder = FrameDecoder()
         let outcome = bytes.withUnsafeBufferPointer { file in
-            row.withUnsafeMutableBufferPointer { row in
-                FrameDecoding.decode(frame, bytes: file, row: row) { y, count in
-                    indices.replaceSubrange(y * width..<y * width + count, with: row[..<count])
-                    decoded += count
-                }
+            indices.withUnsafeMutableBufferPointer { decoder.decode(frame, bytes: file, into: $0) }
+        }
+        // Rows the data did not reach stay 0.
+        let decodedRows = (0..<outcome.rows).map {
+            FrameDecoding.displayRow($0, height: frame.rect.height, interlaced: frame.isInterlaced)
+        }
+        let partialRow = outcome.partialPixels > 0
+            ? FrameDecoding.displayRow(outcome.rows, height: frame.rect.height, interlaced: frame.isInterlaced) : -1
+        if outcome.rows < frame.rect.height {
+            var keep = [Bool](repeating: false, count: frame.rect.height)
+            for y in decodedRows { keep[y] = true }
+            for y in 0..<frame.rect.height where !keep[y] {
+                let start = y == partialRow ? y * width + outcome.partialPixels : y * width
+                for i in start..<(y + 1) * width { indices[i] = 0 }
             }
         }
+        let decoded = outcome.rows * width + outcome.partialPixels
         if let cause = outcome.failure, !outcome.decodedAnything {
             throw error(for: cause, in: frame, at: outcome.offset)
         }

@@ -9,6 +9,10 @@
 /// giflib's code-width rules (and the GIF specification's): the width grows
 /// after entry `2^width - 1` is added, up to 12 bits, and a full table defers
 /// the clear.
+///
+/// It runs before giflib on every frame, so it is written for speed: one
+/// loop over raw pointers, no optionals and no bounds checks inside it, and
+/// a table of string lengths that the caller allocates once and reuses.
 struct LZWCodeCheck {
     /// Why the walk stopped.
     enum Stop: Equatable {
@@ -24,6 +28,10 @@ struct LZWCodeCheck {
         case badCodeSize(Int)
     }
 
+    /// The number of entries an LZW table holds: the size of the `lengths`
+    /// buffer ``init(frame:bytes:lengths:)`` needs.
+    static let tableSize = 4096
+
     /// Pixels decodable before the stop, at most the frame's area.
     var pixels: Int
     /// Why the walk stopped.
@@ -32,96 +40,94 @@ struct LZWCodeCheck {
     var offset: Int
 
     /// Walks `frame`'s data in `bytes` (the whole file) until the frame's
-    /// area is covered or the stream goes wrong.
-    init(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) {
+    /// area is covered or the stream goes wrong, using `lengths`
+    /// (``tableSize`` entries, any content) as scratch.
+    init(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, lengths: UnsafeMutablePointer<UInt16>) {
         let total = frame.rect.area
         let codeSize = Int(frame.lzwMinimumCodeSize)
         guard codeSize <= 8 else {
             (pixels, stop, offset) = (0, .badCodeSize(codeSize), frame.dataOffset)
             return
         }
-        var reader = SubBlockBitReader(bytes: bytes, start: frame.dataOffset + 1, end: frame.dataEnd)
-        let clear = 1 << codeSize, end = clear + 1
-        var lengths = [UInt16](repeating: 1, count: 4096)
-        var next = end + 1, width = codeSize + 1
+        var position = frame.dataOffset + 1
+        guard let base = bytes.baseAddress else {
+            (pixels, stop, offset) = (0, .dataEnded, position)
+            return
+        }
+        let end = min(frame.dataEnd, bytes.count)
+        let clear = 1 << codeSize, endCode = clear + 1
+        // Literals have length 1; entries above the end code are written
+        // before they are read, so only the literals need setting.
+        lengths.update(repeating: 1, count: clear)
+        var next = endCode + 1, width = codeSize + 1, mask = (1 << width) - 1
         var previous = -1
         var count = 0
+        // Bytes left in the current sub-block, and the bit buffer.
+        var left = 0
+        var bits: UInt64 = 0, bitCount = 0
         while count < total {
-            guard let code = reader.read(width) else {
-                (pixels, stop, offset) = (count, .dataEnded, reader.position)
-                return
+            // Read one code of `width` bits, byte by byte as the data allows.
+            while bitCount < width {
+                if left == 0 {
+                    guard position < end, base[position] != 0 else {
+                        (pixels, stop, offset) = (count, .dataEnded, position)
+                        return
+                    }
+                    left = Int(base[position])
+                    position &+= 1
+                }
+                guard position < end else {
+                    (pixels, stop, offset) = (count, .dataEnded, position)
+                    return
+                }
+                bits |= UInt64(base[position]) &<< UInt64(bitCount)
+                position &+= 1
+                left &-= 1
+                bitCount &+= 8
             }
-            if code == clear {
-                next = end + 1
-                width = codeSize + 1
-                previous = -1
-                continue
-            }
-            if code == end {
-                (pixels, stop, offset) = (count, .endCode, reader.position)
-                return
+            let code = Int(truncatingIfNeeded: bits) & mask
+            bits &>>= UInt64(width)
+            bitCount &-= width
+
+            if code >= clear {
+                if code == clear {
+                    next = endCode + 1
+                    width = codeSize + 1
+                    mask = (1 << width) - 1
+                    previous = -1
+                    continue
+                }
+                if code == endCode {
+                    (pixels, stop, offset) = (count, .endCode, position)
+                    return
+                }
             }
             if previous < 0 {
                 guard code < clear else {
-                    (pixels, stop, offset) = (count, .badCode(code), reader.position)
+                    (pixels, stop, offset) = (count, .badCode(code), position)
                     return
                 }
-                count += 1
+                count &+= 1
                 previous = code
                 continue
             }
-            guard code <= next, code < 4096 else {
-                (pixels, stop, offset) = (count, .badCode(code), reader.position)
+            guard code <= next, code < Self.tableSize else {
+                (pixels, stop, offset) = (count, .badCode(code), position)
                 return
             }
-            let length = code < next ? Int(lengths[code]) : Int(lengths[previous]) + 1
-            if next < 4096 {
-                lengths[next] = lengths[previous] &+ 1
-                next += 1
-                if next == 1 << width, width < 12 { width += 1 }
+            let previousLength = lengths[previous]
+            let length = code < next ? Int(lengths[code]) : Int(previousLength) &+ 1
+            if next < Self.tableSize {
+                lengths[next] = previousLength &+ 1
+                next &+= 1
+                if next == 1 << width, width < 12 {
+                    width &+= 1
+                    mask = (1 << width) - 1
+                }
             }
-            count += length
+            count &+= length
             previous = code
         }
-        (pixels, stop, offset) = (total, .complete, reader.position)
-    }
-}
-
-/// Reads little-endian bit fields from a chain of GIF data sub-blocks.
-struct SubBlockBitReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let end: Int
-    /// Offset of the next byte to read.
-    private(set) var position: Int
-    /// Bytes left in the current sub-block.
-    private var left = 0
-    private var bits: UInt64 = 0
-    private var bitCount = 0
-
-    /// Reads sub-blocks whose first length byte is at `start`, up to `end`.
-    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
-        self.bytes = bytes
-        self.position = start
-        self.end = min(end, bytes.count)
-    }
-
-    /// The next `width`-bit value, or `nil` when the data runs out.
-    mutating func read(_ width: Int) -> Int? {
-        while bitCount < width {
-            if left == 0 {
-                guard position < end, bytes[position] != 0 else { return nil }
-                left = Int(bytes[position])
-                position += 1
-            }
-            guard position < end else { return nil }
-            bits |= UInt64(bytes[position]) << UInt64(bitCount)
-            position += 1
-            left -= 1
-            bitCount += 8
-        }
-        let value = Int(bits & ((1 << UInt64(width)) - 1))
-        bits >>= UInt64(width)
-        bitCount -= width
-        return value
+        (pixels, stop, offset) = (total, .complete, position)
     }
 }

@@ -1,46 +1,57 @@
 import CGIFLib
 
-/// giflib's LZW decoder over one frame's image data.
+/// giflib's LZW decoder, kept open across frames.
 ///
-/// giflib is shown a minimal GIF made for the frame: a synthetic screen and
-/// image descriptor of the frame's size (no colour tables, not interlaced),
-/// followed by the frame's own LZW data straight from the file. Palettes,
-/// interlacing and every malformed-structure rule stay in Swift, and giflib's
-/// handle holds one `SavedImage` at most. The data must outlive the decoder.
-struct LZWDecoder: ~Copyable {
+/// giflib is shown a minimal GIF: a synthetic screen (no colour table), then
+/// for each frame a synthetic image descriptor of the frame's size (no colour
+/// table, not interlaced) followed by the frame's own LZW data straight from
+/// the file. Palettes, interlacing and every malformed-structure rule stay in
+/// Swift. Frames are read with `DGifGetImageHeader`, which, unlike
+/// `DGifGetImageDesc`, appends no `SavedImage` to the handle: however many
+/// frames one decoder reads, the handle does not grow. After giflib reports
+/// an error the decoder should be dropped, as giflib's state is then unknown.
+final class LZWDecoder {
     private let file: UnsafeMutablePointer<GifFileType>
-    private let cursor: UnsafeMutablePointer<MemoryInput>
+    private let input: UnsafeMutablePointer<MemoryInput>
+    private let scratch: UnsafeMutablePointer<UInt8>
 
-    /// Opens giflib over `frame`'s data inside `bytes` (the whole file).
-    init?(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) {
-        let cursor = UnsafeMutablePointer<MemoryInput>.allocate(capacity: 1)
-        cursor.initialize(to: MemoryInput(frame: frame, bytes: bytes))
+    /// Opens giflib over the synthetic header; `nil` when giflib cannot.
+    init?() {
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: MemoryInput.scratchSize)
+        let input = UnsafeMutablePointer<MemoryInput>.allocate(capacity: 1)
+        input.initialize(to: MemoryInput(scratch: scratch))
         var error: Int32 = 0
-        guard let file = DGifOpen(cursor, readFromMemory, &error) else {
-            cursor.deinitialize(count: 1)
-            cursor.deallocate()
+        guard let file = DGifOpen(input, readFromMemory, &error) else {
+            input.deinitialize(count: 1)
+            input.deallocate()
+            scratch.deallocate()
             return nil
         }
         self.file = file
-        self.cursor = cursor
+        self.input = input
+        self.scratch = scratch
     }
 
     deinit {
         var error: Int32 = 0
         DGifCloseFile(file, &error)
-        cursor.deinitialize(count: 1)
-        cursor.deallocate()
+        input.deinitialize(count: 1)
+        input.deallocate()
+        scratch.deallocate()
     }
 
     /// The code giflib reported last.
     var lastError: GIFLibError { GIFLibError(rawValue: file.pointee.Error) }
 
-    /// Reads the synthetic image descriptor; call once before ``readPixels(into:)``.
-    func start() throws(GIFLibError) {
+    /// Points giflib at `frame`'s data in `bytes` (the whole file, which must
+    /// outlive the reads) and reads the synthetic image descriptor; call
+    /// before ``readPixels(into:)`` for each frame.
+    func start(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) throws(GIFLibError) {
+        input.pointee.load(frame: frame, bytes: bytes)
         var type = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(file, &type) == GIF_OK else { throw lastError }
         guard type == IMAGE_DESC_RECORD_TYPE else { throw .noImageDescriptor }
-        guard DGifGetImageDesc(file) == GIF_OK else { throw lastError }
+        guard DGifGetImageHeader(file) == GIF_OK else { throw lastError }
     }
 
     /// Decodes the next `buffer.count` palette indices.

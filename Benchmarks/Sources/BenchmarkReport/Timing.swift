@@ -36,6 +36,8 @@ enum Timing {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
+    static var processorCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
     static func milliseconds(_ seconds: Double) -> String {
         format(seconds * 1000, digits: 2)
     }

@@ -29,9 +29,37 @@ public enum Decoders {
         return last
     }
 
-    /// Ours, random access: `frame(at:)` for each index in turn.
+    /// Ours, with frames decoded ahead on other threads while compositing.
     @inline(never)
-    public static func seek(_ image: GIFImage, to indices: [Int]) -> Int {
+    public static func parallel(_ image: GIFImage) -> Int {
+        var frames = image.makeFrameIterator(parallel: true)
+        var last = 0
+        while let frame = try? frames.next() { last &+= Int(frame.pixels[frame.pixels.count / 2]) }
+        return last
+    }
+
+    /// A seeker with its checkpoints saved (the default budget), ready for
+    /// random access.
+    public static func preparedSeeker(_ image: GIFImage) -> FrameSeeker {
+        var seeker = image.makeSeeker()
+        try? seeker.prepare()
+        return seeker
+    }
+
+    /// Ours, random access: `FrameSeeker.frame(at:)` for each index in turn.
+    @inline(never)
+    public static func seek(_ seeker: inout FrameSeeker, to indices: [Int]) -> Int {
+        var last = 0
+        for index in indices {
+            if let frame = try? seeker.frame(at: index) { last &+= Int(frame.pixels[frame.pixels.count / 2]) }
+        }
+        return last
+    }
+
+    /// Random access without checkpoints: `GIFImage.frame(at:)` replays
+    /// every frame before the one asked for.
+    @inline(never)
+    public static func seekFromStart(_ image: GIFImage, to indices: [Int]) -> Int {
         var last = 0
         for index in indices {
             if let frame = try? image.frame(at: index) { last &+= Int(frame.pixels[frame.pixels.count / 2]) }

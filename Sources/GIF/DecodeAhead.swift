@@ -1,0 +1,128 @@
+import Dispatch
+
+/// Runs frames' LZW decoding ahead of the compositor, on other threads.
+///
+/// The scan knows where every frame's data starts, so frame n + 1, n + 2…
+/// can be decoded into palette indices while frame n is composited: worker
+/// threads claim frames in order, each with its own giflib handle
+/// (``FrameDecoder``), into a ring of `window` index buffers; the consumer
+/// takes them in order, and decodes a frame itself when no worker has
+/// claimed it yet, so that the work balances between the cores by itself.
+/// Memory is `window` buffers of the largest frame's area, allocated once.
+final class DecodeAhead: @unchecked Sendable {
+    // Everything below marked "guarded" is read and written under `lock`.
+    // A slot's buffer is written only by the thread that claimed its frame,
+    // and read by the consumer only after `ready` says so.
+    private let image: GIFImage
+    private let lock = ConditionLock()
+    private let window: Int
+    private let slotSize: Int
+    private let buffers: UnsafeMutableBufferPointer<UInt8>
+    private let consumerDecoder = FrameDecoder()
+    /// Guarded: the next frame nobody has claimed.
+    private var nextToClaim = 0
+    /// Guarded: frames before this one have been taken and their slots freed.
+    private var released = 0
+    /// Guarded: per slot, the outcome once its frame is decoded.
+    private var outcomes: [FrameDecoding.Outcome?]
+    /// Guarded: set when the iterator goes away.
+    private var cancelled = false
+
+    /// Starts `workers` threads decoding `image`'s frames ahead.
+    init(image: GIFImage, workers: Int) {
+        self.image = image
+        window = min(max(2, 2 * (workers + 1)), max(1, image.info.frameCount))
+        slotSize = max(1, image.info.frames.map(\.rect.area).max() ?? 1)
+        buffers = .allocate(capacity: window * slotSize)
+        outcomes = Array(repeating: nil, count: window)
+        for _ in 0..<workers {
+            DispatchQueue.global().async { [self] in work() }
+        }
+    }
+
+    deinit {
+        buffers.deallocate()
+    }
+
+    /// Stops the workers after the frame each is decoding.
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Frame `index`'s indices and outcome, decoded ahead or, when no worker
+    /// has started it, here; `nil` when `index` is not the next frame in
+    /// order (the caller then decodes it itself). Call ``release(_:)`` after.
+    func acquire(_ index: Int) -> (indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoding.Outcome)? {
+        lock.lock()
+        guard index == released, index < image.info.frameCount else {
+            lock.unlock()
+            return nil
+        }
+        let slot = index % window
+        if nextToClaim == index {
+            nextToClaim += 1
+            lock.unlock()
+            let outcome = image.bytes.withUnsafeBufferPointer { bytes in
+                consumerDecoder.decode(image.info.frames[index], bytes: bytes, into: buffer(slot))
+            }
+            return (UnsafeBufferPointer(buffer(slot)), outcome)
+        }
+        while outcomes[slot] == nil { lock.wait() }
+        let outcome = outcomes[slot]!
+        lock.unlock()
+        return (UnsafeBufferPointer(buffer(slot)), outcome)
+    }
+
+    /// Frees frame `index`'s slot for a frame further ahead.
+    func release(_ index: Int) {
+        lock.lock()
+        outcomes[index % window] = nil
+        released = index + 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    private func buffer(_ slot: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        UnsafeMutableBufferPointer(rebasing: buffers[slot * slotSize..<(slot + 1) * slotSize])
+    }
+
+    private func work() {
+        let decoder = FrameDecoder()
+        let frames = image.info.frames
+        image.bytes.withUnsafeBufferPointer { bytes in
+            while true {
+                lock.lock()
+                while !cancelled, nextToClaim < frames.count, nextToClaim >= released + window { lock.wait() }
+                guard !cancelled, nextToClaim < frames.count else {
+                    lock.unlock()
+                    return
+                }
+                let index = nextToClaim
+                nextToClaim += 1
+                lock.unlock()
+                let outcome = decoder.decode(frames[index], bytes: bytes, into: buffer(index % window))
+                lock.lock()
+                outcomes[index % window] = outcome
+                lock.broadcast()
+                lock.unlock()
+            }
+        }
+    }
+}
+
+/// Owned by a parallel ``FrameIterator`` (and its copies): stops the workers
+/// when the last copy goes away.
+final class DecodeAheadOwner {
+    let pipeline: DecodeAhead
+
+    init(image: GIFImage) {
+        pipeline = DecodeAhead(image: image, workers: max(1, ConditionLock.processorCount - 1))
+    }
+
+    deinit {
+        pipeline.cancel()
+    }
+}

@@ -1,0 +1,122 @@
+/// Decodes frames' LZW data into palette indices, one frame after another,
+/// reusing everything between frames: one giflib handle, the code check's
+/// table and the index buffer. After the first frames it allocates nothing.
+///
+/// Not thread-safe: one decoder per thread. The parallel iterator gives each
+/// worker its own.
+final class FrameDecoder {
+    private var lzw: LZWDecoder?
+    private let lengths: UnsafeMutablePointer<UInt16>
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+
+    init() {
+        lengths = .allocate(capacity: LZWCodeCheck.tableSize)
+        buffer = .allocate(capacity: 0)
+    }
+
+    deinit {
+        lengths.deallocate()
+        buffer.deallocate()
+    }
+
+    /// Decodes `frame` from `bytes` (the whole file) into ``indices``: the
+    /// frame's rectangle, row-major in display order (interlaced rows put in
+    /// place). Only the rows the outcome names hold pixels; the rest is stale.
+    ///
+    /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
+    /// sound, so a corrupt stream shows what a browser shows.
+    func decode(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) -> FrameDecoding.Outcome {
+        reserve(frame.rect.area)
+        return decode(frame, bytes: bytes, into: buffer)
+    }
+
+    /// Decodes `frame` as ``decode(_:bytes:)`` does, into `buffer` (at least
+    /// the frame's area) instead of ``indices``.
+    func decode(
+        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> FrameDecoding.Outcome {
+        let width = frame.rect.width, height = frame.rect.height
+        // A zero-size frame paints nothing; the scanner already skipped its data.
+        guard width > 0, height > 0 else { return .empty }
+        precondition(buffer.count >= width * height)
+        let check = LZWCodeCheck(frame: frame, bytes: bytes, lengths: lengths)
+        let sound = check.stop == .complete ? nil : FrameDecoding.Failure.stream(check.stop)
+        var outcome = FrameDecoding.Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
+        guard check.pixels > 0 else { return outcome }
+        guard let decoder = openDecoder() else {
+            outcome.failure = .giflib(.notEnoughMemory)
+            return outcome
+        }
+        if !frame.isInterlaced {
+            // One call for the whole frame: the rows are contiguous.
+            do throws(GIFLibError) {
+                try decoder.start(frame, bytes: bytes)
+                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<check.pixels]))
+                outcome.rows = check.pixels / width
+                outcome.partialPixels = check.pixels % width
+                return outcome
+            } catch {
+                // Find which row giflib failed on, row by row, on a new handle.
+                lzw = nil
+                guard let fresh = openDecoder() else {
+                    outcome.failure = .giflib(.notEnoughMemory)
+                    return outcome
+                }
+                return decodeRows(
+                    frame, bytes: bytes, decoder: fresh, pixels: check.pixels, into: buffer, outcome: outcome)
+            }
+        }
+        return decodeRows(frame, bytes: bytes, decoder: decoder, pixels: check.pixels, into: buffer, outcome: outcome)
+    }
+
+    /// The indices of the frame decoded last: its area, row-major.
+    var indices: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(buffer) }
+
+    /// Decodes `pixels` pixels a row at a time, putting interlaced rows in
+    /// place, and stops at the first row giflib fails on.
+    private func decodeRows(
+        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, decoder: LZWDecoder, pixels: Int,
+        into buffer: UnsafeMutableBufferPointer<UInt8>, outcome: FrameDecoding.Outcome
+    ) -> FrameDecoding.Outcome {
+        var outcome = outcome
+        let width = frame.rect.width, height = frame.rect.height
+        let rows = pixels / width, partial = pixels % width
+        let sound = outcome.failure == nil
+        do throws(GIFLibError) {
+            try decoder.start(frame, bytes: bytes)
+            for r in 0..<rows {
+                let y = FrameDecoding.displayRow(r, height: height, interlaced: frame.isInterlaced)
+                do throws(GIFLibError) {
+                    try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<(y + 1) * width]))
+                } catch where sound && r == height - 1 {
+                    // giflib fails on a cut-short block chain while it skips to
+                    // the terminator after the last pixel: the frame is whole.
+                    lzw = nil
+                }
+                outcome.rows = r + 1
+            }
+            if partial > 0 {
+                let y = FrameDecoding.displayRow(rows, height: height, interlaced: frame.isInterlaced)
+                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<y * width + partial]))
+                outcome.partialPixels = partial
+            }
+        } catch {
+            lzw = nil
+            outcome.failure = .giflib(error)
+            outcome.offset = frame.dataOffset
+        }
+        return outcome
+    }
+
+    private func openDecoder() -> LZWDecoder? {
+        if let lzw { return lzw }
+        lzw = LZWDecoder()
+        return lzw
+    }
+
+    private func reserve(_ count: Int) {
+        guard buffer.count < count else { return }
+        buffer.deallocate()
+        buffer = .allocate(capacity: count)
+    }
+}

@@ -1,0 +1,94 @@
+/// Random access to a GIF's composited frames that costs a few frames'
+/// decoding, not all the frames before the one asked for.
+///
+/// A GIF frame is drawn over what the frames before it left, so frame *n*
+/// depends on frames 0…*n* − 1. As a seeker decodes forward it saves
+/// checkpoints, the compositing state before every ``checkpointInterval``-th
+/// frame, as many as ``memoryBudget`` holds; a later request resumes from the
+/// nearest checkpoint at or before the frame (or from where the last request
+/// left off, when that is nearer) and decodes at most
+/// ``checkpointInterval`` frames.
+///
+/// The first request for a frame past any checkpoint still decodes the
+/// frames on the way, saving checkpoints as it goes; ``prepare()`` does that
+/// for the whole file at once.
+///
+/// ```swift
+/// var seeker = image.makeSeeker()
+/// let frame = try seeker.frame(at: 120)
+/// ```
+public struct FrameSeeker {
+    /// The default budget for checkpoints: 64 MiB.
+    public static let defaultMemoryBudget = 64 << 20
+
+    /// The image being decoded.
+    public let image: GIFImage
+    /// The most bytes the checkpoints may hold.
+    public let memoryBudget: Int
+    /// Frames between checkpoints: a request decodes at most this many.
+    public let checkpointInterval: Int
+    /// Saved states, by the index of the frame they come before.
+    private var checkpoints: [Int: FrameIterator] = [:]
+    private var checkpointBytes = 0
+    /// Where the last request left off.
+    private var live: FrameIterator
+
+    /// A seeker over `image` whose checkpoints hold at most `memoryBudget`
+    /// bytes (each holds about one canvas, width × height × 4 bytes).
+    public init(image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget) {
+        self.image = image
+        self.memoryBudget = memoryBudget
+        let canvasBytes = max(1, image.info.canvasSize.area * 4)
+        let fitting = max(1, memoryBudget / canvasBytes)
+        let frames = max(1, image.info.frameCount)
+        checkpointInterval = max(1, (frames + fitting - 1) / fitting)
+        live = image.makeFrameIterator()
+    }
+
+    /// The number of checkpoints saved so far.
+    public var checkpointCount: Int { checkpoints.count }
+
+    /// The composited frame at `index`.
+    ///
+    /// - Throws: ``GIFError`` when `index` is out of range, or when a frame
+    ///   on the way to it fails (a frame that fails part-way is still
+    ///   returned when it is the one asked for).
+    public mutating func frame(at index: Int) throws(GIFError) -> CompositedFrame {
+        guard image.info.frames.indices.contains(index) else {
+            throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
+        }
+        let nearest = stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
+            .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
+        if live.nextIndex > index || live.nextIndex < nearest {
+            live = nearest == 0 ? image.makeFrameIterator() : checkpoints[nearest]!
+        }
+        while live.nextIndex < index {
+            saveCheckpoint()
+            try live.skip(to: live.nextIndex + 1)
+        }
+        saveCheckpoint()
+        guard let frame = try live.next() else {
+            throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
+        }
+        return frame
+    }
+
+    /// Decodes the whole file once, saving every checkpoint the budget
+    /// allows, so that every later ``frame(at:)`` costs at most
+    /// ``checkpointInterval`` frames.
+    ///
+    /// - Throws: ``GIFError`` when a frame fails.
+    public mutating func prepare() throws(GIFError) {
+        guard image.info.frameCount > 0 else { return }
+        _ = try frame(at: image.info.frameCount - 1)
+    }
+
+    private mutating func saveCheckpoint() {
+        let index = live.nextIndex
+        guard index > 0, index % checkpointInterval == 0, checkpoints[index] == nil else { return }
+        let bytes = live.stateByteCount
+        guard checkpointBytes + bytes <= memoryBudget else { return }
+        checkpoints[index] = live
+        checkpointBytes += bytes
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import GIF
+
+/// A seeker's frames, in any order and with any budget, are the frames the
+/// sequential iterator composites.
+@Suite struct FrameSeekerTests {
+    static let files = [
+        "image-gif/samples/gifplayer-muybridge.gif",
+        "blink/animated.gif",
+        "blink/animated-10color.gif",
+        "pillow/dispose_prev.gif",
+        "pillow/dispose_bgnd.gif",
+        "blink/size-failure.gif",
+        "blink/wrong-block-length.gif",
+        "pillow/dispose_prev_first_frame.gif",
+    ]
+
+    static func checksums(_ image: GIFImage) -> [UInt32] {
+        var iterator = image.makeFrameIterator()
+        var sums: [UInt32] = []
+        while let frame = try? iterator.next() { sums.append(CRC32.checksum(frame.pixels)) }
+        return sums
+    }
+
+    /// Frame indices in a scrambled but fixed order, with repeats and
+    /// backward jumps.
+    static func order(_ count: Int) -> [Int] {
+        (0..<2 * count).map { ($0 * 7919 + 13) % count } + [count - 1, 0, count - 1]
+    }
+
+    @Test(arguments: files)
+    func seekingMatchesSequential(_ file: String) throws {
+        let path = Corpus.path(file)
+        guard let image = try? GIFImage(contentsOf: path), image.info.frameCount > 0 else { return }
+        let expected = Self.checksums(image)
+        // The default budget, and budgets that fit only a few canvases.
+        for budget in [FrameSeeker.defaultMemoryBudget, image.info.canvasSize.area * 4 * 3, 1] {
+            var seeker = image.makeSeeker(memoryBudget: budget)
+            for index in Self.order(expected.count) {
+                let frame = try seeker.frame(at: index)
+                #expect(frame.index == index)
+                #expect(CRC32.checksum(frame.pixels) == expected[index], "frame \(index), budget \(budget)")
+            }
+        }
+    }
+
+    @Test func checkpointsStayWithinTheBudget() throws {
+        let image = try Fixture.open("demo.gif")
+        let canvas = image.info.canvasSize.area * 4
+        var seeker = image.makeSeeker(memoryBudget: canvas * 10)
+        try seeker.prepare()
+        #expect(seeker.checkpointCount <= 10)
+        #expect(seeker.checkpointInterval == (image.info.frameCount + 9) / 10)
+        #expect(try seeker.frame(at: 200) == image.frame(at: 200))
+    }
+
+    @Test func outOfRangeThrows() throws {
+        let image = try Fixture.open("demo.gif")
+        var seeker = image.makeSeeker()
+        #expect(throws: GIFError.self) { try seeker.frame(at: image.info.frameCount) }
+        #expect(throws: GIFError.self) { try seeker.frame(at: -1) }
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+@testable import GIF
+
+/// Every frame, and every error, of a parallel iterator is what the
+/// sequential iterator gives.
+@Suite struct ParallelDecodeTests {
+    /// The corpus files with published checksums, the image-gif samples, and
+    /// the generated fixtures.
+    static let files: [String] = Corpus.niaEntries.map(\.path) + Corpus.files(in: "image-gif/samples")
+        .filter { $0.hasSuffix(".gif") }
+
+    /// The CRC-32 and completeness of every frame, then the error, if any.
+    static func trace(_ image: GIFImage, parallel: Bool) -> (frames: [String], error: GIFError?) {
+        var iterator = image.makeFrameIterator(parallel: parallel)
+        var frames: [String] = []
+        do {
+            while let frame = try iterator.next() {
+                frames.append("\(frame.index) \(CRC32.checksum(frame.pixels)) \(frame.isComplete)")
+            }
+            return (frames, nil)
+        } catch {
+            return (frames, error)
+        }
+    }
+
+    @Test(arguments: files)
+    func corpusFileMatchesSequential(_ file: String) throws {
+        let image = try GIFImage(contentsOf: Corpus.path(file))
+        let sequential = Self.trace(image, parallel: false)
+        let parallel = Self.trace(image, parallel: true)
+        #expect(parallel.frames == sequential.frames)
+        #expect(parallel.error == sequential.error)
+    }
+
+    @Test(arguments: Fixture.names)
+    func fixtureMatchesSequential(_ name: String) throws {
+        let image = try Fixture.open(name)
+        let sequential = Self.trace(image, parallel: false)
+        let parallel = Self.trace(image, parallel: true)
+        #expect(parallel.frames == sequential.frames)
+        #expect(parallel.error == sequential.error)
+    }
+
+    @Test func parallelIteratorSaysSo() throws {
+        let image = try Fixture.open("demo.gif")
+        #expect(image.makeFrameIterator(parallel: true).isParallel)
+        #expect(!image.makeFrameIterator().isParallel)
+    }
+
+    @Test func droppingAParallelIteratorHalfWayIsSafe() throws {
+        let image = try Fixture.open("demo.gif")
+        for stop in [0, 1, 5, 100] {
+            var iterator = image.makeFrameIterator(parallel: true)
+            for _ in 0..<stop { _ = try iterator.next() }
+        }
+        // A copy that falls behind decodes on its own and still gets the
+        // right frames.
+        var leader = image.makeFrameIterator(parallel: true)
+        _ = try leader.next()
+        var follower = leader
+        _ = try leader.next()
+        _ = try leader.next()
+        let expected = try image.frame(at: 1)
+        #expect(try follower.next() == expected)
+    }
+}
