@@ -36,11 +36,15 @@ enum Nanoseconds {
     }
 
     /// `Int64(value)` for a `Double`, rounding with `rule` and saturating.
+    ///
+    /// Saturates exactly at ±2⁶³ so the result never decreases as `value`
+    /// grows: ``host(forMedia:rate:)`` steps one nanosecond at a time and
+    /// relies on that (a cut-off below 2⁶³ made it walk ~10¹⁵ steps).
     static func fromDouble(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int64 {
         let rounded = value.rounded(rule)
         if rounded.isNaN { return 0 }
-        if rounded >= 9.2e18 { return .max }
-        if rounded <= -9.2e18 { return .min }
+        if rounded >= 0x1p63 { return .max }
+        if rounded < -0x1p63 { return .min }
         return Int64(rounded)
     }
 

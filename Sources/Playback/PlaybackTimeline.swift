@@ -105,9 +105,13 @@ public struct PlaybackTimeline: Sendable, Hashable {
     }
 
     /// The global index of the last step of the last loop (finite plays only).
+    /// Saturates: `plays × stepsPerLoop` past `Int.max` (`LoopPolicy.count(.max)`)
+    /// is `Int.max`, not a wrapped value that would end playback at once.
     var lastStep: Int? {
-        plays.map { $0.multipliedReportingOverflow(by: stepsPerLoop).partialValue &- 1 }
-            .map { max(0, $0) }
+        plays.map { plays in
+            let (steps, overflow) = plays.multipliedReportingOverflow(by: stepsPerLoop)
+            return overflow ? Int.max : max(0, steps - 1)
+        }
     }
 
     func firstStep(showing frame: Int) -> Int? {
