@@ -26,12 +26,15 @@ let package = Package(
             name: "GIFCommand",
             dependencies: [
                 "GIF",
+                "GIFPlayback",
+                "Playback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Writes the GIFs in Fixtures/ with giflib's encoder: `make fixtures`.
         .executableTarget(name: "GIFFixtureGenerator", dependencies: ["CGIFLib"]),
-        .testTarget(name: "GIFTests", dependencies: ["GIF"]),
+        // FuzzRegressions/ holds inputs the fuzzer found; the tests read them from #filePath.
+        .testTarget(name: "GIFTests", dependencies: ["GIF"], exclude: ["FuzzRegressions"]),
         // End-to-end tests of the built `gif` binary.
         .testTarget(name: "GIFCommandTests", dependencies: ["GIF", "GIFCommand"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),

@@ -1,0 +1,147 @@
+// libFuzzer entry point (issue 7): sniff → scan → decode every frame → a
+// Playhead over the result, with ticks, seeks and rate changes taken from the
+// input's last bytes. Built by scripts/build-fuzzer.sh, run by `make fuzz`.
+//
+// Whatever the bytes, the library must return frames or a typed error and the
+// playhead must never trap; a broken invariant below is a crash on purpose, so
+// libFuzzer reports it with the input that caused it.
+import GIF
+import Playback
+
+/// Smaller than the defaults so that one input costs milliseconds, not
+/// seconds: the fuzzer looks for logic errors, and the default limits' sizes
+/// are proven by LimitsTests instead. Same code paths, smaller numbers.
+let limits = DecodingLimits(
+    maxCanvasPixels: 1 << 20, maxFramePixels: 1 << 20, maxFrameCount: 2048, maxInputBytes: 1 << 17)
+
+/// Bytes read from the end of the input, then zeros: the playhead's script.
+struct Script {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ input: [UInt8]) {
+        bytes = Array(input.suffix(24).reversed())
+    }
+
+    mutating func next() -> UInt8 {
+        defer { position += 1 }
+        return position < bytes.count ? bytes[position] : 0
+    }
+
+    var isDone: Bool { position >= bytes.count }
+}
+
+/// Awkward rates on purpose: out of range, zero, negative, NaN, infinite.
+let rates: [Double] = [1, 0.5, 2, 0.01, 100, 0.333, 0, -1, .nan, .infinity, -.infinity, 1e308, 1e-9, 100.000001]
+
+/// Awkward durations on purpose: zero, tiny, negative, enormous.
+func duration(_ b: UInt8) -> Duration {
+    switch b % 8 {
+    case 0: .zero
+    case 1: .nanoseconds(Int(b))
+    case 2: .milliseconds(Int(b) * 7)
+    case 3: .milliseconds(-Int(b))
+    case 4: .seconds(Int64.max / 2)
+    case 5: .seconds(Int64.min / 2)
+    case 6: .seconds(Int(b) * 3600)
+    default: .milliseconds(Int(b) * 113)
+    }
+}
+
+func decode(_ bytes: [UInt8]) -> GIFImage? {
+    _ = Sniffer.sniff(bytes)
+    let image: GIFImage
+    do {
+        image = try GIFImage(bytes: bytes, limits: limits)
+    } catch {
+        _ = error.description
+        return nil
+    }
+    let info = image.info
+    precondition(info.frameCount <= limits.maxFrameCount)
+    precondition(info.canvasSize.area <= limits.maxCanvasPixels)
+    var frames = image.makeFrameIterator()
+    var decoded = 0
+    do {
+        while let frame = try frames.next() {
+            precondition(frame.index == decoded, "frames out of order")
+            precondition(frame.pixels.count == info.canvasSize.area * 4, "canvas size")
+            decoded += 1
+        }
+        precondition(decoded == info.frameCount, "frames missing without an error")
+    } catch {
+        precondition(error.framesDecoded == decoded, "framesDecoded \(error.framesDecoded) != \(decoded): \(error)")
+        if let index = error.frameIndex { precondition(index <= decoded, "error names frame \(index) of \(decoded)") }
+        _ = error.description
+    }
+    for index in [0, 1, info.frameCount - 1, info.frameCount] where index >= 0 {
+        if let raw = try? image.rawFrame(at: index) {
+            precondition(raw.indices.count == raw.info.rect.area)
+            precondition(raw.decodedPixelCount <= raw.info.rect.area)
+            _ = raw.rgba()
+        }
+    }
+    return image
+}
+
+func play(_ image: GIFImage, script input: [UInt8]) {
+    var script = Script(input)
+    let direction: PlaybackDirection = [.forward, .reverse, .bounce][Int(script.next() % 3)]
+    let delayByte = script.next()
+    let delay: DelayPolicy = [.browser, .raw, .minimum(.milliseconds(Int(delayByte) - 20))][Int(delayByte % 3)]
+    let catchByte = script.next()
+    let catchUp: CatchUpPolicy = [.skip, .carryLag, .resync(after: duration(catchByte))][Int(catchByte % 3)]
+    let loopByte = script.next()
+    let loop: LoopPolicy = [.fromSource, .count(Int(loopByte) - 128), .forever][Int(loopByte % 3)]
+    let configuration = PlayerConfiguration(
+        loop: loop, delay: delay, catchUp: catchUp, direction: direction,
+        rate: rates[Int(script.next()) % rates.count], autoplay: script.next() & 1 == 1)
+    let timeline: PlaybackTimeline
+    do {
+        timeline = try PlaybackTimeline(
+            frameDelays: image.info.frames.map(\.delay), storedLoopCount: image.info.loopCount.stored,
+            loop: loop, delay: delay, direction: direction)
+    } catch {
+        precondition(image.info.frameCount == 0, "a timeline refused \(image.info.frameCount) frames: \(error)")
+        return
+    }
+    var head: Playhead
+    do {
+        head = try Playhead(timeline: timeline, configuration: configuration, now: duration(script.next()))
+    } catch {
+        guard let fallback = try? Playhead(timeline: timeline) else { preconditionFailure("default playhead") }
+        head = fallback
+    }
+    var steps = 0
+    while !script.isDone, steps < 32 {
+        steps += 1
+        let op = script.next(), argument = script.next()
+        switch op % 10 {
+        case 0: head.play()
+        case 1: head.pause()
+        case 2: head.stop()
+        case 3: head.advance(by: duration(argument))
+        case 4: head.advance(to: duration(argument))
+        case 5: _ = try? head.seek(toFrame: Int(argument) - 4)
+        case 6: _ = try? head.seek(toFrame: Int(argument) % max(1, timeline.frameCount))
+        case 7: _ = try? head.seek(toOffset: duration(argument))
+        case 8: _ = try? head.setRate(rates[Int(argument) % rates.count])
+        default: head.play(at: head.now + duration(argument))
+        }
+        precondition((0..<timeline.frameCount).contains(head.currentFrame), "frame \(head.currentFrame)")
+        precondition(head.upcomingFrames(4).allSatisfy { (0..<timeline.frameCount).contains($0) })
+        if let wait = head.timeUntilNextChange { precondition(wait >= .zero) }
+        _ = head.elapsed
+        _ = head.timeIntoFrame
+        _ = head.loopsCompleted
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    if let image = decode(bytes) {
+        play(image, script: bytes)
+    }
+    return 0
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target Fuzz/GIFFuzzer (issue 7) with swiftc directly:
+# the GIF and Playback module sources, each compiled as its own static module
+# with coverage and AddressSanitizer instrumentation, linked with the fuzz
+# entry point, giflib and libFuzzer's main.
+#
+#   scripts/build-fuzzer.sh            # -> .build-fuzz/gif-fuzzer
+#   FUZZ_BUILD_DIR=/tmp/f scripts/build-fuzzer.sh
+#
+# Used by `make fuzz` and by the fuzz smoke run in `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out="${FUZZ_BUILD_DIR:-.build-fuzz}"
+swiftc="${SWIFTC:-swiftc}"
+mkdir -p "$out"
+
+# -O: the fuzzer should spend its time on inputs, not on debug-build overhead;
+# -g keeps sanitizer reports symbolised.
+flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -I Sources/CGIFLib -I "$out")
+
+module() {  # module NAME SOURCES...
+    local name="$1"
+    shift
+    "$swiftc" "${flags[@]}" -module-name "$name" -emit-library -static \
+        -emit-module -emit-module-path "$out/$name.swiftmodule" \
+        -o "$out/lib$name.a" "$@"
+}
+
+module GIF Sources/GIF/*.swift
+module Playback Sources/Playback/*.swift
+"$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
+    -L "$out" -lGIF -lPlayback -lgif -o "$out/gif-fuzzer"
+echo "built $out/gif-fuzzer" >&2
