@@ -93,3 +93,50 @@ struct GIFBuilder {
         return field
     }
 }
+
+extension GIFBuilder {
+    /// An image whose LZW data (code size 2) decodes to at least `pixels`
+    /// zeros in few bytes: literal 0, then each new code one zero longer
+    /// than the last, then, with the table full, code 4095 over and over.
+    /// About 16,400 codes (25 KB) cover 64 Mi pixels.
+    mutating func zeroRunImage(x: Int = 0, y: Int = 0, width: Int, height: Int) {
+        bytes += [0x2C] + Self.le16(x) + Self.le16(y) + Self.le16(width) + Self.le16(height) + [0]
+        bytes += Self.lzwZeroRun(pixels: width * height)
+    }
+
+    static func lzwZeroRun(pixels: Int) -> [UInt8] {
+        var codes: [(code: Int, width: Int)] = [(4, 3), (0, 3)]  // clear, then literal 0
+        var covered = 1, next = 6, width = 3
+        while covered < pixels {
+            let code = min(next, 4095)
+            codes.append((code, width))
+            covered += next < 4096 ? next - 4 : 4091
+            if next < 4096 {
+                next += 1
+                if next == 1 << width, width < 12 { width += 1 }
+            }
+        }
+        codes.append((5, width))  // end
+        var packed: [UInt8] = []
+        var bits = 0, count = 0
+        for (code, width) in codes {
+            bits |= code << count
+            count += width
+            while count >= 8 {
+                packed.append(UInt8(bits & 0xFF))
+                bits >>= 8
+                count -= 8
+            }
+        }
+        if count > 0 { packed.append(UInt8(bits)) }
+        var out: [UInt8] = [2]
+        var start = 0
+        while start < packed.count {
+            let chunk = packed[start..<min(start + 255, packed.count)]
+            out.append(UInt8(chunk.count))
+            out += chunk
+            start += 255
+        }
+        return out + [0]
+    }
+}
