@@ -65,8 +65,9 @@ public struct PlaylistSequencer: Sendable {
         var begun = false
         /// Playing time spent waiting before ``waitAnchor``.
         var waited: Int64 = 0
-        /// Host time waiting (re)started while playing.
-        var waitAnchor: Int64 = 0
+        /// Host time waiting (re)started while playing; `.min` until the
+        /// turn waits.
+        var waitAnchor: Int64 = .min
     }
 
     /// Creates a sequencer on the first item, idle (or playing when
@@ -337,7 +338,9 @@ public struct PlaylistSequencer: Sendable {
                 nowNanos = max(nowNanos, host)
                 start(&events)
             case .failed(let error):
-                nowNanos = max(nowNanos, host)
+                // Failed while waited for: the result was due at this time.
+                // Failed before its turn: skipped when the turn came.
+                if current.waitAnchor != .min { nowNanos = max(nowNanos, host) }
                 events.append(.itemSkipped(key: current.key, reason: .loadFailed(error)))
                 moveToNext(&events)
             case .loading, .notStarted:
