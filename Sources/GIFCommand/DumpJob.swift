@@ -1,4 +1,5 @@
 import GIF
+import Playback
 
 /// The work of `gif dump`: decodes the frames in order and writes the
 /// selected ones, keeping what was written when a frame fails.
@@ -13,12 +14,31 @@ struct DumpJob {
     let format: DumpFormat
     let selection: FrameSelection?
     let background: PNMWriter.Background
+    /// Frames are scaled down to fit this many pixels square (``Poster``).
+    let maxSize: Int?
     /// Where files go; `nil` for standard output.
     let directory: String?
     /// The input's name without extension, for the NIA file.
     let baseName: String
 
-    private var canvas: String { image.info.canvasSize.description }
+    private var canvas: String {
+        let size = image.info.canvasSize
+        guard let maxSize else { return size.description }
+        let scaled = Poster.fit(width: size.width, height: size.height, maxWidth: maxSize, maxHeight: maxSize)
+        guard scaled != (size.width, size.height) else { return size.description }
+        return "\(scaled.width)x\(scaled.height) from \(size)"
+    }
+
+    /// `frame`, scaled down to ``maxSize`` by the poster box filter.
+    private func scaled(_ frame: CompositedFrame) -> CompositedFrame {
+        guard let maxSize else { return frame }
+        let full = RenderedFrame(index: frame.index, width: frame.size.width, height: frame.size.height, pixels: frame.pixels)
+        let still = Poster.downscale(full, maxWidth: maxSize, maxHeight: maxSize)
+        var result = frame
+        result.size = PixelSize(width: still.width, height: still.height)
+        result.pixels = still.pixels
+        return result
+    }
 
     mutating func run() throws(CommandFailure) -> Outcome {
         format == .nia ? try writeNIA() : try writeImages()
@@ -44,7 +64,8 @@ struct DumpJob {
                 break
             }
             guard selection?.contains(frame.index) ?? true else { continue }
-            let bytes = format == .ppm ? PNMWriter.ppm(frame, background: background) : PNMWriter.pam(frame)
+            let still = scaled(frame)
+            let bytes = format == .ppm ? PNMWriter.ppm(still, background: background) : PNMWriter.pam(still)
             let name = "frame-" + zeroPadded(frame.index, digits) + "." + format.rawValue
             if let directory {
                 try OutputFile.save(bytes, to: directory + "/" + name)

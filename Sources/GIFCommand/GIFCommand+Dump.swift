@@ -1,5 +1,7 @@
 import ArgumentParser
 import GIF
+import GIFPlayback
+import Playback
 
 extension GIFCommand {
     /// `gif dump FILE [-o DIR|-] [--format ppm|pam|nia] [--frames …]
@@ -28,6 +30,12 @@ extension GIFCommand {
                   $ gif dump cat.gif -o frames --format pam --frames 0,3,5-9
                   $ gif dump cat.gif --frames 0 --background 000000 -o - | pnmtopng > first.png
                   $ gif dump cat.gif --format nia -o - | crc32 /dev/stdin
+                  $ gif dump cat.gif --frames 0 --max-size 128 -o poster
+
+                With --max-size N, each frame is scaled down to fit N × N (aspect ratio \
+                kept, never scaled up) by averaging pixel areas: the poster frame a feed \
+                shows for a GIF that is not playing. Only the frames up to the last one \
+                selected are decoded.
                 """
         )
 
@@ -45,6 +53,9 @@ extension GIFCommand {
         @Option(help: ArgumentHelp("Frames to write, from 0: indices and ranges, e.g. 0,3,5-9.", valueName: "list"))
         var frames: FrameSelection?
 
+        @Option(help: ArgumentHelp("Scale each frame down to fit N × N pixels (box filter).", valueName: "N"))
+        var maxSize: Int?
+
         @Option(help: ArgumentHelp(
             "PPM only: the colour shown behind transparent pixels (default FFFFFF).", valueName: "RRGGBB"))
         var background: HexColor?
@@ -52,6 +63,10 @@ extension GIFCommand {
         func validate() throws {
             if format == .nia, frames != nil {
                 throw ValidationError("--frames does not apply to NIA, which holds the whole animation")
+            }
+            if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1") }
+            if format == .nia, maxSize != nil {
+                throw ValidationError("--max-size does not apply to NIA, which keeps the canvas size")
             }
             if format != .ppm, background != nil {
                 throw ValidationError("--background applies to PPM only; \(format.name) keeps the alpha channel")
@@ -69,7 +84,7 @@ extension GIFCommand {
                 if !toStandardOutput { try OutputFile.makeDirectory(output) }
                 var job = DumpJob(
                     image: image, format: format, selection: frames,
-                    background: background?.background ?? .white,
+                    background: background?.background ?? .white, maxSize: maxSize,
                     directory: toStandardOutput ? nil : output, baseName: Self.baseName(of: file))
                 let outcome = try job.run()
                 if toStandardOutput {
