@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// Whatever the command line names, `gif` answers with one line on standard
+/// error and a non-zero exit status: never a crash, a stack trace or a hang.
+@Suite("gif abuse: bad files and bad flags")
+struct CommandAbuseTests {
+    /// Runs `gif COMMAND PATH` (with `-o` for dump) and checks the contract:
+    /// exit status 1, nothing on standard output, exactly the line expected.
+    func expectOneLineFailure(_ command: String, _ path: String, _ message: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let scratch = try TemporaryDirectory()
+        let run = try GIFRun([command, path] + (command == "dump" ? ["-o", scratch.url.path + "/out"] : []))
+        #expect(run.status == 1, "\(command) \(path)", sourceLocation: sourceLocation)
+        #expect(run.error == "gif: \(path): \(message)\n", "\(command) \(path)", sourceLocation: sourceLocation)
+        #expect(run.output.isEmpty, "\(command) \(path)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.path + "/out"), sourceLocation: sourceLocation)
+        expectNoCrashReport(run, sourceLocation: sourceLocation)
+    }
+
+    func expectNoCrashReport(_ run: GIFRun, sourceLocation: SourceLocation = #_sourceLocation) {
+        for marker in ["Fatal error", "Stack dump", "Backtrace", "backtrace", "Crashed", "💣", "#0 ", "0x0000"] {
+            #expect(!run.error.contains(marker), "\(marker) in: \(run.error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static let commands = ["info", "dump"]
+
+    @Test("a missing file", arguments: commands)
+    func missing(command: String) throws {
+        try expectOneLineFailure(command, "/nonexistent/dir/missing.gif", "No such file or directory")
+    }
+
+    @Test("a directory", arguments: commands)
+    func directory(command: String) throws {
+        let scratch = try TemporaryDirectory()
+        try expectOneLineFailure(command, scratch.url.path, "Is a directory")
+    }
+
+    @Test("an unreadable file (chmod 000)", .enabled(if: geteuid() != 0, "root reads a file whatever its mode"),
+          arguments: commands)
+    func unreadable(command: String) throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.file("locked.gif", Array(try Corpus.bytes("blink/animated.gif")))
+        #expect(chmod(path, 0) == 0)
+        defer { chmod(path, 0o644) }
+        try expectOneLineFailure(command, path, "Permission denied")
+    }
+
+    #if os(Linux)
+    /// Readable by mode but failing on read, for root too: reading
+    /// /proc/self/mem at offset 0 (unmapped) gives EIO.
+    @Test("a file whose read fails", arguments: commands)
+    func readFails(command: String) throws {
+        try expectOneLineFailure(command, "/proc/self/mem", "Input/output error")
+    }
+    #endif
+
+    @Test("an empty file", arguments: commands)
+    func empty(command: String) throws {
+        let scratch = try TemporaryDirectory()
+        try expectOneLineFailure(command, try scratch.file("empty.gif", []), "the file is empty")
+    }
+
+    @Test("a 2-byte file", arguments: commands)
+    func twoBytes(command: String) throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.file("two.gif", Array("GI".utf8))
+        try expectOneLineFailure(command, path, "this is not a GIF file (unknown signature) (byte 0)")
+    }
+
+    @Test("a GIF signature and nothing else", arguments: commands)
+    func signatureOnly(command: String) throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.file("sig.gif", Array("GIF89a".utf8))
+        try expectOneLineFailure(command, path, "the file ends inside the logical screen descriptor (byte 6)")
+    }
+
+    @Test("a PNG", arguments: commands)
+    func png(command: String) throws {
+        try expectOneLineFailure(command, Corpus.path("not-gif/green-10.png"), "this is a PNG file, not a GIF (byte 0)")
+    }
+
+    /// /dev/zero never ends: the input limit (1 GiB by default) stops the
+    /// read, and the error names it. (It costs about 1 GiB of memory and a
+    /// few seconds; the file is refused only once the limit is reached.)
+    @Test("/dev/zero stops at the input limit")
+    func devZero() throws {
+        let run = try GIFRun(["info", "/dev/zero"])
+        #expect(run.status == 1)
+        #expect(run.error.hasPrefix("gif: /dev/zero: the input bytes limit is exceeded ("))
+        #expect(run.error.hasSuffix(" > 1073741824)\n"))
+        #expect(run.errorLines.count == 1)
+        #expect(run.output.isEmpty)
+        expectNoCrashReport(run)
+    }
+
+    /// ArgumentParser's report: one error line, then only its help, usage
+    /// and "See … --help" hint lines; status 64 (EX_USAGE), nothing on
+    /// standard output, no stack trace.
+    @Test("bad flags and arguments", arguments: [
+        (["info", "--bogus", "x.gif"], "Error: Unknown option '--bogus'"),
+        (["info"], "Error: Missing expected argument '<file>'"),
+        (["frobnicate"], "Error: Unexpected argument 'frobnicate'"),
+        (["dump", "x.gif", "--format", "tiff"], "Error: The value 'tiff' is invalid for '--format <format>'"),
+        (["dump", "x.gif", "--frames", "9-2"], "Error: "),
+        (["bench", "x.gif", "--iterations", "-3"], "Error: "),
+        (["info", "x.gif", "y.gif"], "Error: Unexpected argument 'y.gif'"),
+    ])
+    func badFlags(arguments: [String], firstLine: String) throws {
+        let run = try GIFRun(arguments)
+        #expect(run.status == 64, "\(arguments): \(run.error)")
+        #expect(run.errorLines.first?.hasPrefix(firstLine) == true, "\(arguments): \(run.error)")
+        for line in run.errorLines.dropFirst() {
+            #expect(["Help:", "Usage:", "  See '"].contains { line.hasPrefix($0) }, "\(arguments): \(line)")
+        }
+        #expect(run.output.isEmpty)
+        expectNoCrashReport(run)
+    }
+}
