@@ -70,18 +70,7 @@ struct Compositor {
                     assert(((canvasY * canvasWidth + left) + n) * 4 <= raw.count)
                     let from = source + y * frameWidth
                     let out = base + (canvasY * canvasWidth + left) * 4
-                    if transparent < 0 {
-                        for i in 0..<n {
-                            out.storeBytes(of: words[Int(from[i])], toByteOffset: i &* 4, as: UInt32.self)
-                        }
-                    } else {
-                        for i in 0..<n {
-                            let index = Int(from[i])
-                            if index != transparent {
-                                out.storeBytes(of: words[index], toByteOffset: i &* 4, as: UInt32.self)
-                            }
-                        }
-                    }
+                    Self.drawRow(from: from, count: n, to: out, words: words, transparent: transparent)
                 }
                 for r in 0..<outcome.rows {
                     row(FrameDecoding.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), count: frameWidth)
@@ -91,6 +80,55 @@ struct Compositor {
                     row(y, count: outcome.partialPixels)
                 }
             }
+        }
+    }
+
+    /// Writes `count` pixels for the indices at `from` to `out`, skipping the
+    /// `transparent` index (none when negative). Eight indices are tested at
+    /// once: a run of eight transparent pixels costs one comparison, a run of
+    /// eight opaque ones one test and eight stores.
+    @inline(__always)
+    private static func drawRow(
+        from: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutableRawPointer, words: UnsafePointer<UInt32>,
+        transparent: Int
+    ) {
+        @inline(__always) func put(_ i: Int, _ index: UInt64) {
+            out.storeBytes(of: words[Int(truncatingIfNeeded: index & 0xFF)], toByteOffset: i &* 4, as: UInt32.self)
+        }
+        @inline(__always) func putEight(_ i: Int, _ v: UInt64) {
+            put(i, v); put(i &+ 1, v &>> 8); put(i &+ 2, v &>> 16); put(i &+ 3, v &>> 24)
+            put(i &+ 4, v &>> 32); put(i &+ 5, v &>> 40); put(i &+ 6, v &>> 48); put(i &+ 7, v &>> 56)
+        }
+        let raw = UnsafeRawPointer(from)
+        var i = 0
+        if transparent < 0 {
+            while i &+ 8 <= count {
+                putEight(i, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i &+= 8
+            }
+            while i < count {
+                put(i, UInt64(from[i]))
+                i &+= 1
+            }
+            return
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = UInt64(truncatingIfNeeded: transparent) &* ones
+        while i &+ 8 <= count {
+            let v = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let x = v ^ pattern  // a zero byte where the index is the transparent one
+            if x != 0 {
+                if (x &- ones) & ~x & 0x8080_8080_8080_8080 == 0 {
+                    putEight(i, v)
+                } else {
+                    for k in 0..<8 where Int(from[i &+ k]) != transparent { put(i &+ k, UInt64(from[i &+ k])) }
+                }
+            }
+            i &+= 8
+        }
+        while i < count {
+            if Int(from[i]) != transparent { put(i, UInt64(from[i])) }
+            i &+= 1
         }
     }
 

@@ -6,16 +6,14 @@
 /// worker its own.
 final class FrameDecoder {
     private var lzw: LZWDecoder?
-    private let lengths: UnsafeMutablePointer<UInt16>
+    private let scratch = LZWCodeCheck.Scratch()
     private var buffer: UnsafeMutableBufferPointer<UInt8>
 
     init() {
-        lengths = .allocate(capacity: LZWCodeCheck.tableSize)
         buffer = .allocate(capacity: 0)
     }
 
     deinit {
-        lengths.deallocate()
         buffer.deallocate()
     }
 
@@ -39,7 +37,7 @@ final class FrameDecoder {
         // A zero-size frame paints nothing; the scanner already skipped its data.
         guard width > 0, height > 0 else { return .empty }
         precondition(buffer.count >= width * height)
-        let check = LZWCodeCheck(frame: frame, bytes: bytes, lengths: lengths)
+        let check = LZWCodeCheck(frame: frame, bytes: bytes, scratch: scratch)
         let sound = check.stop == .complete ? nil : FrameDecoding.Failure.stream(check.stop)
         var outcome = FrameDecoding.Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
         guard check.pixels > 0 else { return outcome }

@@ -16,7 +16,9 @@ public struct FrameIterator {
     public let image: GIFImage
     /// The index of the frame the next call to ``next()`` returns.
     public private(set) var nextIndex = 0
-    /// Whether frames are decoded ahead on other threads.
+    /// Whether frames are decoded ahead on other threads: asked for with
+    /// ``GIFImage/makeFrameIterator(parallel:)``, and worth it (more than one
+    /// processor and frame, and frames of 16,384 pixels or more on average).
     public var isParallel: Bool { ahead != nil }
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
@@ -24,9 +26,26 @@ public struct FrameIterator {
     private var pendingError: GIFError?
     private var done = false
 
-    init(image: GIFImage, parallel: Bool = false) {
+    /// `forceParallel` decodes ahead whenever there are two or more frames,
+    /// for tests.
+    init(image: GIFImage, parallel: Bool = false, forceParallel: Bool = false) {
         self.image = image
-        if parallel, image.info.frameCount > 1 { ahead = DecodeAheadOwner(image: image) }
+        if forceParallel ? image.info.frameCount > 1 : parallel && Self.worthDecodingAhead(image.info) {
+            ahead = DecodeAheadOwner(image: image)
+        }
+    }
+
+    /// The mean frame area, in pixels, below which handing frames to another
+    /// thread costs more than decoding them here (a thread wake-up costs
+    /// about as much as decoding a few thousand pixels).
+    static let minimumMeanAreaForParallel = 16_384
+
+    /// Whether a parallel iterator over `info` decodes ahead: with two or more
+    /// processors, two or more frames, and frames large enough on average.
+    static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
+        guard ConditionLock.processorCount > 1, info.frameCount > 1 else { return false }
+        let area = info.frames.reduce(0) { $0 + $1.rect.area }
+        return area / info.frameCount >= minimumMeanAreaForParallel
     }
 
     /// The next composited frame, or `nil` after the last.

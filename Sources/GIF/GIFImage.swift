@@ -42,6 +42,9 @@ public struct GIFImage: Sendable {
     ///   processors online, at least one), each with its own giflib handle.
     ///   The frames are the same either way; a parallel iterator is faster on
     ///   several cores and holds a few more frames' worth of palette indices.
+    ///   Files of small frames, where a thread hand-off costs more than the
+    ///   decoding, are decoded on the calling thread regardless (see
+    ///   ``FrameIterator/isParallel``).
     public func makeFrameIterator(parallel: Bool = false) -> FrameIterator {
         FrameIterator(image: self, parallel: parallel)
     }

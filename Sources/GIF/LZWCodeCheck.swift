@@ -10,12 +10,14 @@
 /// after entry `2^width - 1` is added, up to 12 bits, and a full table defers
 /// the clear.
 ///
-/// It runs before giflib on every frame, so it is written for speed: one
-/// loop over raw pointers, no optionals and no bounds checks inside it, and
-/// a table of string lengths that the caller allocates once and reuses.
+/// It runs before giflib on every frame, so it is written for speed: the
+/// sub-blocks are first copied end to end into a reused buffer, then each
+/// code is one unaligned 64-bit load and a shift, in a loop over raw
+/// pointers with no optionals and no bounds checks, keeping a table of string
+/// lengths in a reused buffer.
 struct LZWCodeCheck {
     /// Why the walk stopped.
-    enum Stop: Equatable {
+    enum Stop: Equatable, Sendable {
         /// Every pixel of the frame is there.
         case complete
         /// A code past the next free entry (or a non-literal first code).
@@ -28,106 +30,145 @@ struct LZWCodeCheck {
         case badCodeSize(Int)
     }
 
-    /// The number of entries an LZW table holds: the size of the `lengths`
-    /// buffer ``init(frame:bytes:lengths:)`` needs.
-    static let tableSize = 4096
+    /// Buffers a check reuses from frame to frame: one per thread.
+    final class Scratch {
+        /// The number of entries an LZW table holds.
+        static let tableSize = 4096
+        /// String length per table entry.
+        let lengths: UnsafeMutablePointer<UInt16>
+        /// The frame's data bytes without the sub-block lengths, then 8 zero bytes.
+        private(set) var data: UnsafeMutableBufferPointer<UInt8>
+
+        init() {
+            lengths = .allocate(capacity: Self.tableSize)
+            data = .allocate(capacity: 0)
+        }
+
+        deinit {
+            lengths.deallocate()
+            data.deallocate()
+        }
+
+        /// Makes ``data`` hold at least `count` bytes.
+        func reserve(_ count: Int) {
+            guard data.count < count else { return }
+            data.deallocate()
+            data = .allocate(capacity: max(count, 2 * data.count))
+        }
+    }
 
     /// Pixels decodable before the stop, at most the frame's area.
     var pixels: Int
     /// Why the walk stopped.
     var stop: Stop
-    /// Byte offset in the file where the walk stopped.
+    /// Byte offset in the file where the walk stopped: just past the last
+    /// byte a code was read from, or where the data ended.
     var offset: Int
 
     /// Walks `frame`'s data in `bytes` (the whole file) until the frame's
-    /// area is covered or the stream goes wrong, using `lengths`
-    /// (``tableSize`` entries, any content) as scratch.
-    init(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, lengths: UnsafeMutablePointer<UInt16>) {
-        let total = frame.rect.area
+    /// area is covered or the stream goes wrong.
+    init(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, scratch: Scratch) {
         let codeSize = Int(frame.lzwMinimumCodeSize)
         guard codeSize <= 8 else {
             (pixels, stop, offset) = (0, .badCodeSize(codeSize), frame.dataOffset)
             return
         }
-        var position = frame.dataOffset + 1
+        let start = frame.dataOffset + 1
         guard let base = bytes.baseAddress else {
-            (pixels, stop, offset) = (0, .dataEnded, position)
+            (pixels, stop, offset) = (0, .dataEnded, start)
             return
         }
         let end = min(frame.dataEnd, bytes.count)
+
+        // Copy the sub-blocks' payloads end to end; note where the chain ends.
+        scratch.reserve(max(0, end - start) + 8)
+        let data = scratch.data.baseAddress!
+        var count = 0
+        var position = start
+        while position < end, base[position] != 0 {
+            let length = min(Int(base[position]), end - position - 1)
+            (data + count).update(from: base + position + 1, count: length)
+            count += length
+            position += 1 + Int(base[position])
+        }
+        let chainEnd = min(position, end)
+        (data + count).update(repeating: 0, count: 8)
+
+        let (pixels, stop, bitsRead) = Self.walk(
+            data: data, bits: count * 8, total: frame.rect.area, codeSize: codeSize, lengths: scratch.lengths)
+        self.pixels = pixels
+        self.stop = stop
+        offset = stop == .dataEnded
+            ? chainEnd : Self.fileOffset(afterDataBytes: (bitsRead + 7) / 8, start: start, end: end, bytes: base)
+    }
+
+    /// The LZW walk over `bits` bits at `data` (readable 8 bytes past them):
+    /// the pixels covered, why it stopped, and the bits read.
+    private static func walk(
+        data: UnsafePointer<UInt8>, bits: Int, total: Int, codeSize: Int, lengths: UnsafeMutablePointer<UInt16>
+    ) -> (Int, Stop, Int) {
         let clear = 1 << codeSize, endCode = clear + 1
+        let tableSize = Scratch.tableSize
         // Literals have length 1; entries above the end code are written
         // before they are read, so only the literals need setting.
         lengths.update(repeating: 1, count: clear)
-        var next = endCode + 1, width = codeSize + 1, mask = (1 << width) - 1
+        let raw = UnsafeRawPointer(data)
+        let firstWidth = codeSize + 1
+        // `limit` is the table size at which the width grows (never, at 12).
+        var next = endCode + 1, width = firstWidth, mask = (1 &<< width) &- 1, limit = 1 &<< width
         var previous = -1
         var count = 0
-        // Bytes left in the current sub-block, and the bit buffer.
-        var left = 0
-        var bits: UInt64 = 0, bitCount = 0
+        var bit = 0
         while count < total {
-            // Read one code of `width` bits, byte by byte as the data allows.
-            while bitCount < width {
-                if left == 0 {
-                    guard position < end, base[position] != 0 else {
-                        (pixels, stop, offset) = (count, .dataEnded, position)
-                        return
-                    }
-                    left = Int(base[position])
-                    position &+= 1
-                }
-                guard position < end else {
-                    (pixels, stop, offset) = (count, .dataEnded, position)
-                    return
-                }
-                bits |= UInt64(base[position]) &<< UInt64(bitCount)
-                position &+= 1
-                left &-= 1
-                bitCount &+= 8
-            }
-            let code = Int(truncatingIfNeeded: bits) & mask
-            bits &>>= UInt64(width)
-            bitCount &-= width
-
-            if code >= clear {
-                if code == clear {
-                    next = endCode + 1
-                    width = codeSize + 1
-                    mask = (1 << width) - 1
-                    previous = -1
-                    continue
-                }
-                if code == endCode {
-                    (pixels, stop, offset) = (count, .endCode, position)
-                    return
-                }
+            guard bit &+ width <= bits else { return (count, .dataEnded, bit) }
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
+            let code = Int(truncatingIfNeeded: word &>> UInt64(bit & 7)) & mask
+            bit &+= width
+            // Clear and end codes in one unsigned comparison.
+            if UInt(bitPattern: code &- clear) < 2 {
+                if code == endCode { return (count, .endCode, bit) }
+                next = endCode + 1
+                width = firstWidth
+                mask = (1 &<< width) &- 1
+                limit = 1 &<< width
+                previous = -1
+                continue
             }
             if previous < 0 {
-                guard code < clear else {
-                    (pixels, stop, offset) = (count, .badCode(code), position)
-                    return
-                }
+                guard code < clear else { return (count, .badCode(code), bit) }
                 count &+= 1
                 previous = code
                 continue
             }
-            guard code <= next, code < Self.tableSize else {
-                (pixels, stop, offset) = (count, .badCode(code), position)
-                return
-            }
+            // `code` < 4096 always: a code has at most 12 bits.
+            guard code <= next else { return (count, .badCode(code), bit) }
             let previousLength = lengths[previous]
-            let length = code < next ? Int(lengths[code]) : Int(previousLength) &+ 1
-            if next < Self.tableSize {
+            count &+= code < next ? Int(lengths[code]) : Int(previousLength) &+ 1
+            if next < tableSize {
                 lengths[next] = previousLength &+ 1
                 next &+= 1
-                if next == 1 << width, width < 12 {
+                if next == limit {
                     width &+= 1
-                    mask = (1 << width) - 1
+                    mask = mask &<< 1 | 1
+                    limit = width < 12 ? limit &<< 1 : Int.max
                 }
             }
-            count &+= length
             previous = code
         }
-        (pixels, stop, offset) = (total, .complete, position)
+        return (total, .complete, bit)
+    }
+
+    /// The file offset just past the `dataBytes`-th payload byte of the
+    /// sub-block chain starting at `start` (`start` itself for none).
+    private static func fileOffset(afterDataBytes dataBytes: Int, start: Int, end: Int, bytes: UnsafePointer<UInt8>) -> Int {
+        var left = dataBytes
+        var position = start
+        while left > 0, position < end {
+            let length = Int(bytes[position])
+            if left <= length { return position + 1 + left }
+            left -= length
+            position += 1 + length
+        }
+        return min(position, end)
     }
 }

@@ -11,7 +11,8 @@ import Testing
 
     /// The CRC-32 and completeness of every frame, then the error, if any.
     static func trace(_ image: GIFImage, parallel: Bool) -> (frames: [String], error: GIFError?) {
-        var iterator = image.makeFrameIterator(parallel: parallel)
+        // Forced, so that files of small frames go through the pipeline too.
+        var iterator = parallel ? FrameIterator(image: image, forceParallel: true) : image.makeFrameIterator()
         var frames: [String] = []
         do {
             while let frame = try iterator.next() {
@@ -41,21 +42,25 @@ import Testing
         #expect(parallel.error == sequential.error)
     }
 
-    @Test func parallelIteratorSaysSo() throws {
-        let image = try Fixture.open("demo.gif")
-        #expect(image.makeFrameIterator(parallel: true).isParallel)
-        #expect(!image.makeFrameIterator().isParallel)
+    @Test func parallelOnlyWhereFramesAreLarge() throws {
+        let large = try GIFImage(contentsOf: Corpus.path("image-gif/samples/sample_big.gif"))
+        #expect(large.makeFrameIterator(parallel: true).isParallel == (FrameIterator.worthDecodingAhead(large.info)))
+        #expect(!large.makeFrameIterator().isParallel)
+        // The demo's frames are mostly 16 × 16: not worth a thread hand-off.
+        let small = try Fixture.open("demo.gif")
+        #expect(!small.makeFrameIterator(parallel: true).isParallel)
     }
 
     @Test func droppingAParallelIteratorHalfWayIsSafe() throws {
-        let image = try Fixture.open("demo.gif")
+        let image = try GIFImage(contentsOf: Corpus.path("image-gif/samples/gifplayer-muybridge.gif"))
         for stop in [0, 1, 5, 100] {
-            var iterator = image.makeFrameIterator(parallel: true)
+            var iterator = FrameIterator(image: image, forceParallel: true)
+            #expect(iterator.isParallel)
             for _ in 0..<stop { _ = try iterator.next() }
         }
         // A copy that falls behind decodes on its own and still gets the
         // right frames.
-        var leader = image.makeFrameIterator(parallel: true)
+        var leader = FrameIterator(image: image, forceParallel: true)
         _ = try leader.next()
         var follower = leader
         _ = try leader.next()
