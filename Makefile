@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test build giflib fixtures clean bench
+.PHONY: demo test build giflib fixtures clean bench fuzz
 
 giflib:
 	@scripts/ensure-giflib.sh
@@ -25,10 +25,15 @@ demo: build
 	@$(SWIFT) run --skip-build gif dump $(DEMO_GIF) -o $(DEMO_OUT) --format ppm
 	@echo "The frames are PPM files in $(CURDIR)/$(DEMO_OUT)/"
 
-## The whole test suite.
+## The whole test suite, then (issue 7) the decoder tests under AddressSanitizer,
+## the player tests under ThreadSanitizer, each in its own build directory, and
+## a 60-second fuzz smoke run.
 test: giflib
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '^GIFTests\.'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '^PlaybackTests\.'
+	scripts/fuzz.sh 60
 
 ## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
 ## then the ratio table against the C baseline, measured in one run. The
@@ -36,6 +41,13 @@ test: giflib
 bench: giflib
 	cd Benchmarks && $(SWIFT) package benchmark
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
+
+## Fuzzing (issue 7): builds Fuzz/GIFFuzzer with -sanitize=fuzzer,address and
+## runs it for FUZZ_SECONDS with seeds from Fixtures/ and ../shared/corpus;
+## inputs and crashes land in the git-ignored .fuzz-corpus/.
+FUZZ_SECONDS ?= 900
+fuzz: giflib
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## Regenerates Fixtures/ with giflib's encoder (deterministic output).
 fixtures: giflib

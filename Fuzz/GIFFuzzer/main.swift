@@ -48,6 +48,13 @@ func duration(_ b: UInt8) -> Duration {
     }
 }
 
+/// A hash of a canvas, one call over its bytes (`hashValue` goes byte by byte).
+func digest(_ pixels: [UInt8]) -> Int {
+    var hasher = Hasher()
+    pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+    return hasher.finalize()
+}
+
 func decode(_ bytes: [UInt8]) -> GIFImage? {
     _ = Sniffer.sniff(bytes)
     let image: GIFImage
@@ -61,18 +68,41 @@ func decode(_ bytes: [UInt8]) -> GIFImage? {
     precondition(info.frameCount <= limits.maxFrameCount)
     precondition(info.canvasSize.area <= limits.maxCanvasPixels)
     var frames = image.makeFrameIterator()
-    var decoded = 0
+    var hashes: [Int] = []
+    var failure: GIFError?
     do {
         while let frame = try frames.next() {
-            precondition(frame.index == decoded, "frames out of order")
+            precondition(frame.index == hashes.count, "frames out of order")
             precondition(frame.pixels.count == info.canvasSize.area * 4, "canvas size")
-            decoded += 1
+            hashes.append(digest(frame.pixels))
         }
-        precondition(decoded == info.frameCount, "frames missing without an error")
+        precondition(hashes.count == info.frameCount, "frames missing without an error")
     } catch {
+        failure = error
+        let decoded = hashes.count
         precondition(error.framesDecoded == decoded, "framesDecoded \(error.framesDecoded) != \(decoded): \(error)")
         if let index = error.frameIndex { precondition(index <= decoded, "error names frame \(index) of \(decoded)") }
         _ = error.description
+    }
+    // Differential checks: the parallel iterator and the seeker give the
+    // serial iterator's frames and error, exactly.
+    var parallel = image.makeFrameIterator(parallel: true)
+    var index = 0
+    do {
+        while let frame = try parallel.next() {
+            precondition(index < hashes.count && digest(frame.pixels) == hashes[index], "parallel frame \(index)")
+            index += 1
+        }
+        precondition(failure == nil, "parallel iterator missed \(String(describing: failure))")
+    } catch {
+        precondition(error == failure, "parallel error \(error), serial \(String(describing: failure))")
+    }
+    precondition(index == hashes.count, "parallel gave \(index) frames, serial \(hashes.count)")
+    var seeker = image.makeSeeker(memoryBudget: 1 << 20)
+    for index in [hashes.count - 1, 0, hashes.count / 2, hashes.count - 2] where index >= 0 {
+        if let frame = try? seeker.frame(at: index) {
+            precondition(digest(frame.pixels) == hashes[index], "seeker frame \(index)")
+        }
     }
     for index in [0, 1, info.frameCount - 1, info.frameCount] where index >= 0 {
         if let raw = try? image.rawFrame(at: index) {
