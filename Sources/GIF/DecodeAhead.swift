@@ -6,8 +6,9 @@ import Dispatch
 /// can be decoded into palette indices while frame n is composited: worker
 /// threads claim frames in order, each with its own giflib handle
 /// (``FrameDecoder``), into a ring of `window` index buffers; the consumer
-/// takes them in order, and decodes a frame itself when no worker has
-/// claimed it yet, so that the work balances between the cores by itself.
+/// takes them in order, and rather than wait for a frame a worker is still
+/// on, it claims and decodes the next unclaimed one itself, so that every
+/// core decodes and the work balances by itself.
 /// Memory is `window` buffers of the largest frame's area, allocated once.
 final class DecodeAhead: @unchecked Sendable {
     // Everything below marked "guarded" is read and written under `lock`.
@@ -54,23 +55,34 @@ final class DecodeAhead: @unchecked Sendable {
 
     /// Frame `index`'s indices and outcome, decoded ahead or, when no worker
     /// has started it, here; `nil` when `index` is not the next frame in
-    /// order (the caller then decodes it itself). Call ``release(_:)`` after.
+    /// order (the caller then decodes it itself). While a worker is still on
+    /// the frame, the caller decodes frames further ahead instead of idling.
+    /// Call ``release(_:)`` after.
     func acquire(_ index: Int) -> (indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoding.Outcome)? {
+        let frames = image.info.frames
         lock.lock()
-        guard index == released, index < image.info.frameCount else {
+        guard index == released, index < frames.count else {
             lock.unlock()
             return nil
         }
         let slot = index % window
-        if nextToClaim == index {
+        while outcomes[slot] == nil {
+            // Claim the frame itself if nobody has, else the next unclaimed
+            // frame within the window; wait only when there is none.
+            guard nextToClaim == index || (nextToClaim < frames.count && nextToClaim < released + window) else {
+                lock.wait()
+                continue
+            }
+            let claimed = nextToClaim
             nextToClaim += 1
             lock.unlock()
             let outcome = image.bytes.withUnsafeBufferPointer { bytes in
-                consumerDecoder.decode(image.info.frames[index], bytes: bytes, into: buffer(slot))
+                consumerDecoder.decode(frames[claimed], bytes: bytes, into: buffer(claimed % window))
             }
-            return (UnsafeBufferPointer(buffer(slot)), outcome)
+            lock.lock()
+            outcomes[claimed % window] = outcome
+            lock.broadcast()
         }
-        while outcomes[slot] == nil { lock.wait() }
         let outcome = outcomes[slot]!
         lock.unlock()
         return (UnsafeBufferPointer(buffer(slot)), outcome)

@@ -18,7 +18,7 @@ public struct FrameIterator {
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
     /// ``GIFImage/makeFrameIterator(parallel:)``, and worth it (more than one
-    /// processor and frame, and frames of 16,384 pixels or more on average).
+    /// processor and frame, and frames of 4,096 pixels or more on average).
     public var isParallel: Bool { ahead != nil }
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
@@ -38,7 +38,7 @@ public struct FrameIterator {
     /// The mean frame area, in pixels, below which handing frames to another
     /// thread costs more than decoding them here (a thread wake-up costs
     /// about as much as decoding a few thousand pixels).
-    static let minimumMeanAreaForParallel = 16_384
+    static let minimumMeanAreaForParallel = 4_096
 
     /// Whether a parallel iterator over `info` decodes ahead: with two or more
     /// processors, two or more frames, and frames large enough on average.

@@ -38,6 +38,7 @@ if let profile {
         exit(2)
     }
     var sink = 0
+    print("parallel iterator decodes ahead: \(workload.image.makeFrameIterator(parallel: true).isParallel)")
     for _ in 0..<repeats {
         switch profile.decoder {
         case "c": sink &+= Decoders.cBaseline(workload.bytes)
