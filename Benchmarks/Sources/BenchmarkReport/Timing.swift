@@ -8,8 +8,8 @@ import Darwin
 enum Timing {
     /// Seconds per call of each body: each round times every body once (a
     /// batch of calls long enough to time), in turn; the result is each
-    /// body's median over the rounds.
-    static func rounds(_ count: Int, _ bodies: [() -> Void]) -> [Double] {
+    /// body's median over the rounds, and its best.
+    static func rounds(_ count: Int, _ bodies: [() -> Void]) -> (median: [Double], best: [Double]) {
         // Warm up and size the batches so that one batch takes ≥ 20 ms.
         let batches = bodies.map { body -> Int in
             let once = time(body, repeats: 1)
@@ -21,7 +21,7 @@ enum Timing {
                 samples[i].append(time(body, repeats: batches[i]) / Double(batches[i]))
             }
         }
-        return samples.map { $0.sorted()[$0.count / 2] }
+        return (samples.map { $0.sorted()[$0.count / 2] }, samples.map { $0.min()! })
     }
 
     private static func time(_ body: () -> Void, repeats: Int) -> Double {
@@ -37,6 +37,36 @@ enum Timing {
     }
 
     static var processorCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// User + system CPU seconds of each of this process's threads that used
+    /// any, from `/proc/self/task` (empty where there is none).
+    static func threadCPUSeconds() -> [Double] {
+        guard let directory = opendir("/proc/self/task") else { return [] }
+        defer { closedir(directory) }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var result: [Double] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true, let file = fopen("/proc/self/task/\(name)/stat", "r") else { continue }
+            defer { fclose(file) }
+            var buffer = [CChar](repeating: 0, count: 1024)
+            guard fgets(&buffer, 1024, file) != nil else { continue }
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // Fields after the command name, which ends at the last ")".
+            guard let close = line.lastIndex(of: ")") else { continue }
+            let fields = line[line.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            if user + system > 0 { result.append((user + system) / ticks) }
+        }
+        return result.sorted(by: >)
+    }
+
+    /// The 1-minute load average, as text.
+    static var loadAverage: String {
+        var loads = [Double](repeating: 0, count: 3)
+        guard getloadavg(&loads, 3) > 0 else { return "unknown" }
+        return format(loads[0], digits: 2)
+    }
 
     static func milliseconds(_ seconds: Double) -> String {
         format(seconds * 1000, digits: 2)
