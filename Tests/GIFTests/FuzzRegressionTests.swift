@@ -7,7 +7,7 @@ import Testing
 /// error with consistent evidence. `FuzzRegressions/README.md` says what each
 /// input found and where it was fixed; player findings also have a test of
 /// their own in `PlaybackTests/AbuseTests.swift`.
-@Suite(.timeLimit(.minutes(1))) struct FuzzRegressionTests {
+@Suite struct FuzzRegressionTests {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .appendingPathComponent("FuzzRegressions")
