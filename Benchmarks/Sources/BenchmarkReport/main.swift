@@ -47,7 +47,7 @@ if let profile {
         case "parallel": sink &+= Decoders.parallel(workload.image)
         case "seek":
             var seeker = Decoders.preparedSeeker(workload.image)
-            sink &+= Decoders.seek(&seeker, to: Decoders.randomIndices(count: 8, frameCount: workload.frameCount))
+            sink &+= Decoders.seek(&seeker, to: Decoders.randomIndices(count: 32, frameCount: workload.frameCount))
         default: exit(2)
         }
     }
@@ -72,7 +72,7 @@ var rows: [[String]] = []
 var bestRows: [[String]] = []
 for workload in workloads {
     let frames = workload.frameCount
-    let seekIndices = Decoders.randomIndices(count: 8, frameCount: frames)
+    let seekIndices = Decoders.randomIndices(count: 32, frameCount: frames)
     var seeker = Decoders.preparedSeeker(workload.image)
     let (timings, best) = Timing.rounds(rounds, [
         { _ = Decoders.cBaseline(workload.bytes) },
