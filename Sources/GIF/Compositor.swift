@@ -184,6 +184,27 @@ struct Compositor {
         }
     }
 
+    /// Takes on `other`'s state, copying its canvas into this compositor's
+    /// own canvas storage when it can, so that resuming from a checkpoint
+    /// allocates nothing and leaves the checkpoint unshared.
+    mutating func restore(from other: Compositor) {
+        if canvas.count == other.canvas.count {
+            canvas.withUnsafeMutableBytes { target in
+                other.canvas.withUnsafeBytes { source in
+                    target.copyMemory(from: source)
+                }
+            }
+        } else {
+            canvas = other.canvas
+        }
+        pending = other.pending
+        saved = other.saved
+        table = other.table
+        tableSource = other.tableSource
+        transparent = other.transparent
+        frameRect = other.frameRect
+    }
+
     /// The bytes a copy of this compositor holds, for checkpoint budgets.
     var byteCount: Int { canvas.count + saved.count }
 }

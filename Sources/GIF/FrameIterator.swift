@@ -64,6 +64,19 @@ public struct FrameIterator {
         while nextIndex < index, try advance() != nil {}
     }
 
+    /// Takes on `checkpoint`'s position and canvas, reusing this iterator's
+    /// canvas storage and decoder (see ``Compositor/restore(from:)``).
+    mutating func restore(from checkpoint: FrameIterator) {
+        nextIndex = checkpoint.nextIndex
+        pendingError = checkpoint.pendingError
+        done = checkpoint.done
+        if let saved = checkpoint.compositor, compositor != nil {
+            compositor!.restore(from: saved)
+        } else {
+            compositor = checkpoint.compositor
+        }
+    }
+
     /// The bytes this iterator's canvas state holds (for checkpoint budgets).
     var stateByteCount: Int { compositor?.byteCount ?? 0 }
 

@@ -60,7 +60,11 @@ public struct FrameSeeker {
         let nearest = stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
             .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
         if live.nextIndex > index || live.nextIndex < nearest {
-            live = nearest == 0 ? image.makeFrameIterator() : checkpoints[nearest]!
+            if nearest == 0 {
+                live = image.makeFrameIterator()
+            } else {
+                live.restore(from: checkpoints[nearest]!)
+            }
         }
         while live.nextIndex < index {
             saveCheckpoint()
