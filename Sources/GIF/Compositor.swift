@@ -205,6 +205,14 @@ struct Compositor {
         frameRect = other.frameRect
     }
 
+    /// A copy for a checkpoint: the kept canvas under a frame is dropped
+    /// unless the pending disposal still needs it.
+    func checkpoint() -> Compositor {
+        var copy = self
+        if pending?.disposal != .restorePrevious { copy.saved = [] }
+        return copy
+    }
+
     /// The bytes a copy of this compositor holds, for checkpoint budgets.
     var byteCount: Int { canvas.count + saved.count }
 }

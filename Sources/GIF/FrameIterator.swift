@@ -77,6 +77,13 @@ public struct FrameIterator {
         }
     }
 
+    /// A copy to keep as a checkpoint, holding no more than resuming needs.
+    func checkpoint() -> FrameIterator {
+        var copy = self
+        copy.compositor = compositor?.checkpoint()
+        return copy
+    }
+
     /// The bytes this iterator's canvas state holds (for checkpoint budgets).
     var stateByteCount: Int { compositor?.byteCount ?? 0 }
 

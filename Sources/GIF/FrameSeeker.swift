@@ -90,9 +90,10 @@ public struct FrameSeeker {
     private mutating func saveCheckpoint() {
         let index = live.nextIndex
         guard index > 0, index % checkpointInterval == 0, checkpoints[index] == nil else { return }
-        let bytes = live.stateByteCount
+        let checkpoint = live.checkpoint()
+        let bytes = checkpoint.stateByteCount
         guard checkpointBytes + bytes <= memoryBudget else { return }
-        checkpoints[index] = live
+        checkpoints[index] = checkpoint
         checkpointBytes += bytes
     }
 }

@@ -67,6 +67,17 @@ public enum Decoders {
         return last
     }
 
+    /// Every index in `0..<frameCount` once, shuffled the same way in every
+    /// run: the mean seek over these weighs every frame alike.
+    public static func shuffledIndices(frameCount: Int) -> [Int] {
+        var indices = Array(0..<frameCount)
+        let random = randomIndices(count: frameCount, frameCount: Int(Int32.max))
+        for i in stride(from: frameCount - 1, to: 0, by: -1) {
+            indices.swapAt(i, random[i] % (i + 1))
+        }
+        return indices
+    }
+
     /// `count` frame indices in `0..<frameCount`, the same in every run.
     public static func randomIndices(count: Int, frameCount: Int) -> [Int] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
