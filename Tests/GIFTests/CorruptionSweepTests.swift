@@ -17,7 +17,10 @@ import Testing
 /// so the suite stays affordable: about 68,000 prefixes and 8,000 changed
 /// copies, some 30 s in a debug build on 2 cores, most of it `demo.gif`'s
 /// 240 frames (`everyPrefix` prints the count and the time per file).
-@Suite struct CorruptionSweepTests {
+/// Serialized: the sweep is synchronous CPU work, and run in parallel it
+/// would hold every thread of the shared cooperative pool, starving the
+/// asynchronous player tests that run in the same process.
+@Suite(.serialized) struct CorruptionSweepTests {
     /// One file to damage.
     struct Input: Sendable, CustomTestStringConvertible {
         var name: String
