@@ -36,7 +36,14 @@ import Testing
         // The default budget, and budgets that fit only a few canvases.
         for budget in [FrameSeeker.defaultMemoryBudget, image.info.canvasSize.area * 4 * 3, 1] {
             var seeker = image.makeSeeker(memoryBudget: budget)
-            for index in Self.order(expected.count) {
+            // Every frame, twice, with the default budget on small files; with
+            // small budgets or large files (a debug build checksums slowly), a
+            // shorter tour and its backward jumps.
+            let order = Self.order(expected.count)
+            let small = image.info.canvasSize.area * expected.count < 4_000_000
+            let tour = budget == FrameSeeker.defaultMemoryBudget && small
+                ? order : Array(order.prefix(48)) + order.suffix(3)
+            for index in tour {
                 let frame = try seeker.frame(at: index)
                 #expect(frame.index == index)
                 #expect(CRC32.checksum(frame.pixels) == expected[index], "frame \(index), budget \(budget)")
