@@ -4,20 +4,27 @@ import Playback
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
-/// Frames are decoded on demand by one iterator kept between calls: asking
-/// for the frame after the last one asked for (what a player and its cache
-/// do) costs one frame's decode; going back starts again from frame 0.
+/// Frames are decoded on demand by one ``FrameSeeker`` kept between calls:
+/// asking for the frame after the last one asked for (what a player and its
+/// cache do) costs one frame's decode, and a jump back resumes from the
+/// nearest checkpoint the seeker saved on the way, within its memory budget.
 public final class GIFFrameSource: FrameSource, @unchecked Sendable {
     /// The image the frames come from.
     public let image: GIFImage
-    /// Guards `iterator`: a cache may ask from several tasks at once.
+    /// Guards `seeker`: a cache may ask from several tasks at once.
     private let lock = NSLock()
-    private var iterator: FrameIterator
+    private var seeker: FrameSeeker
 
-    /// Wraps an opened image.
-    public init(image: GIFImage) {
+    /// The default memory budget for seek checkpoints: 8 MiB, a few canvases
+    /// of a typical GIF, so that nine sources in a feed stay small. The
+    /// player's frame cache has its own budget.
+    public static let defaultCheckpointBudget = 8 << 20
+
+    /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
+    /// make jumps back cheap.
+    public init(image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget) {
         self.image = image
-        self.iterator = image.makeFrameIterator()
+        self.seeker = image.makeSeeker(memoryBudget: checkpointBudget)
     }
 
     /// Opens and scans the GIF at `path`.
@@ -41,13 +48,7 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
     /// - Throws: ``GIFError`` when the frame cannot be decoded. A frame whose
     ///   data fails part-way is returned with the rows decoded.
     public func frame(at index: Int) async throws -> RenderedFrame {
-        let frame = try lock.withLock { () throws(GIFError) -> CompositedFrame in
-            if index < iterator.nextIndex { iterator = image.makeFrameIterator() }
-            while let frame = try iterator.next() {
-                if frame.index == index { return frame }
-            }
-            throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
-        }
+        let frame = try lock.withLock { () throws(GIFError) -> CompositedFrame in try seeker.frame(at: index) }
         return RenderedFrame(index: index, width: frame.size.width, height: frame.size.height, pixels: frame.pixels)
     }
 }
