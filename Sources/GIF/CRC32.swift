@@ -16,9 +16,25 @@ public struct CRC32: Sendable, Hashable {
 
     /// Adds `bytes` to the checksum.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        guard done == nil else { return }
         var c = ~value
         for byte in bytes {
             c = Self.table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8)
+        }
+        value = ~c
+    }
+
+    /// Adds the bytes in memory to the checksum: the fast path, also for
+    /// unoptimised builds (no generic iteration, no bounds checks).
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        var c = ~value
+        Self.table.withUnsafeBufferPointer { table in
+            let table = table.baseAddress!
+            for i in 0..<bytes.count {
+                c = table[Int((c ^ UInt32(base.load(fromByteOffset: i, as: UInt8.self))) & 0xFF)] ^ (c >> 8)
+            }
         }
         value = ~c
     }
