@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `gif` tool: looks inside GIFs, dumps their composited frames and
 /// measures the decoder.
@@ -23,4 +24,44 @@ struct GIFCommand: AsyncParsableCommand {
             """,
         subcommands: [Sniff.self, Info.self, Dump.self, Play.self, Bench.self]
     )
+
+    /// Runs the command like ArgumentParser's own `main`, except that a usage
+    /// error (a bad flag, a missing argument) is one line on standard error,
+    /// `gif: what is wrong (see 'gif dump --help')`, with exit status 64,
+    /// like every other error of this tool. Help and version requests print
+    /// as usual.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let status = exitCode(for: error)
+            let text = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+            guard error is ExitCode || status == .success || text.isEmpty else {
+                StandardStreams.error("gif: \(usageLine(text)) (see '\(helpCommand())')")
+                Foundation.exit(status.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
+
+    /// "Error: Unknown option '--x'" becomes "unknown option '--x'".
+    private static func usageLine(_ text: String) -> String {
+        var line = text.hasPrefix("Error: ") ? String(text.dropFirst(7)) : text
+        if let first = line.first { line.replaceSubrange(...line.startIndex, with: first.lowercased()) }
+        return line
+    }
+
+    /// `gif SUBCOMMAND --help` when the arguments name a subcommand, else
+    /// `gif --help`.
+    private static func helpCommand() -> String {
+        let names = configuration.subcommands.map { $0._commandName }
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let name = arguments.first, names.contains(name) else { return "gif --help" }
+        return "gif \(name) --help"
+    }
 }
