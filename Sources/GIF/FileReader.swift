@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// Reads a whole file with POSIX calls, refusing directories and anything
-/// larger than the input limit before allocating for it.
+/// Reads a whole file with POSIX calls, refusing directories, anything
+/// larger than the input limit before allocating for it, and anything whose
+/// first bytes are not a GIF signature before reading further.
 enum FileReader {
     static func contents(of path: String, maxBytes: Int) throws(GIFError) -> [UInt8] {
         let fd = open(path, O_RDONLY)
@@ -33,7 +34,15 @@ enum FileReader {
             guard bytes.count + n <= maxBytes else {
                 throw GIFError(.limitExceeded(.inputBytes, value: bytes.count + n, maximum: maxBytes))
             }
+            let before = bytes.count
             bytes.append(contentsOf: chunk[..<n])
+            // Once the signature is in, something that is not a GIF (a
+            // device such as /dev/zero, a large video) is refused without
+            // reading the rest; the scanner would refuse it all the same.
+            if before < 4096, bytes.count >= 6 {
+                let format = Sniffer.format(of: Array(bytes.prefix(4096)))
+                guard format.isGIF else { throw GIFError(.notAGIF(format), byteOffset: 0) }
+            }
         }
     }
 

@@ -34,9 +34,13 @@ struct CommandFailure: Error {
         StandardStreams.error("gif: \(file): \(message)")
     }
 
+    /// Whether `path` is a regular file of 0 bytes (a device such as
+    /// /dev/zero also reports size 0, but is not empty).
     private static func isEmptyFile(_ path: String) -> Bool {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
-        return size?.intValue == 0
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular
+        else { return false }
+        return (attributes[.size] as? NSNumber)?.intValue == 0
     }
 }
 

@@ -126,6 +126,8 @@ import Testing
     @Test func unreadableFilesAreIOErrors() {
         let missing = #expect(throws: GIFError.self) { try GIFImage(contentsOf: "/nonexistent/x.gif") }
         #expect(missing?.reason == "cannot read /nonexistent/x.gif: No such file or directory")
+        // An endless device is refused from its first bytes, not read to the limit.
+        #expect(throws: GIFError(.notAGIF(.unknown), byteOffset: 0)) { try GIFImage(contentsOf: "/dev/zero") }
         let directory = #expect(throws: GIFError.self) { try GIFImage(contentsOf: "/tmp") }
         #expect(directory?.reason == "cannot read /tmp: Is a directory")
     }
