@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "swift-gif-engine", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Malloc counts around one player loop in BenchmarkReport's probe.
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     ],
     targets: [
         // giflib called straight from C with a plain compositor: the floor
@@ -20,7 +22,12 @@ let package = Package(
         // The workloads, shared by the benchmark target and the ratio report.
         .target(
             name: "BenchmarkSupport",
-            dependencies: ["CBaseline", .product(name: "GIF", package: "swift-gif-engine")]
+            dependencies: [
+                "CBaseline",
+                .product(name: "GIF", package: "swift-gif-engine"),
+                .product(name: "Playback", package: "swift-gif-engine"),
+                .product(name: "GIFPlayback", package: "swift-gif-engine"),
+            ]
         ),
         // ordo-one's runner: `swift package benchmark`.
         .executableTarget(
@@ -28,6 +35,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "GIF", package: "swift-gif-engine"),
+                .product(name: "Playback", package: "swift-gif-engine"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "GIFDecoding",
@@ -36,7 +44,12 @@ let package = Package(
         // Times ours against the C baseline in one run and prints ratios.
         .executableTarget(
             name: "BenchmarkReport",
-            dependencies: ["BenchmarkSupport", .product(name: "GIF", package: "swift-gif-engine")]
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "GIF", package: "swift-gif-engine"),
+                .product(name: "Playback", package: "swift-gif-engine"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
         ),
         // The C baseline draws what GIF draws, checked once by CRC.
         .testTarget(

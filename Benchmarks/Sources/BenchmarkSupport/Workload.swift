@@ -57,8 +57,13 @@ public struct Workload: Sendable {
     /// The generated 200+ frame animation, `Fixtures/demo.gif`, when present,
     /// else the largest GIF in `Fixtures/`, else `nil`.
     public static func largeFixture() -> Workload? {
+        largeFixtureLocation().flatMap { Workload(name: $0.name, path: $0.path) }
+    }
+
+    /// The name and path of ``largeFixture()``, without reading the file.
+    public static func largeFixtureLocation() -> (name: String, path: String)? {
         let fixtures = packageRoot + "/Fixtures"
-        if let large = Workload(name: "demo", path: fixtures + "/demo.gif") { return large }
+        if isReadable(fixtures + "/demo.gif") { return ("demo", fixtures + "/demo.gif") }
         guard let directory = opendir(fixtures) else { return nil }
         defer { closedir(directory) }
         var best: (size: Int, name: String)?
@@ -72,14 +77,25 @@ public struct Workload: Sendable {
             if Int(status.st_size) > best?.size ?? -1 { best = (Int(status.st_size), name) }
         }
         guard let best else { return nil }
-        return Workload(name: String(best.name.dropLast(4)), path: fixtures + "/" + best.name)
+        return (String(best.name.dropLast(4)), fixtures + "/" + best.name)
+    }
+
+    /// The names and paths of the workloads ``all()`` loads, in the same
+    /// order, without reading them: for a process that wants one file only
+    /// (a memory probe must not hold the others).
+    public static func locations() -> [(name: String, path: String)] {
+        let corpus = corpusFiles.map { file in
+            (name: String(file.split(separator: "/").last!.dropLast(4)), path: corpusRoot + "/" + file)
+        }
+        return (largeFixtureLocation().map { [$0] } ?? []) + corpus.filter { isReadable($0.path) }
     }
 
     /// The large fixture (if any) and every corpus file that is present.
     public static func all() -> [Workload] {
-        let corpus = corpusFiles.compactMap { file in
-            Workload(name: String(file.split(separator: "/").last!.dropLast(4)), path: corpusRoot + "/" + file)
-        }
-        return (largeFixture().map { [$0] } ?? []) + corpus
+        locations().compactMap { Workload(name: $0.name, path: $0.path) }
+    }
+
+    private static func isReadable(_ path: String) -> Bool {
+        access(path, R_OK) == 0
     }
 }

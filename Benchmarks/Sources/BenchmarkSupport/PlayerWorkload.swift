@@ -1,0 +1,212 @@
+import GIFPlayback
+import Playback
+
+/// Why a host-driven run stopped short.
+public enum PlayerWorkloadError: Error, CustomStringConvertible {
+    /// A player had no next change scheduled while it should be playing.
+    case nothingScheduled
+    /// A loop did not end where one loop of frame changes should end.
+    case notOneLoop(expectedLoops: Int, loops: Int, frame: Int)
+    /// The playlist skipped an item (the lap would not be the whole list).
+    case itemSkipped(String)
+
+    public var description: String {
+        switch self {
+        case .nothingScheduled: "a player has no next change scheduled"
+        case .notOneLoop(let expected, let loops, let frame):
+            "after a loop of frame changes: \(loops) loops done (expected \(expected)), frame \(frame) shown"
+        case .itemSkipped(let key): "the playlist skipped \(key)"
+        }
+    }
+}
+
+/// Players of one GIF driven by the host as fast as it can go, advancing in
+/// step: what a host drawing every frame does, with the clock's waits left
+/// out.
+///
+/// Each frame change is `advance(to: nextChangeInstant)` on every player,
+/// then `currentImage()` on every player with one byte of its pixels read,
+/// through the public `Playback` API only. The players loop forever with
+/// browser delays, so one loop is exactly `frameCount` changes (frames 1, 2,
+/// …, last, then 0 again), which ``playLoop()`` checks.
+public struct HostDrivenPlayers: Sendable {
+    /// The players, all on one epoch.
+    public let players: [Player<ContinuousClock.Instant>]
+
+    /// Frames in one loop of the GIF.
+    public let frameCount: Int
+
+    /// The caches behind the players, each once (one when shared).
+    public let caches: [FrameCache]
+
+    private init(players: [Player<ContinuousClock.Instant>], caches: [FrameCache]) {
+        self.players = players
+        self.frameCount = players[0].source.frameCount
+        self.caches = caches
+    }
+
+    /// One playing player of the GIF at `path`, with the default cache
+    /// budget (``Player/defaultCacheBudget``) and the source's default
+    /// checkpoint budget, showing frame 0.
+    /// - Parameter path: A GIF file.
+    public static func single(path: String) async throws -> HostDrivenPlayers {
+        try await group(count: 1, path: path, sharingCache: false)
+    }
+
+    /// `count` playing players of the GIF at `path` on one shared epoch.
+    ///
+    /// Shared: one `GIFFrameSource` and one `FrameCache` with the default
+    /// budget, passed to every player. Not shared: what a host gets by making
+    /// each player on its own, i.e. its own `GIFFrameSource` and the player's
+    /// private default cache.
+    /// - Parameters:
+    ///   - count: How many players (at least 1).
+    ///   - path: A GIF file.
+    ///   - sharingCache: Whether the players share one source and cache.
+    public static func group(count: Int, path: String, sharingCache: Bool) async throws -> HostDrivenPlayers {
+        let start = ContinuousClock.now
+        var players: [Player<ContinuousClock.Instant>] = []
+        var caches: [FrameCache] = []
+        if sharingCache {
+            let source = try GIFFrameSource(contentsOf: path)
+            let cache = FrameCache(source: source, byteBudget: Player<ContinuousClock.Instant>.defaultCacheBudget)
+            caches = [cache]
+            for _ in 0..<max(1, count) {
+                players.append(try makePlayer(source: source, cache: cache, epoch: start))
+            }
+        } else {
+            for _ in 0..<max(1, count) {
+                let player = try makePlayer(source: try GIFFrameSource(contentsOf: path), cache: nil, epoch: start)
+                players.append(player)
+                caches.append(player.cache)
+            }
+        }
+        for player in players { await player.play(at: start) }
+        return HostDrivenPlayers(players: players, caches: caches)
+    }
+
+    private static func makePlayer(
+        source: GIFFrameSource, cache: FrameCache?, epoch: ContinuousClock.Instant
+    ) throws -> Player<ContinuousClock.Instant> {
+        try Player(
+            source: source, configuration: PlayerConfiguration(loop: .forever),
+            startingAt: epoch, epoch: epoch, cache: cache)
+    }
+
+    /// One frame change: every player advanced to the next change instant,
+    /// then every player's current image fetched and one byte of it read.
+    /// - Returns: The bytes read, added up, so nothing is optimised away.
+    @inline(never)
+    public func showNextFrame() async throws -> Int {
+        guard let next = await players[0].nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+        for player in players { await player.advance(to: next) }
+        var touched = 0
+        for player in players {
+            let image = try await player.currentImage()
+            touched &+= Int(image.pixels[image.pixels.count / 2])
+        }
+        return touched
+    }
+
+    /// One whole loop: ``frameCount`` frame changes, then a check that every
+    /// player completed exactly one more loop and shows frame 0 again.
+    /// - Returns: The bytes read, added up.
+    public func playLoop() async throws -> Int {
+        let loopsBefore = await players[0].loopsCompleted
+        var touched = 0
+        for _ in 0..<frameCount { touched &+= try await showNextFrame() }
+        for player in players {
+            let loops = await player.loopsCompleted, frame = await player.currentFrame
+            guard loops == loopsBefore + 1, frame == 0 else {
+                throw PlayerWorkloadError.notOneLoop(expectedLoops: loopsBefore + 1, loops: loops, frame: frame)
+            }
+        }
+        return touched
+    }
+
+    /// The caches' counters added up (each cache once).
+    public func statistics() async -> FrameCacheStatistics {
+        var total = FrameCacheStatistics()
+        for cache in caches {
+            let one = await cache.statistics
+            total.hits += one.hits
+            total.misses += one.misses
+            total.decodes += one.decodes
+            total.evictions += one.evictions
+            total.failures += one.failures
+            total.bytesHeld += one.bytesHeld
+            total.framesHeld += one.framesHeld
+            total.byteBudget += one.byteBudget
+        }
+        return total
+    }
+}
+
+/// A ``Playlist`` of GIF files played host-driven, as fast as it can go:
+/// each item once per lap, the next item loading while one plays.
+public struct HostDrivenPlaylist: Sendable {
+    /// The playlist, playing.
+    public let playlist: Playlist<ContinuousClock.Instant>
+
+    /// Frame changes in one lap: the frame counts added up.
+    public let framesPerLap: Int
+
+    /// Makes a playing playlist of `files`, each item one pass with the
+    /// default configuration (32 MiB cache per item), loading each file with
+    /// `GIFFrameSource(contentsOf:)` in its loader, and waits until the first
+    /// item shows.
+    /// - Parameter files: Names (the items' keys) and paths, in play order.
+    public static func start(files: [(name: String, path: String)]) async throws -> HostDrivenPlaylist {
+        let items = files.map { file in
+            PlaylistItem(key: file.name, loops: 1) { [path = file.path] in try GIFFrameSource(contentsOf: path) }
+        }
+        var frames = 0
+        for file in files { frames += try GIFFrameSource(contentsOf: file.path).frameCount }
+        let start = ContinuousClock.now
+        let playlist = try Playlist(items: items, configuration: PlaylistConfiguration(), startingAt: start)
+        await playlist.play(at: start)
+        let running = HostDrivenPlaylist(playlist: playlist, framesPerLap: frames)
+        await running.waitWhileLoading()
+        return running
+    }
+
+    private init(playlist: Playlist<ContinuousClock.Instant>, framesPerLap: Int) {
+        self.playlist = playlist
+        self.framesPerLap = framesPerLap
+    }
+
+    /// Lets the playlist's load tasks run while it waits for the item whose
+    /// turn it is. Host time does not move meanwhile, so no load times out.
+    func waitWhileLoading() async {
+        while await playlist.isWaiting { await Task.yield() }
+    }
+
+    /// One frame change (or item boundary): the playlist advanced to its next
+    /// change instant, then its current image fetched and one byte read.
+    /// - Returns: The byte read.
+    @inline(never)
+    public func showNextFrame() async throws -> Int {
+        guard let next = await playlist.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+        for event in await playlist.advance(to: next) {
+            if case .itemSkipped(let key, _) = event { throw PlayerWorkloadError.itemSkipped(key) }
+        }
+        await waitWhileLoading()
+        guard let image = try await playlist.currentImage() else { return 0 }
+        return Int(image.pixels[image.pixels.count / 2])
+    }
+
+    /// One lap: ``framesPerLap`` changes, ending on the first item's first
+    /// frame again; checks that the playlist wrapped exactly once more.
+    /// - Returns: The bytes read, added up.
+    public func playLap() async throws -> Int {
+        let lapsBefore = await playlist.lapsDone
+        var touched = 0
+        for _ in 0..<framesPerLap { touched &+= try await showNextFrame() }
+        let laps = await playlist.lapsDone, index = await playlist.currentIndex ?? -1
+        let frame = await playlist.currentFrame ?? -1
+        guard laps == lapsBefore + 1, index == 0, frame == 0 else {
+            throw PlayerWorkloadError.notOneLoop(expectedLoops: lapsBefore + 1, loops: laps, frame: frame)
+        }
+        return touched
+    }
+}
