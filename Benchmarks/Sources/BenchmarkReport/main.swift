@@ -12,7 +12,15 @@ import Darwin
 //
 // Usage: BenchmarkReport [--rounds N]
 //        BenchmarkReport --profile c|gif|parallel|scan|seek WORKLOAD [--repeat N]
+//        BenchmarkReport --player-probe WORKLOAD|playlist|nine-shared W|nine-private W|malloc-check
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
+// The third is what the report spawns for each player figure (a fresh
+// process, so that its peak resident memory is the player's alone); see
+// PlayerProbe.swift.
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
+    exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 var rounds = 7
 var profile: (decoder: String, workload: String)?

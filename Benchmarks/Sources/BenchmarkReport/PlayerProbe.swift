@@ -1,0 +1,156 @@
+import BenchmarkSupport
+import MallocInterposerSwift
+import Playback
+
+/// The child side of the player figures: `BenchmarkReport --player-probe …`
+/// plays one workload in this fresh process, so that its peak resident
+/// memory is the player's alone, and prints one parseable line per loop.
+///
+/// Modes:
+/// - `WORKLOAD`: one player, three loops.
+/// - `playlist`: a ``Playlist`` of every workload file, one lap.
+/// - `nine-shared WORKLOAD` / `nine-private WORKLOAD`: nine players on one
+///   epoch, one loop, sharing one frame cache or each with its own.
+/// - `malloc-check`: counts 1,000 array allocations, to show that malloc
+///   counting works in this process.
+///
+/// Each line is `probe` then `key=value` fields (see ``ProbeLine``).
+enum PlayerProbe {
+    /// Loops a single player plays.
+    static let loops = 3
+
+    /// Players in a nine-player probe.
+    static let groupSize = 9
+
+    /// Runs the probe named by `arguments` and returns the exit status.
+    static func main(_ arguments: [String]) async -> Int32 {
+        MallocInterposerSwift.initialize()
+        do {
+            switch arguments.first {
+            case "malloc-check":
+                print(ProbeLine(label: "malloc-check", fields: ["mallocs": await ProcessProbe.mallocCountCheck()]))
+            case "playlist":
+                try await playlist()
+            case "nine-shared", "nine-private":
+                guard arguments.count > 1, let file = location(of: arguments[1]) else { return usage() }
+                try await nine(path: file.path, sharingCache: arguments[0] == "nine-shared")
+            case let name?:
+                guard let file = location(of: name) else { return usage() }
+                try await single(path: file.path)
+            case nil:
+                return usage()
+            }
+            return 0
+        } catch {
+            print("probe failed: \(error)")
+            return 1
+        }
+    }
+
+    private static func usage() -> Int32 {
+        print("usage: --player-probe WORKLOAD | playlist | nine-shared WORKLOAD | nine-private WORKLOAD | malloc-check")
+        print("workloads: \(Workload.locations().map(\.name).joined(separator: " "))")
+        return 2
+    }
+
+    private static func location(of name: String) -> (name: String, path: String)? {
+        Workload.locations().first { $0.name == name }
+    }
+
+    /// One player, ``loops`` loops, a line after setup and after each loop.
+    private static func single(path: String) async throws {
+        let run = try await HostDrivenPlayers.single(path: path)
+        printSetup(players: 1)
+        for loop in 1...loops {
+            try await measure(label: "loop", number: loop, frames: run.frameCount, statistics: run.statistics) {
+                try await run.playLoop()
+            }
+        }
+    }
+
+    /// ``groupSize`` players advanced together through one loop.
+    private static func nine(path: String, sharingCache: Bool) async throws {
+        let run = try await HostDrivenPlayers.group(count: groupSize, path: path, sharingCache: sharingCache)
+        printSetup(players: groupSize)
+        try await measure(label: "loop", number: 1, frames: run.frameCount * groupSize, statistics: run.statistics) {
+            try await run.playLoop()
+        }
+    }
+
+    /// Every workload file as one playlist, one lap.
+    private static func playlist() async throws {
+        let run = try await HostDrivenPlaylist.start(files: Workload.locations())
+        printSetup(players: 1)
+        // A playlist keeps its caches to itself: no statistics here.
+        try await measure(label: "lap", number: 1, frames: run.framesPerLap, statistics: { FrameCacheStatistics() }) {
+            try await run.playLap()
+        }
+    }
+
+    private static func printSetup(players: Int) {
+        let memory = ProcessProbe.residentMemory()
+        print(ProbeLine(label: "setup", fields: ["players": players, "hwm": memory.peakKiB, "rss": memory.currentKiB]))
+    }
+
+    /// Times `body` with malloc counting on, then prints its line: time,
+    /// memory after it, mallocs, frames shown, and the cache counters it
+    /// added.
+    private static func measure(
+        label: String, number: Int, frames: Int,
+        statistics: () async -> FrameCacheStatistics,
+        _ body: () async throws -> Int
+    ) async throws {
+        let before = await statistics()
+        let start = ContinuousClock.now
+        let (touched, mallocs) = try await ProcessProbe.countingMallocs(body)
+        let elapsed = start.duration(to: .now)
+        let memory = ProcessProbe.residentMemory()
+        let after = await statistics()
+        print(ProbeLine(label: label, fields: [
+            "n": number,
+            "ns": Int(elapsed.components.seconds) * 1_000_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000),
+            "hwm": memory.peakKiB, "rss": memory.currentKiB,
+            "mallocs": mallocs, "frames": frames,
+            "hits": after.hits - before.hits, "misses": after.misses - before.misses,
+            "decodes": after.decodes - before.decodes, "evictions": after.evictions - before.evictions,
+            "touched": touched & 0xff,
+        ]))
+    }
+}
+
+/// One line of probe output: `probe LABEL key=value …`, in a fixed order.
+/// Memory fields are KiB, times nanoseconds.
+struct ProbeLine: CustomStringConvertible {
+    /// What the line reports: `setup`, `loop`, `lap` or `malloc-check`.
+    var label: String
+    /// The values by name.
+    var fields: [String: Int]
+
+    /// The keys in print order; others follow sorted.
+    private static let order = [
+        "n", "players", "ns", "hwm", "rss", "mallocs", "frames", "hits", "misses", "decodes", "evictions", "touched",
+    ]
+
+    var description: String {
+        let keys = Self.order.filter { fields[$0] != nil } + fields.keys.filter { !Self.order.contains($0) }.sorted()
+        return (["probe", label] + keys.map { "\($0)=\(fields[$0]!)" }).joined(separator: " ")
+    }
+
+    /// Parses a line printed by ``description``; `nil` for any other line.
+    init?(parsing line: Substring) {
+        let words = line.split(separator: " ")
+        guard words.count >= 2, words[0] == "probe" else { return nil }
+        label = String(words[1])
+        fields = [:]
+        for word in words.dropFirst(2) {
+            let pair = word.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, let value = Int(pair[1]) else { continue }
+            fields[String(pair[0])] = value
+        }
+    }
+
+    init(label: String, fields: [String: Int]) {
+        self.label = label
+        self.fields = fields
+    }
+}

@@ -1,0 +1,95 @@
+import MallocInterposerSwift
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// This process's memory and allocation counters, and running a copy of it.
+enum ProcessProbe {
+    /// Peak (VmHWM) and current (VmRSS) resident memory in KiB, from
+    /// `/proc/self/status`; zeros where there is no such file.
+    static func residentMemory() -> (peakKiB: Int, currentKiB: Int) {
+        guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
+        defer { fclose(file) }
+        var peak = 0, current = 0
+        var buffer = [CChar](repeating: 0, count: 256)
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if line.hasPrefix("VmHWM:") { peak = kibibytes(in: line) }
+            if line.hasPrefix("VmRSS:") { current = kibibytes(in: line) }
+        }
+        return (peak, current)
+    }
+
+    /// The number in a `/proc/self/status` line such as `VmRSS:  1234 kB`.
+    private static func kibibytes(in line: String) -> Int {
+        line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    }
+
+    /// Runs `body` with malloc counting on (every thread) and returns its
+    /// result and the allocations made meanwhile: `malloc`, `calloc`,
+    /// `realloc` and the aligned variants, as MallocInterposerSwift counts.
+    static func countingMallocs<T>(_ body: () async throws -> T) async rethrows -> (result: T, mallocs: Int) {
+        MallocInterposerSwift.reset()
+        MallocInterposerSwift.hook()
+        let result = try await body()
+        MallocInterposerSwift.unhook()
+        return (result, MallocInterposerSwift.getStatistics().mallocCount)
+    }
+
+    /// Whether the interposer sees this process's allocations: counts 1,000
+    /// small arrays made one by one and returns the count (≈ 1,000 when it
+    /// works, 0 when the library is linked but not interposing).
+    static func mallocCountCheck() async -> Int {
+        MallocInterposerSwift.initialize()
+        var sink = 0
+        let (_, mallocs) = await countingMallocs {
+            for i in 0..<1000 {
+                let array = [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: 64 + i % 7)
+                sink &+= Int(array[array.count / 2])
+            }
+        }
+        return sink >= 0 ? mallocs : 0
+    }
+
+    /// Runs this executable again (`/proc/self/exe`) with `arguments`, its
+    /// standard output captured, standard error passed through.
+    /// - Returns: The exit status and everything written to standard output.
+    static func runSelf(_ arguments: [String]) -> (status: Int32, output: String) {
+        #if os(Linux)
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return (-1, "") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+
+        let path = "/proc/self/exe"
+        let argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments[0]] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child = pid_t()
+        let spawned = posix_spawn(&child, path, &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard spawned == 0 else { return (-1, "") }
+
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(pipeEnds[0], &chunk, chunk.count)
+            if count <= 0 { break }
+            output += chunk[0..<count]
+        }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : -1, String(decoding: output, as: UTF8.self))
+        #else
+        return (-1, "")  // /proc/self/exe and VmHWM are Linux's.
+        #endif
+    }
+}
