@@ -205,6 +205,16 @@ struct Compositor {
         frameRect = other.frameRect
     }
 
+    /// Goes back to the state before frame 0 (a transparent-black canvas),
+    /// keeping the canvas storage.
+    mutating func rewind() {
+        canvas.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        pending = nil
+        tableSource = -1
+        transparent = -1
+        frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
+    }
+
     /// A copy for a checkpoint: the kept canvas under a frame is dropped
     /// unless the pending disposal still needs it.
     func checkpoint() -> Compositor {

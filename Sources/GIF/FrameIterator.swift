@@ -77,6 +77,16 @@ public struct FrameIterator {
         }
     }
 
+    /// Goes back to before frame 0, keeping the canvas storage and the
+    /// giflib handle, so that looping allocates nothing.
+    mutating func rewind() {
+        nextIndex = 0
+        pendingError = nil
+        done = false
+        compositor?.rewind()
+        if ahead != nil { ahead = DecodeAheadOwner(image: image) }
+    }
+
     /// A copy to keep as a checkpoint, holding no more than resuming needs.
     func checkpoint() -> FrameIterator {
         var copy = self

@@ -61,7 +61,7 @@ public struct FrameSeeker {
             .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
         if live.nextIndex > index || live.nextIndex < nearest {
             if nearest == 0 {
-                live = image.makeFrameIterator()
+                live.rewind()
             } else {
                 live.restore(from: checkpoints[nearest]!)
             }
@@ -75,6 +75,30 @@ public struct FrameSeeker {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
         return frame
+    }
+
+    /// Composites the frame at `index` like ``frame(at:)`` and copies the
+    /// canvas into `pixels`, in place when `pixels` already holds a whole
+    /// canvas that nothing else shares. A player cycling through an
+    /// animation this way allocates nothing per frame once warm.
+    ///
+    /// - Returns: `false` when the frame's data failed part-way (the rows
+    ///   decoded are shown, as in ``CompositedFrame/isComplete``).
+    /// - Throws: As ``frame(at:)``.
+    @discardableResult
+    public mutating func copyFrame(at index: Int, into pixels: inout [UInt8]) throws(GIFError) -> Bool {
+        let frame = try frame(at: index)
+        frame.pixels.withUnsafeBytes { canvas in
+            if pixels.count == canvas.count {
+                pixels.withUnsafeMutableBytes { $0.copyMemory(from: canvas) }
+            } else {
+                pixels = [UInt8](unsafeUninitializedCapacity: canvas.count) { target, count in
+                    UnsafeMutableRawBufferPointer(target).copyMemory(from: canvas)
+                    count = canvas.count
+                }
+            }
+        }
+        return frame.isComplete
     }
 
     /// Decodes the whole file once, saving every checkpoint the budget

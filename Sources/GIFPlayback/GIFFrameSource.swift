@@ -48,7 +48,17 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
     /// - Throws: ``GIFError`` when the frame cannot be decoded. A frame whose
     ///   data fails part-way is returned with the rows decoded.
     public func frame(at index: Int) async throws -> RenderedFrame {
-        let frame = try lock.withLock { () throws(GIFError) -> CompositedFrame in try seeker.frame(at: index) }
-        return RenderedFrame(index: index, width: frame.size.width, height: frame.size.height, pixels: frame.pixels)
+        try await frame(at: index, reusing: [])
+    }
+
+    /// The composited frame at `index`, drawn into `storage` when it is a
+    /// whole canvas nobody else holds (what a ``FrameCache`` hands back from
+    /// an evicted frame), so steady playback allocates no pixels.
+    ///
+    /// - Throws: As ``frame(at:)``.
+    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        var pixels = consume storage
+        _ = try lock.withLock { () throws(GIFError) -> Bool in try seeker.copyFrame(at: index, into: &pixels) }
+        return RenderedFrame(index: index, width: canvasWidth, height: canvasHeight, pixels: pixels)
     }
 }

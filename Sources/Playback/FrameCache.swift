@@ -2,14 +2,25 @@
 /// sets and decoded ahead of need on a background task.
 ///
 /// Like SDWebImage's and FLAnimatedImage's frame buffers, the cache trades
-/// memory for smoothness: ``prefetch(_:)`` (or the player, on each frame
-/// change) names the frames that come next, a background task decodes them in
-/// that order, and ``frame(at:)`` answers from memory (a hit) or decodes at
-/// once (a miss, i.e. an underrun the host may want to log). Least recently
-/// used frames are evicted first, but a prefetch never evicts another frame of
-/// the same look-ahead list, so a budget smaller than the look-ahead simply
-/// decodes fewer frames ahead. A frame larger than the whole budget is
-/// returned but not kept. Several players of one GIF can share one cache.
+/// memory for smoothness: ``prefetch(_:)`` (or the player, each time it is
+/// asked for an image) names the frames that come next, a background task
+/// decodes them in that order, and ``frame(at:)`` answers from memory (a hit)
+/// or waits for a decode (a miss, i.e. an underrun the host may want to log).
+///
+/// - **Budget.** Least recently used frames are evicted first, but a prefetch
+///   never evicts another frame of the same look-ahead list: when nothing else
+///   can go, the rest of the list is not decoded. A frame larger than the
+///   whole budget is returned but not kept.
+/// - **One decode per frame.** The cache asks its source for one frame at a
+///   time; a request for a frame being decoded waits for that decode instead
+///   of starting another. So several players of one GIF can share one cache
+///   (see ``FrameCachePool``), and nine players of a GIF in step cost one
+///   player's decoding and memory.
+/// - **No allocation once warm.** The pixels of the frame evicted to make room
+///   are handed to the source to draw the next frame into
+///   (``FrameSource/frame(at:reusing:)``), and the bookkeeping reuses its
+///   storage, so a player cycling through an animation larger than the budget
+///   allocates nothing per frame in steady state.
 public actor FrameCache {
     /// The source frames are decoded from.
     public nonisolated let source: any FrameSource
@@ -17,15 +28,30 @@ public actor FrameCache {
     /// How many upcoming frames a ``Player`` asks this cache to decode ahead.
     public nonisolated let lookahead: Int
 
+    /// The budget of a player's own cache and of a ``FrameCachePool``'s
+    /// caches unless the host says otherwise: 32 MiB, about 70 frames of a
+    /// 400 × 300 GIF.
+    public static let defaultByteBudget = 32 << 20
+
     private var budget: Int
     private var frames: [Int: RenderedFrame] = [:]
+    /// Held frames, least recently used first.
     private var recency: [Int] = []
+    private var heldBytes = 0
     private var counters = FrameCacheStatistics()
+    /// Frames the background task will decode, soonest first.
     private var pending: [Int] = []
-    private var wanted: Set<Int> = []
-    private var worker: Task<Void, Never>?
+    /// The latest look-ahead list: a prefetch does not evict these.
+    private var wanted: [Int] = []
+    /// The frame the source is decoding now, if any.
+    private var decoding: Int?
+    private var decodeWaiters: [UnsafeContinuation<Void, Never>] = []
+    private var draining = false
+    private var idleWaiters: [UnsafeContinuation<Void, Never>] = []
+    /// Bumped by ``purge()``: a decode started before is not kept.
     private var generation = 0
     private nonisolated let requests: AsyncStream<[Int]>.Continuation
+    private nonisolated let wakeups: AsyncStream<Void>.Continuation
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -37,17 +63,31 @@ public actor FrameCache {
         self.source = source
         self.budget = max(0, byteBudget)
         self.lookahead = max(0, lookahead)
-        let (stream, continuation) = AsyncStream.makeStream(of: [Int].self, bufferingPolicy: .bufferingNewest(1))
-        self.requests = continuation
+        let (requestStream, requests) = AsyncStream.makeStream(of: [Int].self, bufferingPolicy: .bufferingNewest(1))
+        let (wakeStream, wakeups) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.requests = requests
+        self.wakeups = wakeups
+        frames.reserveCapacity(64)
+        recency.reserveCapacity(64)
+        pending.reserveCapacity(self.lookahead)
+        wanted.reserveCapacity(self.lookahead)
+        // Two long-lived tasks, so that prefetching starts none per frame:
+        // one applies requests made from outside the actor, one decodes.
         Task { [weak self] in
-            for await list in stream {
+            for await list in requestStream {
                 await self?.prefetch(list)
+            }
+        }
+        Task { [weak self] in
+            for await _ in wakeStream {
+                await self?.drain()
             }
         }
     }
 
     deinit {
         requests.finish()
+        wakeups.finish()
     }
 
     /// The most pixel bytes held at once.
@@ -56,7 +96,7 @@ public actor FrameCache {
     /// The counters as they are now.
     public var statistics: FrameCacheStatistics {
         var snapshot = counters
-        snapshot.bytesHeld = frames.values.reduce(0) { $0 + $1.byteCount }
+        snapshot.bytesHeld = heldBytes
         snapshot.framesHeld = frames.count
         snapshot.byteBudget = budget
         return snapshot
@@ -66,7 +106,8 @@ public actor FrameCache {
     /// - Parameter index: A frame index.
     public func contains(_ index: Int) -> Bool { frames[index] != nil }
 
-    /// Returns frame `index`: from memory (a hit), or decoded now (a miss).
+    /// Returns frame `index`: from memory (a hit), or once decoded (a miss).
+    /// A miss for a frame the background task is decoding waits for it.
     /// - Parameter index: A frame index in `0..<source.frameCount`.
     /// - Throws: ``PlayerError/frameOutOfRange(_:frameCount:)``, or the
     ///   source's error.
@@ -80,10 +121,7 @@ public actor FrameCache {
             return frame
         }
         counters.misses += 1
-        let frame = try await source.frame(at: index)
-        counters.decodes += 1
-        store(frame, protecting: [])
-        return frame
+        return try await obtain(index, prefetching: false)!
     }
 
     /// Replaces the look-ahead list and decodes its frames in order on a
@@ -91,12 +129,17 @@ public actor FrameCache {
     /// held are ignored.
     /// - Parameter indices: The frames that will be needed next, soonest first.
     public func prefetch(_ indices: [Int]) {
-        var seen: Set<Int> = []
-        let valid = indices.filter { (0..<source.frameCount).contains($0) && seen.insert($0).inserted }
-        wanted = Set(valid)
-        pending = valid.filter { frames[$0] == nil }
-        if worker == nil, !pending.isEmpty {
-            worker = Task { await self.drain() }
+        wanted.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        for index in indices where (0..<source.frameCount).contains(index) && !wanted.contains(index) {
+            wanted.append(index)
+            if frames[index] == nil, index != decoding { pending.append(index) }
+        }
+        if pending.isEmpty {
+            resumeIdleWaitersIfIdle()
+        } else if !draining {
+            draining = true
+            wakeups.yield()
         }
     }
 
@@ -109,19 +152,21 @@ public actor FrameCache {
 
     /// Waits until the background task has decoded everything asked for so far.
     public func waitForPrefetch() async {
-        while let worker {
-            await worker.value
+        while draining || !pending.isEmpty {
+            await withUnsafeContinuation { idleWaiters.append($0) }
         }
     }
 
     /// Drops every frame held and the pending look-ahead at once; a decode
     /// already running finishes but its result is not kept.
     public func purge() {
-        frames.removeAll()
-        recency.removeAll()
-        pending.removeAll()
-        wanted.removeAll()
+        frames.removeAll(keepingCapacity: true)
+        recency.removeAll(keepingCapacity: true)
+        heldBytes = 0
+        pending.removeAll(keepingCapacity: true)
+        wanted.removeAll(keepingCapacity: true)
         generation += 1
+        resumeIdleWaitersIfIdle()
     }
 
     /// Changes the budget, evicting least recently used frames to fit.
@@ -129,60 +174,106 @@ public actor FrameCache {
     public func setByteBudget(_ bytes: Int) {
         budget = max(0, bytes)
         while heldBytes > budget, let oldest = recency.first {
-            remove(oldest)
+            _ = remove(oldest)
             counters.evictions += 1
         }
     }
 
     // MARK: Internals
 
-    private var heldBytes: Int { frames.values.reduce(0) { $0 + $1.byteCount } }
+    /// The bytes of one whole-canvas frame.
+    private var frameBytes: Int { source.canvasWidth * source.canvasHeight * 4 }
 
+    /// The background task's loop: decodes the pending frames in order.
     private func drain() async {
+        draining = true
         while !pending.isEmpty {
             let index = pending.removeFirst()
-            guard frames[index] == nil else { continue }
-            let started = generation
             do {
-                let frame = try await source.frame(at: index)
-                counters.decodes += 1
-                if started == generation, !store(frame, protecting: wanted) {
-                    pending.removeAll()
-                }
+                _ = try await obtain(index, prefetching: true)
             } catch {
                 counters.failures += 1
             }
         }
-        worker = nil
+        draining = false
+        resumeIdleWaitersIfIdle()
     }
 
-    /// Keeps `frame` if it fits after evicting least recently used frames
-    /// outside `protected`; returns whether it was kept.
-    @discardableResult
-    private func store(_ frame: RenderedFrame, protecting protected: Set<Int>) -> Bool {
-        if frames[frame.index] != nil { remove(frame.index) }
-        guard frame.byteCount <= budget else { return false }
-        var bytes = heldBytes
-        var evictable = recency.filter { !protected.contains($0) }
-        while bytes + frame.byteCount > budget {
-            guard !evictable.isEmpty else { return false }
-            let oldest = evictable.removeFirst()
-            bytes -= frames[oldest]?.byteCount ?? 0
-            remove(oldest)
+    /// Frame `index` from memory, from a decode already running, or decoded
+    /// now; `nil` only for a prefetch that found no room (the rest of the
+    /// look-ahead list is then dropped).
+    private func obtain(_ index: Int, prefetching: Bool) async throws -> RenderedFrame? {
+        while decoding != nil {
+            await withUnsafeContinuation { decodeWaiters.append($0) }
+            if let frame = frames[index] { return frame }
+        }
+        if let frame = frames[index] { return frame }
+        guard let storage = makeRoom(protecting: prefetching) else {
+            pending.removeAll(keepingCapacity: true)
+            return nil
+        }
+        decoding = index
+        defer {
+            decoding = nil
+            for waiter in decodeWaiters { waiter.resume() }
+            decodeWaiters.removeAll(keepingCapacity: true)
+        }
+        let started = generation
+        let frame = try await source.frame(at: index, reusing: storage)
+        counters.decodes += 1
+        if started == generation { store(frame) }
+        return frame
+    }
+
+    /// Evicts least recently used frames (outside the look-ahead list when
+    /// `protecting`) until one more frame fits, and returns the pixels of an
+    /// evicted frame to draw it into (or none). `nil` when a prefetch cannot
+    /// make room.
+    private func makeRoom(protecting: Bool) -> [UInt8]? {
+        var storage: [UInt8] = []
+        let needed = frameBytes
+        guard needed <= budget else { return protecting ? nil : storage }
+        var position = 0
+        while heldBytes + needed > budget {
+            while position < recency.count, protecting, wanted.contains(recency[position]) { position += 1 }
+            guard position < recency.count else { return protecting ? nil : storage }
+            let evicted = remove(recency[position])
+            counters.evictions += 1
+            if storage.isEmpty, evicted.count == needed { storage = evicted }
+        }
+        return storage
+    }
+
+    /// Keeps `frame` when it fits the budget.
+    private func store(_ frame: RenderedFrame) {
+        if frames[frame.index] != nil { _ = remove(frame.index) }
+        guard frame.byteCount <= budget else { return }
+        while heldBytes + frame.byteCount > budget, let oldest = recency.first {
+            _ = remove(oldest)
             counters.evictions += 1
         }
         frames[frame.index] = frame
         recency.append(frame.index)
-        return true
+        heldBytes += frame.byteCount
     }
 
     private func touch(_ index: Int) {
-        recency.removeAll { $0 == index }
+        guard let position = recency.firstIndex(of: index) else { return }
+        recency.remove(at: position)
         recency.append(index)
     }
 
-    private func remove(_ index: Int) {
-        frames[index] = nil
-        recency.removeAll { $0 == index }
+    /// Forgets frame `index`, returning its pixels.
+    private func remove(_ index: Int) -> [UInt8] {
+        guard let frame = frames.removeValue(forKey: index) else { return [] }
+        heldBytes -= frame.byteCount
+        if let position = recency.firstIndex(of: index) { recency.remove(at: position) }
+        return frame.pixels
+    }
+
+    private func resumeIdleWaitersIfIdle() {
+        guard !draining, pending.isEmpty else { return }
+        for waiter in idleWaiters { waiter.resume() }
+        idleWaiters.removeAll(keepingCapacity: true)
     }
 }

@@ -42,4 +42,28 @@ public protocol FrameSource: Sendable {
     /// - Throws: Whatever the underlying decoder reports (for example a
     ///   truncated file); the cache passes the error through.
     func frame(at index: Int) async throws -> RenderedFrame
+
+    /// Returns frame `index` like ``frame(at:)``, drawing into `storage`'s
+    /// memory when it can: the ``FrameCache`` hands over the pixels of the
+    /// frame it evicts to make room, so that a warm cache cycling through an
+    /// animation allocates nothing per frame.
+    ///
+    /// `storage` is either empty or a whole canvas of an earlier frame that
+    /// nobody else holds. The default implementation ignores it and calls
+    /// ``frame(at:)``.
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Pixel memory the result may reuse.
+    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame
+}
+
+extension FrameSource {
+    /// Calls ``frame(at:)``: a conformer that cannot draw into given memory
+    /// allocates each frame's pixels.
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Ignored.
+    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        try await frame(at: index)
+    }
 }

@@ -8,14 +8,14 @@ extension Player {
     @discardableResult
     public func addObserver(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
         nextToken += 1
-        observers[nextToken] = handler
+        observers.append((nextToken, handler))
         return nextToken
     }
 
     /// Stops calling the handler registered under `token`.
     /// - Parameter token: A value returned by ``addObserver(_:)``.
     public func removeObserver(_ token: Int) {
-        observers[token] = nil
+        observers.removeAll { $0.token == token }
     }
 
     /// A stream of every event from now on, in order, buffered without
@@ -53,18 +53,11 @@ extension Player {
         for continuation in wakes.values { continuation.yield() }
     }
 
-    /// Hands `events` to observers (in registration order) and streams, and
-    /// asks the cache for the frames that come next when the frame changed
-    /// or playback started.
+    /// Hands `events` to observers (in registration order) and streams.
     func deliver(_ events: [PlayerEvent]) {
-        guard !events.isEmpty else { return }
-        let handlers = observers.sorted { $0.key < $1.key }.map(\.value)
         for event in events {
-            for handler in handlers { handler(event) }
+            for observer in observers { observer.handler(event) }
             for continuation in streams.values { continuation.yield(event) }
-        }
-        if events.contains(where: { if case .frameChanged = $0 { true } else { false } }) {
-            prefetchUpcoming()
         }
     }
 }

@@ -37,13 +37,18 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public nonisolated let origin: Instant
 
     var playhead: Playhead
-    var observers: [Int: @Sendable (PlayerEvent) -> Void] = [:]
+    /// Observers in registration order (tokens only grow).
+    var observers: [(token: Int, handler: @Sendable (PlayerEvent) -> Void)] = []
     var streams: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]
     var wakes: [Int: AsyncStream<Void>.Continuation] = [:]
     var nextToken = 0
+    /// The events of the latest ``advance(to:)``, reused from call to call.
+    var eventBuffer: [PlayerEvent] = []
+    /// The look-ahead list handed to the cache, reused from call to call.
+    var upcoming: [Int] = []
 
     /// The cache budget used when no cache is passed in: 32 MiB.
-    public static var defaultCacheBudget: Int { 32 << 20 }
+    public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
 
     /// Creates a player showing frame 0, idle unless autoplay is on.
     /// - Parameters:
@@ -159,21 +164,34 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     }
 
     /// Moves time forward to `instant`; earlier instants are ignored.
+    ///
+    /// Allocates nothing when no frame changes, nor when the caller lets go
+    /// of the returned events before the next call.
     @discardableResult
     public func advance(to instant: Instant) -> [PlayerEvent] {
-        perform { $0.advance(to: hostTime(instant)) }
+        eventBuffer.removeAll(keepingCapacity: true)
+        playhead.advance(to: hostTime(instant), into: &eventBuffer)
+        deliver(eventBuffer)
+        signalDrivers()
+        return eventBuffer
     }
 
     /// Moves time forward by `duration`; negative durations are ignored.
     @discardableResult
     public func advance(by duration: Duration) -> [PlayerEvent] {
-        perform { $0.advance(by: duration) }
+        eventBuffer.removeAll(keepingCapacity: true)
+        playhead.advance(by: duration, into: &eventBuffer)
+        deliver(eventBuffer)
+        signalDrivers()
+        return eventBuffer
     }
 
     /// The driver's tick: advance without waking drivers, then report when
     /// the next change is due.
     func tick(to instant: Instant) -> Instant? {
-        deliver(playhead.advance(to: hostTime(instant)))
+        eventBuffer.removeAll(keepingCapacity: true)
+        playhead.advance(to: hostTime(instant), into: &eventBuffer)
+        deliver(eventBuffer)
         return nextChangeInstant
     }
 

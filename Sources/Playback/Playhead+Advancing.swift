@@ -8,11 +8,18 @@ extension Playhead {
     /// - Returns: The events, in the order documented on ``PlayerEvent``.
     @discardableResult
     public mutating func advance(to time: Duration) -> [PlayerEvent] {
-        let host = Nanoseconds.of(time)
-        guard host >= nowNanos else { return [] }
-        nowNanos = host
-        guard state == .playing, timeline.loopNanos > 0 else { return [] }
         var events: [PlayerEvent] = []
+        advance(to: time, into: &events)
+        return events
+    }
+
+    /// ``advance(to:)``, appending the events to `events`: a player reuses
+    /// one buffer so that a frame change allocates nothing.
+    mutating func advance(to time: Duration, into events: inout [PlayerEvent]) {
+        let host = Nanoseconds.of(time)
+        guard host >= nowNanos else { return }
+        nowNanos = host
+        guard state == .playing, timeline.loopNanos > 0 else { return }
         let media = mediaNanos(at: host)
         switch configuration.catchUp {
         case .skip:
@@ -34,7 +41,6 @@ extension Playhead {
                 skip(toMedia: media, reportingLoops: true, &events)
             }
         }
-        return events
     }
 
     /// Moves host time forward by `duration` (ignored when negative).
@@ -42,8 +48,15 @@ extension Playhead {
     /// - Returns: The events, in order.
     @discardableResult
     public mutating func advance(by duration: Duration) -> [PlayerEvent] {
-        guard duration > .zero else { return [] }
-        return advance(to: Nanoseconds.duration(Nanoseconds.add(nowNanos, Nanoseconds.of(duration))))
+        var events: [PlayerEvent] = []
+        advance(by: duration, into: &events)
+        return events
+    }
+
+    /// ``advance(by:)``, appending the events to `events`.
+    mutating func advance(by duration: Duration, into events: inout [PlayerEvent]) {
+        guard duration > .zero else { return }
+        advance(to: Nanoseconds.duration(Nanoseconds.add(nowNanos, Nanoseconds.of(duration))), into: &events)
     }
 
     /// Host time at which media time reaches `media` under the current anchor.

@@ -52,14 +52,20 @@ extension Playhead {
     /// at the end of a finite animation; a frame cache decodes these ahead.
     /// - Parameter count: How many steps to look ahead.
     public func upcomingFrames(_ count: Int) -> [Int] {
-        guard count > 0, state != .finished else { return [] }
-        let last = timeline.lastStep ?? Int.max
         var frames: [Int] = []
+        upcomingFrames(count, into: &frames)
+        return frames
+    }
+
+    /// ``upcomingFrames(_:)`` written over `frames`, reusing its storage.
+    func upcomingFrames(_ count: Int, into frames: inout [Int]) {
+        frames.removeAll(keepingCapacity: true)
+        guard count > 0, state != .finished else { return }
+        let last = timeline.lastStep ?? Int.max
         var next = step
         while frames.count < count, next < last {
             next += 1
             frames.append(timeline.playOrder[next % timeline.stepsPerLoop])
         }
-        return frames
     }
 }

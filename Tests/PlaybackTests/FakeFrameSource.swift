@@ -37,3 +37,67 @@ final class DecodeLog: @unchecked Sendable {
     func record(_ index: Int) { lock.withLock { indices.append(index) } }
     var decoded: [Int] { lock.withLock { indices } }
 }
+
+/// Opens once: everyone waiting is let through together.
+actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters.removeAll()
+    }
+}
+
+/// A ``FakeFrameSource`` whose decodes wait for a gate, so a test can make
+/// requests overlap.
+struct GatedFrameSource: FrameSource {
+    let gate: Gate
+    let log = DecodeLog()
+    var frameCount: Int { 6 }
+    var canvasWidth: Int { 2 }
+    var canvasHeight: Int { 1 }
+    var frameDelays: [Duration] { Array(repeating: .milliseconds(100), count: 6) }
+    var storedLoopCount: Int? { nil }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        await gate.wait()
+        log.record(index)
+        return RenderedFrame(index: index, width: 2, height: 1, pixels: Array(repeating: UInt8(index), count: 8))
+    }
+}
+
+/// A source that draws into the storage the cache hands it, recording how
+/// big each handed-over buffer was.
+final class RecyclingFrameSource: FrameSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+    var frameCount: Int { 6 }
+    var canvasWidth: Int { 2 }
+    var canvasHeight: Int { 1 }
+    var frameDelays: [Duration] { Array(repeating: .milliseconds(100), count: 6) }
+    var storedLoopCount: Int? { nil }
+
+    var storageSizes: [Int] { lock.withLock { sizes } }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: [])
+    }
+
+    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        var pixels = consume storage
+        lock.withLock { sizes.append(pixels.count) }
+        if pixels.count == 8 {
+            for i in pixels.indices { pixels[i] = UInt8(index) }
+        } else {
+            pixels = Array(repeating: UInt8(index), count: 8)
+        }
+        return RenderedFrame(index: index, width: 2, height: 1, pixels: pixels)
+    }
+}

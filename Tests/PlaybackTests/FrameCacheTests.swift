@@ -23,10 +23,11 @@ struct FrameCacheTests {
         _ = try await cache.frame(at: 0)
         await cache.prefetch([1, 2, 3, 4])
         await cache.waitForPrefetch()
-        // 1 and 2 fit, 3 evicts frame 0, 4 has nothing left to evict and stops the list.
-        #expect(source.log.decoded == [0, 1, 2, 3, 4])
+        // 1 and 2 fit, 3 evicts frame 0; for 4 nothing is left to evict, so it
+        // is not decoded and the list stops.
+        #expect(source.log.decoded == [0, 1, 2, 3])
         #expect(await cache.statistics == FrameCacheStatistics(
-            hits: 0, misses: 1, decodes: 5, evictions: 1, bytesHeld: 24, framesHeld: 3, byteBudget: 24))
+            hits: 0, misses: 1, decodes: 4, evictions: 1, bytesHeld: 24, framesHeld: 3, byteBudget: 24))
         #expect(await cache.contains(0) == false)
         #expect(await cache.contains(4) == false)
         _ = try await cache.frame(at: 1)
@@ -60,6 +61,36 @@ struct FrameCacheTests {
         _ = try await cache.frame(at: 2)
         #expect(await cache.statistics.bytesHeld == 0)
         await #expect(throws: PlayerError.frameOutOfRange(6, frameCount: 6)) { try await cache.frame(at: 6) }
+    }
+
+    @Test("Requests for a frame being decoded wait for that decode")
+    func oneDecodePerFrame() async throws {
+        let gate = Gate()
+        let source = GatedFrameSource(gate: gate)
+        let cache = FrameCache(source: source, byteBudget: 1024)
+        async let first = cache.frame(at: 3)
+        async let second = cache.frame(at: 3)
+        async let third = cache.frame(at: 3)
+        // All three have asked (three misses) before the source answers.
+        #expect(await eventually { await cache.statistics.misses == 3 })
+        await gate.open()
+        let frames = try await [first, second, third]
+        #expect(frames.map(\.index) == [3, 3, 3])
+        #expect(source.log.decoded == [3])
+        #expect(await cache.statistics.decodes == 1)
+    }
+
+    @Test("The pixels of an evicted frame are handed to the next decode")
+    func evictedPixelsAreReused() async throws {
+        let source = RecyclingFrameSource()
+        let cache = FrameCache(source: source, byteBudget: 2 * FakeFrameSource.frameBytes)
+        for index in 0..<4 {
+            let frame = try await cache.frame(at: index)
+            #expect(frame.pixels == Array(repeating: UInt8(index), count: FakeFrameSource.frameBytes))
+        }
+        // Frames 0 and 1 fit; 2 evicts 0 and is drawn into its pixels, 3 into 1's.
+        #expect(source.storageSizes == [0, 0, 8, 8])
+        #expect(await cache.statistics.evictions == 2)
     }
 
     @Test("The player reads through its cache, prefetching the frames that come next")

@@ -1,0 +1,60 @@
+/// One ``FrameCache`` per source key, shared by every player of that source:
+/// nine copies of a GIF in a feed decode each frame once and hold one
+/// cache's worth of pixels, not nine.
+///
+/// Like Kingfisher's and SDWebImage's caches, the pool is keyed by what the
+/// host says identifies an image (a URL, a file path, a content hash). The
+/// pool does not keep caches alive: a cache lives while a player (or anything
+/// else) holds it, and the next request for its key after that makes a new
+/// one. The host owns the pool; the library keeps no global state.
+///
+/// ```swift
+/// let pool = FrameCachePool()
+/// let cache = try await pool.cache(for: url) { try GIFFrameSource(contentsOf: path) }
+/// let player = try Player(source: cache.source, startingAt: clock.now, cache: cache)
+/// ```
+public actor FrameCachePool {
+    /// The byte budget of each cache the pool makes.
+    public nonisolated let byteBudget: Int
+
+    /// The look-ahead of each cache the pool makes.
+    public nonisolated let lookahead: Int
+
+    private struct Entry {
+        weak var cache: FrameCache?
+    }
+
+    private var entries: [AnyHashable: Entry] = [:]
+
+    /// Creates an empty pool.
+    /// - Parameters:
+    ///   - byteBudget: Each cache's budget.
+    ///   - lookahead: How many frames each cache decodes ahead for a player.
+    public init(byteBudget: Int = FrameCache.defaultByteBudget, lookahead: Int = 4) {
+        self.byteBudget = byteBudget
+        self.lookahead = lookahead
+    }
+
+    /// The cache for `key`: the one a player of the same key holds now, or a
+    /// new one over the source `makeSource` opens (called only then).
+    /// - Parameters:
+    ///   - key: What identifies the source, e.g. its URL.
+    ///   - makeSource: Opens the source when no live cache has the key.
+    /// - Throws: What `makeSource` throws; the pool is then unchanged.
+    public func cache(
+        for key: some Hashable & Sendable,
+        source makeSource: @Sendable () throws -> any FrameSource
+    ) rethrows -> FrameCache {
+        let key = AnyHashable(key)
+        if let cache = entries[key]?.cache { return cache }
+        let cache = FrameCache(source: try makeSource(), byteBudget: byteBudget, lookahead: lookahead)
+        entries = entries.filter { $0.value.cache != nil }
+        entries[key] = Entry(cache: cache)
+        return cache
+    }
+
+    /// The number of caches alive now (held by a player or by the host).
+    public var liveCacheCount: Int {
+        entries.values.reduce(0) { $0 + ($1.cache == nil ? 0 : 1) }
+    }
+}
