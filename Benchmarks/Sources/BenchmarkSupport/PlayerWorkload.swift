@@ -166,7 +166,7 @@ public struct HostDrivenPlaylist: Sendable {
         let playlist = try Playlist(items: items, configuration: PlaylistConfiguration(), startingAt: start)
         await playlist.play(at: start)
         let running = HostDrivenPlaylist(playlist: playlist, framesPerLap: frames)
-        await running.waitWhileLoading()
+        try await running.waitWhileLoading()
         return running
     }
 
@@ -176,9 +176,19 @@ public struct HostDrivenPlaylist: Sendable {
     }
 
     /// Lets the playlist's load tasks run while it waits for the item whose
-    /// turn it is. Host time does not move meanwhile, so no load times out.
-    func waitWhileLoading() async {
-        while await playlist.isWaiting { await Task.yield() }
+    /// turn it is, then passes in the same instant again so that the item
+    /// starts (a waited-for item starts at the next time passed in, as a
+    /// ``PlaylistDriver`` does on the load's arrival). Host time does not
+    /// move meanwhile, so no load times out.
+    /// - Throws: ``PlayerWorkloadError/itemSkipped(_:)`` when the item failed.
+    func waitWhileLoading() async throws {
+        while await playlist.isWaiting {
+            if let key = await playlist.currentKey, await playlist.loadState(of: key) != .loading {
+                try Self.checkNoneSkipped(await playlist.advance(to: await playlist.now))
+            } else {
+                await Task.yield()
+            }
+        }
     }
 
     /// One frame change (or item boundary): the playlist advanced to its next
@@ -187,12 +197,16 @@ public struct HostDrivenPlaylist: Sendable {
     @inline(never)
     public func showNextFrame() async throws -> Int {
         guard let next = await playlist.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
-        for event in await playlist.advance(to: next) {
-            if case .itemSkipped(let key, _) = event { throw PlayerWorkloadError.itemSkipped(key) }
-        }
-        await waitWhileLoading()
+        try Self.checkNoneSkipped(await playlist.advance(to: next))
+        try await waitWhileLoading()
         guard let image = try await playlist.currentImage() else { return 0 }
         return Int(image.pixels[image.pixels.count / 2])
+    }
+
+    private static func checkNoneSkipped(_ events: [PlaylistEvent]) throws {
+        for event in events {
+            if case .itemSkipped(let key, _) = event { throw PlayerWorkloadError.itemSkipped(key) }
+        }
     }
 
     /// One lap: ``framesPerLap`` changes, ending on the first item's first
