@@ -54,10 +54,24 @@ enum ProcessProbe {
         return sink >= 0 ? mallocs : 0
     }
 
+    /// The interposer's shared library, next to this executable: what to
+    /// preload if linking it in does not interpose `malloc`.
+    static var interposerLibraryPath: String {
+        var parts = (realpath("/proc/self/exe", nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? CommandLine.arguments[0]).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/") + "/libMallocInterposerSwift.so"
+    }
+
     /// Runs this executable again (`/proc/self/exe`) with `arguments`, its
     /// standard output captured, standard error passed through.
+    /// - Parameters:
+    ///   - arguments: The arguments after the program name.
+    ///   - preload: A library to run it with in `LD_PRELOAD`, if any.
     /// - Returns: The exit status and everything written to standard output.
-    static func runSelf(_ arguments: [String]) -> (status: Int32, output: String) {
+    static func runSelf(_ arguments: [String], preload: String? = nil) -> (status: Int32, output: String) {
         #if os(Linux)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return (-1, "") }
@@ -71,8 +85,17 @@ enum ProcessProbe {
         let path = "/proc/self/exe"
         let argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments[0]] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            environment.append(strdup(variable))
+            entry += 1
+        }
+        if let preload { environment.append(strdup("LD_PRELOAD=" + preload)) }
+        environment.append(nil)
+        defer { for pointer in environment { free(pointer) } }
         var child = pid_t()
-        let spawned = posix_spawn(&child, path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&child, path, &actions, nil, argv, environment)
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }
         guard spawned == 0 else { return (-1, "") }

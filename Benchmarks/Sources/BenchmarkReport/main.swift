@@ -77,6 +77,7 @@ print("Median of \(rounds) interleaved rounds; every decode figure is a ratio to
 print()
 
 var rows: [[String]] = []
+var cBaselineSeconds: [String: Double] = [:]
 var bestRows: [[String]] = []
 for workload in workloads {
     let frames = workload.frameCount
@@ -90,6 +91,7 @@ for workload in workloads {
         { _ = Decoders.seek(&seeker, to: seekIndices) },
     ])
     let c = timings[0], ours = timings[1], parallel = timings[2], scan = timings[3]
+    cBaselineSeconds[workload.name] = c
     let seek = timings[4] / Double(seekIndices.count)
     let isParallel = workload.image.makeFrameIterator(parallel: true).isParallel
     rows.append([
@@ -130,3 +132,5 @@ print("seek (frames): FrameSeeker.frame(at:) to every frame once in shuffled ord
 print("  default budget), mean per seek in units of GIF's mean one-thread time per frame (target ≤ 3).")
 print("Load average after: \(Timing.loadAverage). Parallel figures need idle cores: on a loaded machine")
 print("  they approach the one-thread figures.")
+
+PlayerReport.printSection(workloads: workloads, cBaseline: cBaselineSeconds)
