@@ -35,7 +35,6 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "GIF", package: "swift-gif-engine"),
-                .product(name: "Playback", package: "swift-gif-engine"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "GIFDecoding",

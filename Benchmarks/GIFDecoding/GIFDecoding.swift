@@ -40,6 +40,15 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.startMeasurement()
                 for _ in benchmark.scaledIterations { blackHole(Decoders.seek(&prepared.seeker, to: indices)) }
             }
+            // A host-driven player in its steady state: two loops played once
+            // per process, outside the measurement; then one whole loop per
+            // iteration (every frame change with currentImage()).
+            let player = WarmPlayer(path: workload.path)
+            Benchmark("player loop \(name)") { benchmark in
+                let run = try await player.warmed()
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(try await run.playLoop()) }
+            }
         }
     }
 }
@@ -60,5 +69,29 @@ final class SeekerBox {
         guard !prepared else { return }
         seeker = Decoders.preparedSeeker(image)
         prepared = true
+    }
+}
+
+/// A host-driven player of one file, made and played for
+/// ``warmUpLoops`` loops on first use, then kept between the benchmark's
+/// samples.
+actor WarmPlayer {
+    /// Loops played before the first measurement.
+    static let warmUpLoops = 2
+
+    private let path: String
+    private var run: HostDrivenPlayers?
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The player, warmed.
+    func warmed() async throws -> HostDrivenPlayers {
+        if let run { return run }
+        let made = try await HostDrivenPlayers.single(path: path)
+        for _ in 0..<Self.warmUpLoops { _ = try await made.playLoop() }
+        run = made
+        return made
     }
 }
