@@ -7,10 +7,13 @@ import Playback
 /// memory is the player's alone, and prints one parseable line per loop.
 ///
 /// Modes:
-/// - `WORKLOAD`: one player, three loops.
+/// - `[--paced] WORKLOAD [LOOPS]`: one player, ``loops`` loops (or `LOOPS`);
+///   `--paced` waits for the cache's prefetch before each frame change.
 /// - `playlist`: a ``Playlist`` of every workload file, one lap.
 /// - `nine-shared WORKLOAD` / `nine-private WORKLOAD`: nine players on one
 ///   epoch, one loop, sharing one frame cache or each with its own.
+/// - `malloc-sites WORKLOAD [LOOPS]`: one player, the last of ``loops``
+///   loops (or `LOOPS`) with a backtrace per allocation (see ``MallocSites``).
 /// - `malloc-check`: counts 1,000 array allocations, to show that malloc
 ///   counting works in this process.
 ///
@@ -25,10 +28,15 @@ enum PlayerProbe {
     /// Runs the probe named by `arguments` and returns the exit status.
     static func main(_ arguments: [String]) async -> Int32 {
         MallocInterposerSwift.initialize()
+        let paced = arguments.contains("--paced")
+        let arguments = arguments.filter { $0 != "--paced" }
         do {
             switch arguments.first {
             case "malloc-check":
                 print(ProbeLine(label: "malloc-check", fields: ["mallocs": await ProcessProbe.mallocCountCheck()]))
+            case "malloc-sites":
+                guard arguments.count > 1, let file = location(of: arguments[1]) else { return usage() }
+                try await mallocSites(path: file.path, loops: arguments.dropFirst(2).first.flatMap { Int($0) } ?? loops)
             case "playlist":
                 try await playlist()
             case "nine-shared", "nine-private":
@@ -36,7 +44,8 @@ enum PlayerProbe {
                 try await nine(path: file.path, sharingCache: arguments[0] == "nine-shared")
             case let name?:
                 guard let file = location(of: name) else { return usage() }
-                try await single(path: file.path)
+                let count = arguments.dropFirst().first.flatMap { Int($0) } ?? loops
+                try await single(path: file.path, loops: count, paced: paced)
             case nil:
                 return usage()
             }
@@ -48,7 +57,8 @@ enum PlayerProbe {
     }
 
     private static func usage() -> Int32 {
-        print("usage: --player-probe WORKLOAD | playlist | nine-shared WORKLOAD | nine-private WORKLOAD | malloc-check")
+        print("usage: --player-probe [--paced] WORKLOAD [LOOPS] | playlist | nine-shared WORKLOAD | nine-private WORKLOAD | malloc-check")
+        print("       --player-probe malloc-sites WORKLOAD [LOOPS]")
         print("workloads: \(Workload.locations().map(\.name).joined(separator: " "))")
         return 2
     }
@@ -57,15 +67,26 @@ enum PlayerProbe {
         Workload.locations().first { $0.name == name }
     }
 
-    /// One player, ``loops`` loops, a line after setup and after each loop.
-    private static func single(path: String) async throws {
+    /// One player, `loops` loops, a line after setup and after each loop;
+    /// `paced`: waiting before each frame change until the cache has decoded
+    /// what it was asked to prefetch (a host that never outruns the decoder).
+    private static func single(path: String, loops: Int, paced: Bool) async throws {
         let run = try await HostDrivenPlayers.single(path: path)
         printSetup(players: 1)
-        for loop in 1...loops {
+        for loop in 1...max(1, loops) {
             try await measure(label: "loop", number: loop, frames: run.frameCount, statistics: run.statistics) {
-                try await run.playLoop()
+                try await run.playLoop(paced: paced)
             }
         }
+    }
+
+
+    /// One player, `loops` loops, the last one's allocations recorded.
+    private static func mallocSites(path: String, loops: Int) async throws {
+        let run = try await HostDrivenPlayers.single(path: path)
+        for _ in 1..<max(1, loops) { _ = try await run.playLoop() }
+        _ = try await MallocSites.record { try await run.playLoop() }
+        MallocSites.printSites()
     }
 
     /// ``groupSize`` players advanced together through one loop.

@@ -110,11 +110,18 @@ public struct HostDrivenPlayers: Sendable {
 
     /// One whole loop: ``frameCount`` frame changes, then a check that every
     /// player completed exactly one more loop and shows frame 0 again.
+    /// - Parameter paced: Whether to wait before each frame change until
+    ///   every cache has decoded the frames it was asked to prefetch: a host
+    ///   slow enough that `currentImage()` never waits on a decode (the time
+    ///   then includes the wait). Default: as fast as possible.
     /// - Returns: The bytes read, added up.
-    public func playLoop() async throws -> Int {
+    public func playLoop(paced: Bool = false) async throws -> Int {
         let loopsBefore = await players[0].loopsCompleted
         var touched = 0
-        for _ in 0..<frameCount { touched &+= try await showNextFrame() }
+        for _ in 0..<frameCount {
+            if paced { await waitForPrefetch() }
+            touched &+= try await showNextFrame()
+        }
         for player in players {
             let loops = await player.loopsCompleted, frame = await player.currentFrame
             guard loops == loopsBefore + 1, frame == 0 else {
@@ -122,6 +129,11 @@ public struct HostDrivenPlayers: Sendable {
             }
         }
         return touched
+    }
+
+    /// Waits until every cache has decoded what it was asked to prefetch.
+    func waitForPrefetch() async {
+        for cache in caches { await cache.waitForPrefetch() }
     }
 
     /// The caches' counters added up (each cache once).
