@@ -8,6 +8,9 @@ final class FrameDecoder {
     private var lzw: LZWDecoder?
     private let scratch = LZWCodeCheck.Scratch()
     private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The outcomes of a batch of frames decoded ahead, before they are
+    /// published (see ``DecodeAhead``); kept here to be reused.
+    var outcomes: [FrameDecoding.Outcome] = []
 
     init() {
         buffer = .allocate(capacity: 0)
@@ -37,6 +40,19 @@ final class FrameDecoder {
         // A zero-size frame paints nothing; the scanner already skipped its data.
         guard width > 0, height > 0 else { return .empty }
         precondition(buffer.count >= width * height)
+        if !frame.isInterlaced, LZWCodeCheck.isSound(frame: frame, bytes: bytes, scratch: scratch),
+            let decoder = openDecoder() {
+            // The common case: one quick walk, then giflib for the whole frame.
+            do throws(GIFLibError) {
+                try decoder.start(frame, bytes: bytes)
+                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)]))
+                return FrameDecoding.Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
+            } catch {
+                // An early end code or missing data: the full check says how
+                // many pixels a browser shows, on a new handle.
+                lzw = nil
+            }
+        }
         let check = LZWCodeCheck(frame: frame, bytes: bytes, scratch: scratch)
         let sound = check.stop == .complete ? nil : FrameDecoding.Failure.stream(check.stop)
         var outcome = FrameDecoding.Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)

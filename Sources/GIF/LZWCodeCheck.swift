@@ -79,8 +79,74 @@ struct LZWCodeCheck {
             return
         }
         let end = min(frame.dataEnd, bytes.count)
+        let (data, count, chainEnd) = Self.gather(base: base, start: start, end: end, scratch: scratch)
+        let (pixels, stop, bitsRead) = Self.walk(
+            data: data, bits: count * 8, total: frame.rect.area, codeSize: codeSize, lengths: scratch.lengths)
+        self.pixels = pixels
+        self.stop = stop
+        offset = stop == .dataEnded
+            ? chainEnd : Self.fileOffset(afterDataBytes: (bitsRead + 7) / 8, start: start, end: end, bytes: base)
+    }
 
-        // Copy the sub-blocks' payloads end to end; note where the chain ends.
+    /// Whether `frame`'s code stream, up to its end code or the end of its
+    /// data, holds no code a browser stops at: no code past the next free
+    /// entry, no non-literal code after a clear. A quicker walk than the
+    /// full check, as it keeps no string lengths and so counts no pixels:
+    /// when it says yes, giflib decoding the whole frame without error means
+    /// the frame is whole (an early end code or missing data make giflib
+    /// fail); when it says no, or giflib fails, the full check tells how many
+    /// pixels a browser shows. Codes after the last pixel count too, so a
+    /// stream with junk past its end takes the full check.
+    static func isSound(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, scratch: Scratch) -> Bool {
+        let codeSize = Int(frame.lzwMinimumCodeSize)
+        guard codeSize <= 8, let base = bytes.baseAddress else { return false }
+        let start = frame.dataOffset + 1
+        let end = min(frame.dataEnd, bytes.count)
+        let (data, count, _) = gather(base: base, start: start, end: end, scratch: scratch)
+        let bits = count * 8
+        let clear = 1 << codeSize, endCode = clear + 1
+        let raw = UnsafeRawPointer(data)
+        let firstWidth = codeSize + 1
+        var next = endCode + 1, width = firstWidth, mask = (1 &<< width) &- 1, limit = 1 &<< width
+        var afterClear = true
+        var bit = 0
+        while bit &+ width <= bits {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
+            let code = Int(truncatingIfNeeded: word &>> UInt64(bit & 7)) & mask
+            bit &+= width
+            if UInt(bitPattern: code &- clear) < 2 {
+                if code == endCode { return true }
+                next = endCode + 1
+                width = firstWidth
+                mask = (1 &<< width) &- 1
+                limit = 1 &<< width
+                afterClear = true
+                continue
+            }
+            if afterClear {
+                guard code < clear else { return false }
+                afterClear = false
+                continue
+            }
+            guard code <= next else { return false }
+            if next < Scratch.tableSize {
+                next &+= 1
+                if next == limit {
+                    width &+= 1
+                    mask = mask &<< 1 | 1
+                    limit = width < 12 ? limit &<< 1 : Int.max
+                }
+            }
+        }
+        return true
+    }
+
+    /// Copies the payloads of the sub-block chain at `start` (up to `end`)
+    /// end to end into the scratch buffer, followed by 8 zero bytes: the
+    /// data, its byte count, and where the chain ends.
+    private static func gather(
+        base: UnsafePointer<UInt8>, start: Int, end: Int, scratch: Scratch
+    ) -> (data: UnsafeMutablePointer<UInt8>, count: Int, chainEnd: Int) {
         scratch.reserve(max(0, end - start) + 8)
         let data = scratch.data.baseAddress!
         var count = 0
@@ -91,15 +157,8 @@ struct LZWCodeCheck {
             count += length
             position += 1 + Int(base[position])
         }
-        let chainEnd = min(position, end)
         (data + count).update(repeating: 0, count: 8)
-
-        let (pixels, stop, bitsRead) = Self.walk(
-            data: data, bits: count * 8, total: frame.rect.area, codeSize: codeSize, lengths: scratch.lengths)
-        self.pixels = pixels
-        self.stop = stop
-        offset = stop == .dataEnded
-            ? chainEnd : Self.fileOffset(afterDataBytes: (bitsRead + 7) / 8, start: start, end: end, bytes: base)
+        return (data, count, min(position, end))
     }
 
     /// The LZW walk over `bits` bits at `data` (readable 8 bytes past them):

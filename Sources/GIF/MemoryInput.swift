@@ -73,6 +73,21 @@ struct MemoryInput {
     /// Copies up to `buffer.count` bytes; returns how many were copied.
     mutating func read(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         guard let target = buffer.baseAddress else { return 0 }
+        // giflib reads each sub-block as its length byte, then its payload:
+        // almost every read lies inside the current segment.
+        if segment < segmentCount {
+            let source = self.source(segment)
+            let count = buffer.count
+            if position + count < source.count, let base = source.baseAddress {
+                if count == 1 {
+                    target.pointee = base[position]
+                } else {
+                    target.update(from: base + position, count: count)
+                }
+                position += count
+                return count
+            }
+        }
         var copied = 0
         while copied < buffer.count, segment < segmentCount {
             let source = self.source(segment)
