@@ -7,13 +7,21 @@ import Dispatch
 /// threads claim frames in order, each with its own giflib handle
 /// (``FrameDecoder``), into a ring of `window` index buffers; the consumer
 /// takes them in order, and rather than wait for a frame a worker is still
-/// on, it claims and decodes the next unclaimed one itself, so that every
+/// on, it claims and decodes the next unclaimed ones itself, so that every
 /// core decodes and the work balances by itself.
+///
+/// Frames are claimed in batches of about ``batchArea`` pixels (one frame
+/// when frames are large), so that small frames (a few microseconds each)
+/// do not cost a lock hand-over and a wake-up apiece.
 /// Memory is `window` buffers of the largest frame's area, allocated once:
-/// up to 16 per worker pair, within ``indexBudget`` (at least 2).
+/// four batches' worth and at least 8 per thread, within ``indexBudget`` (at
+/// least 2).
 final class DecodeAhead: @unchecked Sendable {
     /// The most bytes the index buffers may take, unless two frames need more.
     static let indexBudget = 8 << 20
+    /// The pixels a claim covers at least, when the window allows: decoding
+    /// them takes longer than handing them over (~10 µs of LZW).
+    static let batchArea = 32_768
 
     // Everything below marked "guarded" is read and written under `lock`.
     // A slot's buffer is written only by the thread that claimed its frame,
@@ -41,7 +49,10 @@ final class DecodeAhead: @unchecked Sendable {
         // 0.65x the one-thread time with 4 slots, 0.55x with 16), within
         // ``indexBudget`` bytes of index buffers.
         let fitting = max(2, Self.indexBudget / slotSize)
-        window = min(8 * (workers + 1), fitting, max(1, image.info.frameCount))
+        let count = max(1, image.info.frameCount)
+        let meanArea = max(1, image.info.frames.reduce(0) { $0 + $1.rect.area } / count)
+        let perBatch = max(1, Self.batchArea / meanArea)
+        window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
         buffers = .allocate(capacity: window * slotSize)
         outcomes = Array(repeating: nil, count: window)
         for _ in 0..<workers {
@@ -81,14 +92,9 @@ final class DecodeAhead: @unchecked Sendable {
                 lock.wait()
                 continue
             }
-            let claimed = nextToClaim
-            nextToClaim += 1
+            let claimed = claimBatch()
             lock.unlock()
-            let outcome = image.bytes.withUnsafeBufferPointer { bytes in
-                consumerDecoder.decode(frames[claimed], bytes: bytes, into: buffer(claimed % window))
-            }
-            lock.lock()
-            outcomes[claimed % window] = outcome
+            decode(claimed, with: consumerDecoder)
             lock.broadcast()
         }
         let outcome = outcomes[slot]!
@@ -120,16 +126,44 @@ final class DecodeAhead: @unchecked Sendable {
                     lock.unlock()
                     return
                 }
-                let index = nextToClaim
-                nextToClaim += 1
+                let claimed = claimBatch()
                 lock.unlock()
-                let outcome = decoder.decode(frames[index], bytes: bytes, into: buffer(index % window))
-                lock.lock()
-                outcomes[index % window] = outcome
+                decode(claimed, with: decoder, bytes: bytes)
                 lock.broadcast()
                 lock.unlock()
             }
         }
+    }
+
+    /// Claims the unclaimed frames from `nextToClaim` on, up to about
+    /// ``batchArea`` pixels and within the window. Call with `lock` held and
+    /// at least one frame claimable.
+    private func claimBatch() -> Range<Int> {
+        let frames = image.info.frames
+        let start = nextToClaim
+        let end = min(frames.count, released + window)
+        var area = 0
+        repeat {
+            area += frames[nextToClaim].rect.area
+            nextToClaim += 1
+        } while nextToClaim < end && area < Self.batchArea
+        return start..<nextToClaim
+    }
+
+    /// Decodes the `claimed` frames into their slots, then publishes their
+    /// outcomes, leaving `lock` held: one hand-over per batch.
+    private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder) {
+        image.bytes.withUnsafeBufferPointer { decode(claimed, with: decoder, bytes: $0) }
+    }
+
+    private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder, bytes: UnsafeBufferPointer<UInt8>) {
+        let frames = image.info.frames
+        decoder.outcomes.removeAll(keepingCapacity: true)
+        for index in claimed {
+            decoder.outcomes.append(decoder.decode(frames[index], bytes: bytes, into: buffer(index % window)))
+        }
+        lock.lock()
+        for (index, outcome) in zip(claimed, decoder.outcomes) { outcomes[index % window] = outcome }
     }
 }
 

@@ -18,7 +18,7 @@ public struct FrameIterator {
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
     /// ``GIFImage/makeFrameIterator(parallel:)``, and worth it (more than one
-    /// processor and frame, and frames of 4,096 pixels or more on average).
+    /// processor and frame, and 65,536 pixels or more in all).
     public var isParallel: Bool { ahead != nil }
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
@@ -35,17 +35,13 @@ public struct FrameIterator {
         }
     }
 
-    /// The mean frame area, in pixels, below which handing frames to another
-    /// thread costs more than decoding them here (a thread wake-up costs
-    /// about as much as decoding a few thousand pixels).
-    static let minimumMeanAreaForParallel = 4_096
-
     /// Whether a parallel iterator over `info` decodes ahead: with two or more
-    /// processors, two or more frames, and frames large enough on average.
+    /// processors, two or more frames, and pixels enough for two batches of
+    /// ``DecodeAhead/batchArea`` (less is over before a thread wakes up).
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
         guard ConditionLock.processorCount > 1, info.frameCount > 1 else { return false }
         let area = info.frames.reduce(0) { $0 + $1.rect.area }
-        return area / info.frameCount >= minimumMeanAreaForParallel
+        return area >= 2 * DecodeAhead.batchArea
     }
 
     /// The next composited frame, or `nil` after the last.

@@ -42,13 +42,14 @@ import Testing
         #expect(parallel.error == sequential.error)
     }
 
-    @Test func parallelOnlyWhereFramesAreLarge() throws {
+    @Test func parallelOnlyWhereThereIsEnoughToDecode() throws {
         let large = try GIFImage(contentsOf: Corpus.path("image-gif/samples/sample_big.gif"))
         #expect(large.makeFrameIterator(parallel: true).isParallel == (FrameIterator.worthDecodingAhead(large.info)))
         #expect(!large.makeFrameIterator().isParallel)
-        // The demo's frames are mostly 16 × 16: not worth a thread hand-off.
-        let small = try Fixture.open("demo.gif")
-        #expect(!small.makeFrameIterator(parallel: true).isParallel)
+        // Fixtures/README.md: loop-2.gif is two 2 × 2 frames, 8 pixels in all:
+        // less than two batches, decoded on the calling thread.
+        let tiny = try Fixture.open("loop-2.gif")
+        #expect(!tiny.makeFrameIterator(parallel: true).isParallel)
     }
 
     @Test func droppingAParallelIteratorHalfWayIsSafe() throws {
