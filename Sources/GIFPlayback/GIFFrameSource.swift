@@ -32,6 +32,9 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
         self.init(image: try GIFImage(contentsOf: path, limits: limits))
     }
 
+    /// The seek checkpoints held now (see ``FrameSeeker``), for diagnostics.
+    public var checkpointCount: Int { lock.withLock { seeker.checkpointCount } }
+
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
     /// The canvas width, after the first-frame growth rule.
@@ -49,6 +52,13 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
     ///   data fails part-way is returned with the rows decoded.
     public func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [])
+    }
+
+    /// Drops the seek checkpoints and the decoder's canvas and giflib handle
+    /// (the ``FrameCache`` reading this source went away); the next frame
+    /// request starts again from frame 0 or a new checkpoint.
+    public func releaseDecodingState() {
+        lock.withLock { seeker = image.makeSeeker(memoryBudget: seeker.memoryBudget) }
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a

@@ -88,6 +88,7 @@ public actor FrameCache {
     deinit {
         requests.finish()
         wakeups.finish()
+        source.releaseDecodingState()
     }
 
     /// The most pixel bytes held at once.
@@ -219,7 +220,7 @@ public actor FrameCache {
             decodeWaiters.removeAll(keepingCapacity: true)
         }
         let started = generation
-        let frame = try await source.frame(at: index, reusing: storage)
+        let frame = try await source.frame(at: index, reusing: consume storage)
         counters.decodes += 1
         if started == generation { store(frame) }
         return frame

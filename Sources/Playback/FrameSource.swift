@@ -55,6 +55,13 @@ public protocol FrameSource: Sendable {
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Pixel memory the result may reuse.
     func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame
+
+    /// Drops what the source keeps only to make later frames cheaper (for a
+    /// GIF: seek checkpoints, the canvas, the giflib handle); the next
+    /// ``frame(at:)`` builds it again. A ``FrameCache`` calls this when it
+    /// goes away, so a feed's sources that are not playing hold little more
+    /// than their files. The default implementation does nothing.
+    func releaseDecodingState()
 }
 
 extension FrameSource {
@@ -66,4 +73,7 @@ extension FrameSource {
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await frame(at: index)
     }
+
+    /// Does nothing: a source with no state beyond its frames.
+    public func releaseDecodingState() {}
 }

@@ -52,3 +52,33 @@ import Testing
         await #expect(throws: GIFError.self) { try await source.frame(at: 240) }
     }
 }
+
+@Suite struct GIFFrameSourceMemoryTests {
+    @Test func checkpointsGoWhenTheCacheGoes() async throws {
+        // Fixtures/README.md: demo.gif, 240 frames on a 160×120 canvas.
+        let source = try GIFFrameSource(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        do {
+            let cache = FrameCache(source: source, byteBudget: 1 << 20)
+            _ = try await cache.frame(at: 239)
+            #expect(source.checkpointCount > 0)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
+        while source.checkpointCount > 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(source.checkpointCount == 0)
+    }
+
+    @Test func framesDrawnIntoGivenStorageMatchFreshOnes() async throws {
+        let path = GIFFrameSourceTests.fixture("demo.gif")
+        let source = try GIFFrameSource(contentsOf: path)
+        let reference = try GIFImage(contentsOf: path)
+        var storage = [UInt8](repeating: 7, count: source.canvasWidth * source.canvasHeight * 4)
+        let address = storage.withUnsafeBytes { $0.baseAddress }
+        for index in [0, 1, 120, 5, 239] {
+            let frame = try await source.frame(at: index, reusing: consume storage)
+            #expect(frame.pixels == (try reference.frame(at: index).pixels), "frame \(index)")
+            #expect(frame.pixels.withUnsafeBytes { $0.baseAddress } == address, "frame \(index)")
+            storage = frame.pixels
+        }
+    }
+}

@@ -78,6 +78,7 @@ struct GatedFrameSource: FrameSource {
 final class RecyclingFrameSource: FrameSource, @unchecked Sendable {
     private let lock = NSLock()
     private var sizes: [Int] = []
+    private var released = 0
     var frameCount: Int { 6 }
     var canvasWidth: Int { 2 }
     var canvasHeight: Int { 1 }
@@ -85,6 +86,9 @@ final class RecyclingFrameSource: FrameSource, @unchecked Sendable {
     var storedLoopCount: Int? { nil }
 
     var storageSizes: [Int] { lock.withLock { sizes } }
+    var releaseCount: Int { lock.withLock { released } }
+
+    func releaseDecodingState() { lock.withLock { released += 1 } }
 
     func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [])

@@ -93,6 +93,17 @@ struct FrameCacheTests {
         #expect(await cache.statistics.evictions == 2)
     }
 
+    @Test("A cache that goes away tells its source to drop its decoding state")
+    func releaseOnDeinit() async throws {
+        let source = RecyclingFrameSource()
+        do {
+            let cache = FrameCache(source: source, byteBudget: 1024)
+            _ = try await cache.frame(at: 1)
+            #expect(source.releaseCount == 0)
+        }
+        #expect(await eventually { source.releaseCount == 1 })
+    }
+
     @Test("The player reads through its cache, prefetching the frames that come next")
     func playerPrefetch() async throws {
         let clock = ManualClock()
