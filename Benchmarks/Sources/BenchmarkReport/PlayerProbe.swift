@@ -36,7 +36,8 @@ enum PlayerProbe {
                 print(ProbeLine(label: "malloc-check", fields: ["mallocs": await ProcessProbe.mallocCountCheck()]))
             case "malloc-sites":
                 guard arguments.count > 1, let file = location(of: arguments[1]) else { return usage() }
-                try await mallocSites(path: file.path, loops: arguments.dropFirst(2).first.flatMap { Int($0) } ?? loops)
+                try await mallocSites(
+                    path: file.path, loops: arguments.dropFirst(2).first.flatMap { Int($0) } ?? loops, paced: paced)
             case "playlist":
                 try await playlist()
             case "nine-shared", "nine-private":
@@ -58,7 +59,7 @@ enum PlayerProbe {
 
     private static func usage() -> Int32 {
         print("usage: --player-probe [--paced] WORKLOAD [LOOPS] | playlist | nine-shared WORKLOAD | nine-private WORKLOAD | malloc-check")
-        print("       --player-probe malloc-sites WORKLOAD [LOOPS]")
+        print("       --player-probe [--paced] malloc-sites WORKLOAD [LOOPS]")
         print("workloads: \(Workload.locations().map(\.name).joined(separator: " "))")
         return 2
     }
@@ -81,11 +82,12 @@ enum PlayerProbe {
     }
 
 
-    /// One player, `loops` loops, the last one's allocations recorded.
-    private static func mallocSites(path: String, loops: Int) async throws {
+    /// One player, `loops` loops (paced or not), the last one's allocations
+    /// recorded.
+    private static func mallocSites(path: String, loops: Int, paced: Bool) async throws {
         let run = try await HostDrivenPlayers.single(path: path)
-        for _ in 1..<max(1, loops) { _ = try await run.playLoop() }
-        _ = try await MallocSites.record { try await run.playLoop() }
+        for _ in 1..<max(1, loops) { _ = try await run.playLoop(paced: paced) }
+        _ = try await MallocSites.record { try await run.playLoop(paced: paced) }
         MallocSites.printSites()
     }
 

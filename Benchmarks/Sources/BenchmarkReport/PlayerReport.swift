@@ -115,24 +115,33 @@ enum PlayerReport {
     }
 
     /// The issue's targets for the largest workload (by file size), as met
-    /// or not; the report asserts nothing.
+    /// or not; the report asserts nothing. Steady state is the paced run: a
+    /// host drawing in real time, never waiting on a decode. The run as fast
+    /// as possible, where every frame waits on a decode, is shown beside it.
     private static func printTargets(_ runs: [PlayerRun], workloads: [Workload]) {
         guard let largest = workloads.max(by: { $0.bytes.count < $1.bytes.count }),
             let run = runs.first(where: { $0.workload.name == largest.name }),
-            run.loops.count == PlayerProbe.loops
+            run.loops.count == PlayerProbe.loops, run.pacedLoops.count == PlayerProbe.loops
         else { return }
-        let last = run.loops[PlayerProbe.loops - 1], previous = run.loops[PlayerProbe.loops - 2]
-        let peak = run.loops.map { value($0, "hwm") }.max() ?? 0
-        let growth = value(last, "rss") - value(previous, "rss")
-        let mallocs = value(last, "mallocs")
-        let paced = run.pacedLoops.count == PlayerProbe.loops
-            ? " (paced: \(value(run.pacedLoops[PlayerProbe.loops - 1], "mallocs")))" : ""
+        struct Figures {
+            var peak: Int, growth: Int, mallocs: Int, frames: Int
+            init(_ loops: [ProbeLine]) {
+                let last = loops[loops.count - 1], previous = loops[loops.count - 2]
+                peak = loops.map { PlayerReport.value($0, "hwm") }.max() ?? 0
+                growth = PlayerReport.value(last, "rss") - PlayerReport.value(previous, "rss")
+                mallocs = PlayerReport.value(last, "mallocs")
+                frames = PlayerReport.value(last, "frames")
+            }
+        }
+        let steady = Figures(run.pacedLoops), fast = Figures(run.loops)
         func verdict(_ met: Bool) -> String { met ? "met" : "NOT MET" }
         print()
-        print("Targets for the largest workload (\(largest.name), by file size), 3 loops, default budget:")
-        print("  peak RSS < 64 MiB: \(mebibytes(peak)) MiB, \(verdict(peak < 64 * 1024))")
-        print("  no RSS growth loop 2→3: \(signedKiB(growth)), \(verdict(growth <= 0))")
-        print("  zero mallocs per frame in loop 3: \(mallocs) in \(value(last, "frames")) frames\(paced), \(verdict(mallocs == 0))")
+        print("Targets for the largest workload (\(largest.name), by file size), 3 loops, default budget;")
+        print("steady state = the paced run (as fast as possible, every frame a miss, in brackets):")
+        print("  peak RSS < 64 MiB: \(mebibytes(steady.peak)) MiB (\(mebibytes(fast.peak))), \(verdict(steady.peak < 64 * 1024))")
+        print("  no RSS growth loop 2→3: \(signedKiB(steady.growth)) (\(signedKiB(fast.growth))), \(verdict(steady.growth <= 0))")
+        print("  zero mallocs per frame in loop 3: \(steady.mallocs) in \(steady.frames) frames"
+            + " (\(fast.mallocs) in \(fast.frames)), \(verdict(steady.mallocs == 0))")
     }
 
     /// The playlist of every workload, one lap, against the C baselines of
@@ -181,7 +190,7 @@ enum PlayerReport {
 
     // MARK: Formatting
 
-    private static func value(_ line: ProbeLine, _ key: String) -> Int { line.fields[key] ?? 0 }
+    static func value(_ line: ProbeLine, _ key: String) -> Int { line.fields[key] ?? 0 }
 
     private static func seconds(_ line: ProbeLine) -> Double { Double(value(line, "ns")) / 1e9 }
 
