@@ -27,8 +27,9 @@ module() {  # module NAME SOURCES...
         -o "$out/lib$name.a" "$@"
 }
 
-module GIF Sources/GIF/*.swift
-module Playback Sources/Playback/*.swift
+# The sources sit in stage folders below each module.
+module GIF $(find Sources/GIF -name '*.swift' | sort)
+module Playback $(find Sources/Playback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
     -L "$out" -lGIF -lPlayback -lgif -o "$out/gif-fuzzer"
 echo "built $out/gif-fuzzer" >&2
