@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "swift-gif-engine",
+    // Synchronization's Mutex and the Clock API set the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "GIF", targets: ["GIF"]),
         .library(name: "Playback", targets: ["Playback"]),
