@@ -1,0 +1,146 @@
+import Synchronization
+
+/// A `Clock` whose time moves only when you say so: the deterministic clock
+/// for a host's own tests of code that drives players and playlists.
+///
+/// `sleep(until:)` suspends until ``advance(to:)`` (or ``advance(by:)``)
+/// moves ``now`` to or past the deadline; a cancelled sleep throws
+/// `CancellationError` at once. Nothing in it reads real time, so a test that
+/// advances it step by step sees exactly the frame changes a real clock would
+/// produce at those instants.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let player = Player(source: source, epoch: clock.now)
+/// let driver = PlaybackDriver(player: player, clock: clock)
+/// let task = Task { try await driver.run() }
+/// try await player.play(at: clock.now)
+/// await clock.waitForSleeper(at: clock.now.advanced(by: .milliseconds(100)))
+/// clock.advance(by: .milliseconds(100))   // the driver wakes and shows frame 1
+/// task.cancel()
+/// ```
+public final class ManualClock: Clock, Sendable {
+    /// An instant of a ``ManualClock``: the time since the clock was made.
+    public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
+        /// The time since the clock's start.
+        public var offset: Duration
+
+        /// An instant `offset` after the clock's start.
+        public init(offset: Duration) { self.offset = offset }
+
+        /// The instant `duration` later (earlier when negative).
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+
+        /// The time from this instant to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+        /// Whether `lhs` comes before `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+
+        /// The offset, as in `"+1.5 seconds"`.
+        public var description: String { "+\(offset)" }
+    }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Instant
+        var sleepers: [Sleeper] = []
+        var nextID = 0
+        var sleepCount = 0
+        var log: [Instant] = []
+    }
+
+    private let state: Mutex<State>
+
+    /// A clock whose ``now`` is `start` (its zero by default).
+    public init(start: Instant = Instant(offset: .zero)) {
+        state = Mutex(State(now: start))
+    }
+
+    /// The current instant: moved only by ``advance(to:)`` and ``advance(by:)``.
+    public var now: Instant { state.withLock { $0.now } }
+
+    /// One nanosecond.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// The deadlines of the sleeps in progress, soonest first.
+    public var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+
+    /// How many times `sleep(until:)` has been called: a driver's wake-ups.
+    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+
+    /// Every deadline slept until, in call order. It grows by one entry per
+    /// sleep, which suits a test; a long-running program should read
+    /// ``sleepCount`` instead.
+    public var sleepLog: [Instant] { state.withLock { $0.log } }
+
+    /// Suspends until the clock reaches `deadline` (at once when it already
+    /// has); throws `CancellationError` when the task is cancelled first.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow: (any Error)?? = state.withLock { state in
+                    state.sleepCount += 1
+                    state.log.append(deadline)
+                    if deadline <= state.now { return .some(nil) }
+                    if Task.isCancelled { return .some(CancellationError()) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return .none
+                }
+                switch resumeNow {
+                case .none: break
+                case .some(nil): continuation.resume()
+                case .some(let error?): continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time to `instant` and wakes every sleeper whose deadline it
+    /// reached. Time never goes back: an earlier `instant` changes nothing.
+    public func advance(to instant: Instant) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = max(state.now, instant)
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Moves time forward by `duration` (a negative one changes nothing).
+    public func advance(by duration: Duration) {
+        let target = state.withLock { $0.now.advanced(by: duration) }
+        advance(to: target)
+    }
+
+    /// Waits, in real time and for at most `limit`, until some task sleeps
+    /// until `deadline`: how a test knows that a driver has gone to sleep
+    /// before it moves the clock. Returns whether that happened in time.
+    @discardableResult
+    public func waitForSleeper(at deadline: Instant, limit: Duration = .seconds(120)) async -> Bool {
+        let realTime = ContinuousClock()
+        let end = realTime.now.advanced(by: limit)
+        while true {
+            if state.withLock({ $0.sleepers.contains { $0.deadline == deadline } }) { return true }
+            if realTime.now >= end { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
