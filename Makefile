@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test build giflib fixtures clean bench fuzz
+.PHONY: demo test build giflib fixtures clean bench fuzz docs
 
 giflib:
 	@scripts/ensure-giflib.sh
@@ -50,6 +50,11 @@ bench: giflib
 FUZZ_SECONDS ?= 900
 fuzz: giflib
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## The DocC reference (issue 17) for GIF, Playback and GIFPlayback, built with
+## the toolchain's docc; a DocC warning fails it. Archives in .build/docs/.
+docs: giflib
+	scripts/docs.sh
 
 ## Regenerates Fixtures/ with giflib's encoder (deterministic output).
 fixtures: giflib

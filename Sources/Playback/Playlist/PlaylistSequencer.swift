@@ -224,7 +224,9 @@ public struct PlaylistSequencer: Sendable {
     /// Items kept keep their load state and frames, except failed ones,
     /// which are loaded again; a load in flight for a removed item is ignored
     /// when it ends. Of new items sharing a key only the first is kept.
-    /// - Parameter items: The new list in play order.
+    /// - Parameters:
+    ///   - newItems: The new list in play order.
+    ///   - time: When given, the sequencer first advances to this time.
     /// - Returns: The events, in order.
     @discardableResult
     public mutating func replace(items newItems: [PlaylistItem], at time: Duration? = nil) -> [PlaylistEvent] {
