@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test build giflib fixtures clean bench fuzz docs
+.PHONY: demo test build giflib fixtures clean bench fuzz docs snippets
 
 giflib:
 	@scripts/ensure-giflib.sh
@@ -55,6 +55,11 @@ fuzz: giflib
 ## the toolchain's docc; a DocC warning fails it. Archives in .build/docs/.
 docs: giflib
 	scripts/docs.sh
+
+## Regenerates Tests/DocSnippetTests/Snippets.swift from the Swift blocks of the
+## README and the DocC articles; the tests compile and run them.
+snippets:
+	scripts/snippets.py
 
 ## Regenerates Fixtures/ with giflib's encoder (deterministic output).
 fixtures: giflib
