@@ -16,6 +16,7 @@ enum Snippets {
         let gif = try GIFImage(contentsOf: path)               // reads and scans
         print(gif.info.canvasSize, gif.info.frameCount)        // known before decoding
         print(gif.info.loopCount.plays ?? "forever")           // browser semantics
+        print(gif.info.totalDuration, gif.info.browserDuration) // one loop: raw delays, and as browsers show it
 
         var frames = gif.makeFrameIterator()
         while let frame = try frames.next() {
@@ -24,21 +25,21 @@ enum Snippets {
         }
         // end README.md:44
 
-        // begin README.md:61
+        // begin README.md:62
         let sniff = Sniffer.sniff(Array(bytes.prefix(32)))
         print(sniff.format)        // .gif89a, .png, .apng, .jpeg, .webp, .avif, .heic, .bmp, .ico, .tiff, .unknown
         print(sniff.pixelSize as Any)   // from a GIF's logical screen or a PNG's IHDR
-        // end README.md:61
+        // end README.md:62
 
-        // begin README.md:69
+        // begin README.md:70
         do {
             _ = try GIFImage(contentsOf: "photo.png")
         } catch {
             print(error.reason)          // "this is a PNG file, not a GIF"
         }
-        // end README.md:69
+        // end README.md:70
 
-        // begin README.md:107
+        // begin README.md:108
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -72,9 +73,9 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:107
+        // end README.md:108
 
-        // begin README.md:166
+        // begin README.md:167
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -83,9 +84,18 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:166
+        // end README.md:167
 
-        // begin README.md:191
+        // begin README.md:223
+        let manual = ManualClock()
+        let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
+        await tested.play(at: manual.now)
+        manual.advance(by: .milliseconds(250))
+        await tested.advance(to: manual.now)
+        print(await tested.currentFrame)          // the frame due 250 ms in
+        // end README.md:223
+
+        // begin README.md:245
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -104,9 +114,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:191
+        // end README.md:245
 
-        // begin README.md:223
+        // begin README.md:277
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -141,20 +151,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:223
+        // end README.md:277
 
-        // begin README.md:269
+        // begin README.md:332
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:269
+        // end README.md:332
 
-        // begin README.md:287
+        // begin README.md:350
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:287
+        // end README.md:350
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
