@@ -75,7 +75,11 @@ enum Snippets {
         }
         // end README.md:108
 
-        // begin README.md:167
+        // begin README.md:156
+        try await playGIF(GIFFrameSource(contentsOf: path))
+        // end README.md:156
+
+        // begin README.md:171
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -84,18 +88,18 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:167
+        // end README.md:171
 
-        // begin README.md:223
+        // begin README.md:227
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:223
+        // end README.md:227
 
-        // begin README.md:245
+        // begin README.md:249
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -114,9 +118,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:245
+        // end README.md:249
 
-        // begin README.md:277
+        // begin README.md:281
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -151,20 +155,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:277
+        // end README.md:281
 
-        // begin README.md:332
+        // begin README.md:336
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:332
+        // end README.md:336
 
-        // begin README.md:350
+        // begin README.md:354
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:350
+        // end README.md:354
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
