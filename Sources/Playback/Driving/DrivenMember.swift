@@ -1,0 +1,15 @@
+/// What a driver needs of what it drives (a ``Player`` or a ``Playlist``):
+/// a tick that advances to an instant and says when the next change is due,
+/// and a wake-up the host's changes call (see ``EventHub``).
+protocol DrivenMember<Instant>: EventHubOwner {
+    associatedtype Instant: InstantProtocol where Instant.Duration == Duration
+
+    /// Advances to `instant` without signalling drivers, marks the wake-up
+    /// registered under `token` as consumed, and returns the instant the next
+    /// change is due, or `nil` when nothing is scheduled.
+    func tick(to instant: Instant, wake token: Int) -> Instant?
+}
+
+extension Player: DrivenMember {}
+
+extension Playlist: DrivenMember {}
