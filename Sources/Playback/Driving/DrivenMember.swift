@@ -10,6 +10,18 @@ protocol DrivenMember<Instant>: EventHubOwner {
     func tick(to instant: Instant, wake token: Int) -> Instant?
 }
 
+extension DrivenMember {
+    /// The deadline a tick to `instant` reports: `next`, except that a
+    /// deadline already due after a tick that changed nothing means the
+    /// member cannot move (its time has saturated), so it reports `nil` and
+    /// its driver rests until the host changes something, instead of waking
+    /// again at once for ever.
+    static func deadline(_ next: Instant?, afterTickTo instant: Instant, moved: Bool) -> Instant? {
+        guard let next, next > instant || moved else { return nil }
+        return next
+    }
+}
+
 extension Player: DrivenMember {}
 
 extension Playlist: DrivenMember {}

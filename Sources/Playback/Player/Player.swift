@@ -189,7 +189,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         eventBuffer.removeAll(keepingCapacity: true)
         playhead.advance(to: hostTime(instant), into: &eventBuffer)
         hub.deliver(eventBuffer)
-        return nextChangeInstant
+        return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !eventBuffer.isEmpty)
     }
 
     private nonisolated func hostTime(_ instant: Instant) -> Duration {

@@ -154,7 +154,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         hub.consumeWake(token)
         let events = sequencer.advance(to: hostTime(instant))
         afterChange(events)
-        return nextChangeInstant
+        return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !events.isEmpty)
     }
 
     // MARK: Internals
