@@ -20,6 +20,9 @@
 /// task.cancel()
 /// ```
 ///
+/// It is a ``GroupDriver`` of one member; to run several players (a grid of
+/// GIFs), put them in one group driver instead of giving each a driver.
+///
 /// In tests, give it a clock whose `sleep(until:)` returns when the test
 /// moves time, and every wake-up happens exactly at a deadline.
 public struct PlaybackDriver<C: Clock>: Sendable where C.Duration == Duration {
@@ -41,6 +44,6 @@ public struct PlaybackDriver<C: Clock>: Sendable where C.Duration == Duration {
     /// Drives the player until the calling task is cancelled. Events reach
     /// the player's observers and streams as usual.
     public func run() async {
-        await DriverLoop.drive(player, on: clock)
+        await GroupDriver.drive(player, on: clock)
     }
 }

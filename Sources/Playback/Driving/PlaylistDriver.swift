@@ -31,6 +31,6 @@ public struct PlaylistDriver<C: Clock>: Sendable where C.Duration == Duration {
     /// Drives the playlist until the calling task is cancelled, ticking it
     /// at each deadline and whenever a load it waits for arrives.
     public func run() async {
-        await DriverLoop.drive(playlist, on: clock)
+        await GroupDriver.drive(playlist, on: clock)
     }
 }
