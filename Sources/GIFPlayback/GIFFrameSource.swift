@@ -9,13 +9,16 @@ import Synchronization
 /// cache do) costs one frame's decode, and a jump back resumes from the
 /// nearest checkpoint the seeker saved on the way, within its memory budget.
 ///
-/// One decode runs at a time. The seeker is lent to a request for its
-/// decode and handed straight to the next request waiting, if any; a lock
-/// guards only that hand-over, never a decode, and a waiting request is
-/// suspended, so it holds no thread of Swift's cooperative pool meanwhile.
+/// Decodes run on a ``FrameDecodeExecutor``'s threads, never on Swift's
+/// cooperative pool: a request is queued, the asking task is suspended
+/// (holding no thread) and resumed with its frame. A source's requests run
+/// one at a time, in the order asked; a lock guards only the queue and the
+/// hand-over of the seeker, never a decode.
 public final class GIFFrameSource: FrameSource, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
+    /// The threads this source's decodes run on.
+    public let executor: FrameDecodeExecutor
     private let checkpointBudget: Int
     private let state: Mutex<State>
 
@@ -25,9 +28,12 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public static let defaultCheckpointBudget = 8 << 20
 
     /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
-    /// make jumps back cheap.
-    public init(image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget) {
+    /// make jumps back cheap, and `executor` runs the decodes.
+    public init(
+        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared
+    ) {
         self.image = image
+        self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.state = Mutex(State())
     }
@@ -38,7 +44,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     }
 
     /// The seek checkpoints held now (see ``FrameSeeker``), for diagnostics:
-    /// while a decode runs, the count when it started.
+    /// the count after the latest decode.
     public var checkpointCount: Int { state.withLock { $0.checkpointCount } }
 
     /// The number of frames the scan found.
@@ -76,74 +82,96 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// whole canvas nobody else holds (what a ``FrameCache`` hands back from
     /// an evicted frame), so steady playback allocates no pixels.
     ///
+    /// The decode runs on ``executor``; the calling task waits suspended.
     /// - Throws: As ``frame(at:)``.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         var pixels = consume storage
-        var loan = await borrowSeeker()
-        defer { giveBack(loan) }
-        _ = try loan.seeker.copyFrame(at: index, into: &pixels)
-        return RenderedFrame(index: index, width: canvasWidth, height: canvasHeight, pixels: pixels)
+        return try await withUnsafeThrowingContinuation { continuation in
+            // Move the pixels into the queued request, so that it holds the
+            // only reference and the decode draws into them without a copy.
+            var moved: [UInt8] = []
+            swap(&moved, &pixels)
+            var request: Request? = Request(index: index, pixels: moved, continuation: continuation)
+            moved = []
+            let schedule = state.withLock { state -> Bool in
+                if let request = request.take() { state.requests.append(request) }
+                defer { state.scheduled = true }
+                return !state.scheduled
+            }
+            if schedule { executor.enqueue(self) }
+        }
     }
 
-    // MARK: Lending the seeker
+    // MARK: Running requests on the executor
 
-    /// The seeker, lent to one request at a time. `@unchecked Sendable`: a
-    /// loan is only ever held by one request, and the ``state`` lock orders
-    /// its hand-overs.
+    /// One frame asked for, waiting for its decode.
+    private struct Request: Sendable {
+        var index: Int
+        var pixels: [UInt8]
+        var continuation: UnsafeContinuation<RenderedFrame, any Error>
+    }
+
+    /// The seeker between decodes. `@unchecked Sendable`: only the one
+    /// decode running for this source uses it, and the ``state`` lock
+    /// orders the hand-overs.
     private struct Loan: @unchecked Sendable {
         var seeker: FrameSeeker
-        /// The ``State/generation`` it was lent in.
+        /// The ``State/generation`` it was made in.
         var generation: Int
     }
 
     private struct State: ~Copyable {
-        /// The seeker while no request holds it (`nil` also before the first
-        /// request and after a release).
+        /// Requests not yet run, in the order asked; storage reused.
+        var requests: [Request] = []
+        /// Whether the source is queued on, or running on, the executor.
+        var scheduled = false
+        /// The seeker while no decode runs (`nil` also before the first
+        /// decode and after a release).
         var idle: Loan?
-        /// Whether a request holds the seeker now.
-        var lent = false
-        /// Requests waiting for the seeker, first come first served; the
-        /// array's storage is reused.
-        var waiters: [UnsafeContinuation<Loan?, Never>] = []
         var checkpointCount = 0
-        /// Bumped by ``releaseDecodingState()``: an older loan is dropped
-        /// when it comes back.
+        /// Bumped by ``releaseDecodingState()``: an older seeker is dropped
+        /// when its decode ends.
         var generation = 0
     }
 
-    /// Waits, suspended, until no other request holds the seeker, then takes
-    /// it (a new one when there is none yet).
-    private func borrowSeeker() async -> Loan {
-        let handed = await withUnsafeContinuation { (continuation: UnsafeContinuation<Loan?, Never>) in
-            let ready = state.withLock { state -> Loan?? in
-                guard !state.lent else {
-                    state.waiters.append(continuation)
-                    return .none
-                }
-                state.lent = true
-                return .some(state.idle.take())
+    /// Runs the oldest request on the calling executor thread, then queues
+    /// the source again if more are waiting.
+    func runOneRequest() {
+        var next: Request?
+        var lent: Loan?
+        var generation = 0
+        state.withLock { state in
+            guard !state.requests.isEmpty else {
+                state.scheduled = false
+                return
             }
-            if let ready { continuation.resume(returning: ready) }
+            next = state.requests.removeFirst()
+            lent = state.idle.take()
+            generation = state.generation
         }
-        if let handed { return handed }
-        let generation = state.withLock { $0.generation }
-        return Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget), generation: generation)
-    }
-
-    /// Hands the seeker to the next waiting request, or keeps it for later;
-    /// one lent before a release is dropped instead.
-    private func giveBack(_ loan: consuming Loan) {
-        let (next, handed) = state.withLock { state -> (UnsafeContinuation<Loan?, Never>?, Loan?) in
-            let current = loan.generation == state.generation
-            if current { state.checkpointCount = loan.seeker.checkpointCount }
-            let kept = current ? loan : nil
-            guard !state.waiters.isEmpty else {
-                state.idle = kept
-                state.lent = false
-                return (nil, nil)
+        guard var request = next.take() else { return }
+        var loan = lent.take() ?? Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget), generation: generation)
+        let result: Result<RenderedFrame, any Error>
+        do {
+            _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)
+            result = .success(
+                RenderedFrame(index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels))
+        } catch {
+            result = .failure(error)
+        }
+        var returned: Loan? = loan
+        let more = state.withLock { state -> Bool in
+            if let loan = returned.take(), loan.generation == state.generation {
+                state.checkpointCount = loan.seeker.checkpointCount
+                state.idle = loan
             }
-            return (state.waiters.removeFirst(), kept)
+            guard !state.requests.isEmpty else {
+                state.scheduled = false
+                return false
+            }
+            return true
         }
-        next?.resume(returning: handed)
+        request.continuation.resume(with: result)
+        if more { executor.enqueue(self) }
     }
 }

@@ -41,4 +41,34 @@ import Testing
         _ = try await source.frame(at: 239)
         #expect(source.checkpointCount > 0)
     }
+
+    @Test func sourcesShareABoundedExecutor() async throws {
+        // Documented clamp: 1…64 threads.
+        #expect(FrameDecodeExecutor(threadCount: 0).threadCount == 1)
+        #expect(FrameDecodeExecutor(threadCount: 1000).threadCount == 64)
+        let executor = FrameDecodeExecutor(threadCount: 1)
+        let demo = GIFFrameSourceTests.fixture("demo.gif"), loop = GIFFrameSourceTests.fixture("loop-2.gif")
+        let sources = [
+            GIFFrameSource(image: try GIFImage(contentsOf: demo), executor: executor),
+            GIFFrameSource(image: try GIFImage(contentsOf: loop), executor: executor),
+        ]
+        #expect(sources.allSatisfy { $0.executor === executor })
+        let requests = [(0, 100), (1, 1), (0, 7), (1, 0), (0, 239), (1, 1)]
+        let frames = try await withThrowingTaskGroup(of: (Int, RenderedFrame).self) { group in
+            for (source, index) in requests {
+                group.addTask { (source, try await sources[source].frame(at: index)) }
+            }
+            var frames: [(Int, RenderedFrame)] = []
+            for try await frame in group { frames.append(frame) }
+            return frames
+        }
+        #expect(frames.count == requests.count)
+        for (source, frame) in frames {
+            let reference = try GIFImage(contentsOf: source == 0 ? demo : loop)
+            #expect(frame.pixels == (try reference.frame(at: frame.index).pixels), "source \(source) frame \(frame.index)")
+        }
+        // An error comes back to the task that asked, and the source goes on.
+        await #expect(throws: GIFError.self) { try await sources[1].frame(at: 2) }
+        #expect(try await sources[1].frame(at: 0).index == 0)
+    }
 }
