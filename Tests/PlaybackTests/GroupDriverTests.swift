@@ -179,4 +179,57 @@ struct GroupDriverTests {
         task.cancel()
         await task.value
     }
+
+    @Test("A playlist in a group plays as it does under its own PlaylistDriver")
+    func playlistMember() async throws {
+        @Sendable func bothReady(_ playlist: Playlist<ManualClock.Instant>) async -> Bool {
+            let states = (await playlist.loadState(of: "A"), await playlist.loadState(of: "B"))
+            return states.0 == .ready && states.1 == .ready
+        }
+        func items() -> [PlaylistItem] {
+            [
+                PlaylistItem(key: "A") { FakeFrameSource.milliseconds(100, 100) },
+                PlaylistItem(key: "B") { FakeFrameSource.milliseconds(60, 60, 60) },
+            ]
+        }
+        let horizon = Duration.milliseconds(1000)
+
+        let aloneClock = ManualClock()
+        let aloneStart = aloneClock.now
+        let alone = try Playlist(items: items(), startingAt: aloneStart)
+        let aloneEvents = PlaylistRecorder()
+        await alone.addObserver { aloneEvents.record($0) }
+        let aloneTask = Task { await PlaylistDriver(playlist: alone, clock: aloneClock).run() }
+        // Both items loaded first, so that the loads' real-time arrival
+        // cannot change what the manual clock sees.
+        #expect(await eventually { await bothReady(alone) })
+        await alone.play(at: aloneStart)
+        await stepThroughDeadlines(aloneClock, from: aloneStart, until: horizon)
+        aloneTask.cancel()
+        await aloneTask.value
+
+        let clock = ManualClock()
+        let start = clock.now
+        let playlist = try Playlist(items: items(), startingAt: start)
+        let events = PlaylistRecorder()
+        await playlist.addObserver { events.record($0) }
+        let player = try Player(source: FakeFrameSource.milliseconds(70, 70, loop: 0), startingAt: start)
+        let group = GroupDriver(clock: clock)
+        await group.add(playlist)
+        await group.add(player)
+        let task = Task { await group.run() }
+        #expect(await eventually { await bothReady(playlist) })
+        await playlist.play(at: start)
+        await player.play(at: start)
+        await stepThroughDeadlines(clock, from: start, until: horizon)
+        task.cancel()
+        await task.value
+
+        #expect(events.playback == aloneEvents.playback)
+        #expect(events.playback.contains(.itemStarted(key: "B")))
+        #expect(await playlist.currentKey == alone.currentKey)
+        #expect(await playlist.currentFrame == alone.currentFrame)
+        // 1000 ms of 70 ms frames: 14 changes, the last at 980 ms.
+        #expect(await player.loopsCompleted == 7)
+    }
 }
