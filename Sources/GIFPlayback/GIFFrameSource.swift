@@ -83,22 +83,42 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// an evicted frame), so steady playback allocates no pixels.
     ///
     /// The decode runs on ``executor``; the calling task waits suspended.
-    /// - Throws: As ``frame(at:)``.
+    /// When that task is cancelled before the decode has started, the
+    /// request is dropped and this throws `CancellationError`; a decode that
+    /// has started finishes.
+    /// - Throws: As ``frame(at:)``, or `CancellationError`.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         var pixels = consume storage
-        return try await withUnsafeThrowingContinuation { continuation in
-            // Move the pixels into the queued request, so that it holds the
-            // only reference and the decode draws into them without a copy.
-            var moved: [UInt8] = []
-            swap(&moved, &pixels)
-            var request: Request? = Request(index: index, pixels: moved, continuation: continuation)
-            moved = []
-            let schedule = state.withLock { state -> Bool in
-                if let request = request.take() { state.requests.append(request) }
-                defer { state.scheduled = true }
-                return !state.scheduled
+        let id = state.withLock { state in
+            state.lastRequestID += 1
+            return state.lastRequestID
+        }
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                // Move the pixels into the queued request, so that it holds
+                // the only reference and the decode draws into them without
+                // a copy.
+                var moved: [UInt8] = []
+                swap(&moved, &pixels)
+                var request: Request? = Request(id: id, index: index, pixels: moved, continuation: continuation)
+                moved = []
+                let schedule = state.withLock { state -> Bool in
+                    if let request = request.take() { state.requests.append(request) }
+                    defer { state.scheduled = true }
+                    return !state.scheduled
+                }
+                if schedule { executor.enqueue(self) }
             }
-            if schedule { executor.enqueue(self) }
+        } onCancel: {
+            let dropped = state.withLock { state -> Request? in
+                guard let position = state.requests.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.requests.remove(at: position)
+            }
+            dropped?.continuation.resume(throwing: CancellationError())
         }
     }
 
@@ -106,6 +126,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
 
     /// One frame asked for, waiting for its decode.
     private struct Request: Sendable {
+        /// Names the request for ``frame(at:reusing:)``'s cancellation.
+        var id: Int
         var index: Int
         var pixels: [UInt8]
         var continuation: UnsafeContinuation<RenderedFrame, any Error>
@@ -125,6 +147,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var requests: [Request] = []
         /// Whether the source is queued on, or running on, the executor.
         var scheduled = false
+        /// The latest request's ``Request/id``.
+        var lastRequestID = 0
         /// The seeker while no decode runs (`nil` also before the first
         /// decode and after a release).
         var idle: Loan?

@@ -71,4 +71,40 @@ import Testing
         await #expect(throws: GIFError.self) { try await sources[1].frame(at: 2) }
         #expect(try await sources[1].frame(at: 0).index == 0)
     }
+
+    @Test func cancelledRequestsAreDroppedBeforeTheirDecode() async throws {
+        let path = GIFFrameSourceTests.fixture("demo.gif")
+        let source = GIFFrameSource(image: try GIFImage(contentsOf: path), executor: FrameDecodeExecutor(threadCount: 1))
+        // Cancelled before it asks: nothing is decoded.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await source.frame(at: 239)
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        #expect(source.checkpointCount == 0)
+
+        // Many requests queued behind one thread, then cancelled: each one
+        // either was dropped or, if its decode had started, is the right frame.
+        let reference = try GIFImage(contentsOf: path)
+        let batch = Task {
+            try await withThrowingTaskGroup(of: RenderedFrame?.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        do { return try await source.frame(at: index) } catch is CancellationError { return nil }
+                    }
+                }
+                var frames: [RenderedFrame?] = []
+                for try await frame in group { frames.append(frame) }
+                return frames
+            }
+        }
+        batch.cancel()
+        let frames = try await batch.value
+        #expect(frames.count == 40)
+        for frame in frames.compactMap({ $0 }) {
+            #expect(frame.pixels == (try reference.frame(at: frame.index).pixels), "frame \(frame.index)")
+        }
+        // The source goes on serving.
+        #expect(try await source.frame(at: 120).index == 120)
+    }
 }
