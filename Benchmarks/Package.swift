@@ -47,6 +47,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "GIF", package: "swift-gif-engine"),
                 .product(name: "Playback", package: "swift-gif-engine"),
+                .product(name: "GIFPlayback", package: "swift-gif-engine"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),

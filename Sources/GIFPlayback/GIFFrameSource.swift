@@ -1,6 +1,6 @@
-import Foundation
 import GIF
 import Playback
+import Synchronization
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
@@ -8,12 +8,19 @@ import Playback
 /// asking for the frame after the last one asked for (what a player and its
 /// cache do) costs one frame's decode, and a jump back resumes from the
 /// nearest checkpoint the seeker saved on the way, within its memory budget.
-public final class GIFFrameSource: FrameSource, @unchecked Sendable {
+///
+/// Decodes run on a ``FrameDecodeExecutor``'s threads, never on Swift's
+/// cooperative pool: a request is queued, the asking task is suspended
+/// (holding no thread) and resumed with its frame. A source's requests run
+/// one at a time, in the order asked; a lock guards only the queue and the
+/// hand-over of the seeker, never a decode.
+public final class GIFFrameSource: FrameSource, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
-    /// Guards `seeker`: a cache may ask from several tasks at once.
-    private let lock = NSLock()
-    private var seeker: FrameSeeker
+    /// The threads this source's decodes run on.
+    public let executor: FrameDecodeExecutor
+    private let checkpointBudget: Int
+    private let state: Mutex<State>
 
     /// The default memory budget for seek checkpoints: 8 MiB, a few canvases
     /// of a typical GIF, so that nine sources in a feed stay small. The
@@ -21,10 +28,14 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
     public static let defaultCheckpointBudget = 8 << 20
 
     /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
-    /// make jumps back cheap.
-    public init(image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget) {
+    /// make jumps back cheap, and `executor` runs the decodes.
+    public init(
+        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared
+    ) {
         self.image = image
-        self.seeker = image.makeSeeker(memoryBudget: checkpointBudget)
+        self.executor = executor
+        self.checkpointBudget = checkpointBudget
+        self.state = Mutex(State())
     }
 
     /// Opens and scans the GIF at `path`.
@@ -32,8 +43,9 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
         self.init(image: try GIFImage(contentsOf: path, limits: limits))
     }
 
-    /// The seek checkpoints held now (see ``FrameSeeker``), for diagnostics.
-    public var checkpointCount: Int { lock.withLock { seeker.checkpointCount } }
+    /// The seek checkpoints held now (see ``FrameSeeker``), for diagnostics:
+    /// the count after the latest decode.
+    public var checkpointCount: Int { state.withLock { $0.checkpointCount } }
 
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
@@ -56,19 +68,134 @@ public final class GIFFrameSource: FrameSource, @unchecked Sendable {
 
     /// Drops the seek checkpoints and the decoder's canvas and giflib handle
     /// (the ``FrameCache`` reading this source went away); the next frame
-    /// request starts again from frame 0 or a new checkpoint.
+    /// request starts again from frame 0 or a new checkpoint. A decode
+    /// running now finishes, and its seeker is dropped after it.
     public func releaseDecodingState() {
-        lock.withLock { seeker = image.makeSeeker(memoryBudget: seeker.memoryBudget) }
+        state.withLock { state in
+            state.generation += 1
+            state.checkpointCount = 0
+            state.idle = nil
+        }
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a
     /// whole canvas nobody else holds (what a ``FrameCache`` hands back from
     /// an evicted frame), so steady playback allocates no pixels.
     ///
-    /// - Throws: As ``frame(at:)``.
+    /// The decode runs on ``executor``; the calling task waits suspended.
+    /// When that task is cancelled before the decode has started, the
+    /// request is dropped and this throws `CancellationError`; a decode that
+    /// has started finishes.
+    /// - Throws: As ``frame(at:)``, or `CancellationError`.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         var pixels = consume storage
-        _ = try lock.withLock { () throws(GIFError) -> Bool in try seeker.copyFrame(at: index, into: &pixels) }
-        return RenderedFrame(index: index, width: canvasWidth, height: canvasHeight, pixels: pixels)
+        let id = state.withLock { state in
+            state.lastRequestID += 1
+            return state.lastRequestID
+        }
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                // Move the pixels into the queued request, so that it holds
+                // the only reference and the decode draws into them without
+                // a copy.
+                var moved: [UInt8] = []
+                swap(&moved, &pixels)
+                var request: Request? = Request(id: id, index: index, pixels: moved, continuation: continuation)
+                moved = []
+                let schedule = state.withLock { state -> Bool in
+                    if let request = request.take() { state.requests.append(request) }
+                    defer { state.scheduled = true }
+                    return !state.scheduled
+                }
+                if schedule { executor.enqueue(self) }
+            }
+        } onCancel: {
+            let dropped = state.withLock { state -> Request? in
+                guard let position = state.requests.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.requests.remove(at: position)
+            }
+            dropped?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    // MARK: Running requests on the executor
+
+    /// One frame asked for, waiting for its decode.
+    private struct Request: Sendable {
+        /// Names the request for ``frame(at:reusing:)``'s cancellation.
+        var id: Int
+        var index: Int
+        var pixels: [UInt8]
+        var continuation: UnsafeContinuation<RenderedFrame, any Error>
+    }
+
+    /// The seeker between decodes. `@unchecked Sendable`: only the one
+    /// decode running for this source uses it, and the ``state`` lock
+    /// orders the hand-overs.
+    private struct Loan: @unchecked Sendable {
+        var seeker: FrameSeeker
+        /// The ``State/generation`` it was made in.
+        var generation: Int
+    }
+
+    private struct State: ~Copyable {
+        /// Requests not yet run, in the order asked; storage reused.
+        var requests: [Request] = []
+        /// Whether the source is queued on, or running on, the executor.
+        var scheduled = false
+        /// The latest request's ``Request/id``.
+        var lastRequestID = 0
+        /// The seeker while no decode runs (`nil` also before the first
+        /// decode and after a release).
+        var idle: Loan?
+        var checkpointCount = 0
+        /// Bumped by ``releaseDecodingState()``: an older seeker is dropped
+        /// when its decode ends.
+        var generation = 0
+    }
+
+    /// Runs the oldest request on the calling executor thread, then queues
+    /// the source again if more are waiting.
+    func runOneRequest() {
+        var next: Request?
+        var lent: Loan?
+        var generation = 0
+        state.withLock { state in
+            guard !state.requests.isEmpty else {
+                state.scheduled = false
+                return
+            }
+            next = state.requests.removeFirst()
+            lent = state.idle.take()
+            generation = state.generation
+        }
+        guard var request = next.take() else { return }
+        var loan = lent.take() ?? Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget), generation: generation)
+        let result: Result<RenderedFrame, any Error>
+        do {
+            _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)
+            result = .success(
+                RenderedFrame(index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels))
+        } catch {
+            result = .failure(error)
+        }
+        var returned: Loan? = loan
+        let more = state.withLock { state -> Bool in
+            if let loan = returned.take(), loan.generation == state.generation {
+                state.checkpointCount = loan.seeker.checkpointCount
+                state.idle = loan
+            }
+            guard !state.requests.isEmpty else {
+                state.scheduled = false
+                return false
+            }
+            return true
+        }
+        request.continuation.resume(with: result)
+        if more { executor.enqueue(self) }
     }
 }

@@ -96,4 +96,35 @@ struct DriverTests {
         task.cancel()
         await task.value
     }
+
+    /// Issue 14: host time past ~292 years saturates the playhead's
+    /// nanoseconds, and so does media time at a rate above 1, so the next
+    /// change seemed due forever and the driver woke again at once, at full
+    /// CPU. A driver that rests sleeps no more than once here; one that spins
+    /// sleeps thousands of times in the real-time pauses below.
+    @Test("A player whose epoch lies centuries back does not make its driver spin",
+          arguments: [(300, 1.0), (200, 2.0), (100, 4.0)], [CatchUpPolicy.skip, .carryLag, .browser])
+    func ancientEpoch(_ age: (years: Int64, rate: Double), catchUp: CatchUpPolicy) async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let epoch = start.advanced(by: .seconds(-age.years * 365 * 86_400))
+        let configuration = PlayerConfiguration(catchUp: catchUp, rate: age.rate)
+        let player = try Player(source: FakeFrameSource.milliseconds(100, 200, 300, loop: 0),
+                                configuration: configuration, startingAt: start, epoch: epoch)
+        let driver = PlaybackDriver(player: player, clock: clock)
+        let task = Task { await driver.run() }
+        await player.play(at: start)
+        try await Task.sleep(for: .milliseconds(50))
+        clock.advance(by: .seconds(1))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(clock.sleepLog.count <= 1, "\(clock.sleepLog.count) sleeps")
+        #expect((0..<3).contains(await player.currentFrame))
+        // The host can still pause and play it.
+        await player.pause(at: clock.now)
+        await player.play(at: clock.now)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(clock.sleepLog.count <= 2, "\(clock.sleepLog.count) sleeps")
+        task.cancel()
+        await task.value
+    }
 }

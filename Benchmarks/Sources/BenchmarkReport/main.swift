@@ -13,6 +13,7 @@ import Darwin
 // Usage: BenchmarkReport [--rounds N]
 //        BenchmarkReport --profile c|gif|parallel|scan|seek WORKLOAD [--repeat N]
 //        BenchmarkReport --player-probe WORKLOAD|playlist|nine-shared W|nine-private W|malloc-check
+//        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
@@ -20,6 +21,12 @@ import Darwin
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" {
+    let name = CommandLine.arguments.dropFirst(2).first ?? PlayerReport.nineWorkload
+    let seconds = CommandLine.arguments.dropFirst(3).first.flatMap { Double($0) } ?? 3
+    await GroupDriverProbe.printSection(workloads: Workload.all(), name: name, seconds: seconds)
+    exit(0)
 }
 
 var rounds = 7
@@ -134,3 +141,4 @@ print("Load average after: \(Timing.loadAverage). Parallel figures need idle cor
 print("  they approach the one-thread figures.")
 
 PlayerReport.printSection(workloads: workloads, cBaseline: cBaselineSeconds)
+await GroupDriverProbe.printSection(workloads: workloads)

@@ -3,6 +3,8 @@
 ///
 /// - No polling: it wakes only at deadlines, or when the host changes the
 ///   schedule (play, pause, stop, seek, rate).
+/// - No task per frame: one sleeper task, kept while the player plays on,
+///   sleeps until each deadline in turn.
 /// - No work while the player is idle, paused or finished: it just waits for
 ///   the host.
 /// - No accumulated error: each deadline comes from the player's anchor
@@ -17,6 +19,9 @@
 /// // …
 /// task.cancel()
 /// ```
+///
+/// It is a ``GroupDriver`` of one member; to run several players (a grid of
+/// GIFs), put them in one group driver instead of giving each a driver.
 ///
 /// In tests, give it a clock whose `sleep(until:)` returns when the test
 /// moves time, and every wake-up happens exactly at a deadline.
@@ -39,27 +44,6 @@ public struct PlaybackDriver<C: Clock>: Sendable where C.Duration == Duration {
     /// Drives the player until the calling task is cancelled. Events reach
     /// the player's observers and streams as usual.
     public func run() async {
-        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let token = await player.addWake(wake)
-        var iterator = wakes.makeAsyncIterator()
-        var timer: Task<Void, Never>?
-        while !Task.isCancelled {
-            timer?.cancel()
-            timer = nil
-            if let deadline = await player.tick(to: clock.now) {
-                timer = Task { [clock] in
-                    do {
-                        try await clock.sleep(until: deadline, tolerance: nil)
-                        wake.yield()
-                    } catch {
-                        // Cancelled: the schedule changed or the driver stopped.
-                    }
-                }
-            }
-            if await iterator.next() == nil { break }
-        }
-        timer?.cancel()
-        await player.removeWake(token)
-        wake.finish()
+        await GroupDriver.drive(player, on: clock)
     }
 }

@@ -28,29 +28,9 @@ public struct PlaylistDriver<C: Clock>: Sendable where C.Duration == Duration {
         self.clock = clock
     }
 
-    /// Drives the playlist until the calling task is cancelled.
+    /// Drives the playlist until the calling task is cancelled, ticking it
+    /// at each deadline and whenever a load it waits for arrives.
     public func run() async {
-        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let token = await playlist.addWake(wake)
-        var iterator = wakes.makeAsyncIterator()
-        var timer: Task<Void, Never>?
-        while !Task.isCancelled {
-            timer?.cancel()
-            timer = nil
-            if let deadline = await playlist.tick(to: clock.now) {
-                timer = Task { [clock] in
-                    do {
-                        try await clock.sleep(until: deadline, tolerance: nil)
-                        wake.yield()
-                    } catch {
-                        // Cancelled: the schedule changed or the driver stopped.
-                    }
-                }
-            }
-            if await iterator.next() == nil { break }
-        }
-        timer?.cancel()
-        await playlist.removeWake(token)
-        wake.finish()
+        await GroupDriver.drive(playlist, on: clock)
     }
 }

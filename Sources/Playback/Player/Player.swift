@@ -37,11 +37,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public nonisolated let origin: Instant
 
     var playhead: Playhead
-    /// Observers in registration order (tokens only grow).
-    var observers: [(token: Int, handler: @Sendable (PlayerEvent) -> Void)] = []
-    var streams: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]
-    var wakes: [Int: AsyncStream<Void>.Continuation] = [:]
-    var nextToken = 0
+    /// Observers, event streams and driver wake-ups.
+    var hub = EventHub<PlayerEvent>()
     /// The events of the latest ``advance(to:)``, reused from call to call.
     var eventBuffer: [PlayerEvent] = []
     /// The look-ahead list handed to the cache, reused from call to call.
@@ -83,11 +80,10 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         )
     }
 
-    /// Ends every event stream and driver wake-up still open, so consumers
-    /// iterating ``events()`` finish when the player goes away.
+    /// Ends every event stream still open, so consumers iterating
+    /// ``events()`` finish when the player goes away.
     deinit {
-        for continuation in streams.values { continuation.finish() }
-        for continuation in wakes.values { continuation.finish() }
+        hub.finishStreams()
     }
 
     /// A copy of the deterministic state, for inspection or tests.
@@ -160,7 +156,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
     public func setRate(_ rate: Double) throws(PlayerError) {
         try playhead.setRate(rate)
-        signalDrivers()
+        hub.signalWakes()
     }
 
     /// Moves time forward to `instant`; earlier instants are ignored.
@@ -171,8 +167,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public func advance(to instant: Instant) -> [PlayerEvent] {
         eventBuffer.removeAll(keepingCapacity: true)
         playhead.advance(to: hostTime(instant), into: &eventBuffer)
-        deliver(eventBuffer)
-        signalDrivers()
+        hub.deliver(eventBuffer)
+        hub.signalWakes()
         return eventBuffer
     }
 
@@ -181,18 +177,19 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public func advance(by duration: Duration) -> [PlayerEvent] {
         eventBuffer.removeAll(keepingCapacity: true)
         playhead.advance(by: duration, into: &eventBuffer)
-        deliver(eventBuffer)
-        signalDrivers()
+        hub.deliver(eventBuffer)
+        hub.signalWakes()
         return eventBuffer
     }
 
-    /// The driver's tick: advance without waking drivers, then report when
-    /// the next change is due.
-    func tick(to instant: Instant) -> Instant? {
+    /// A driver's tick (see ``DrivenMember``): advance without waking
+    /// drivers, then report when the next change is due.
+    func tick(to instant: Instant, wake token: Int) -> Instant? {
+        hub.consumeWake(token)
         eventBuffer.removeAll(keepingCapacity: true)
         playhead.advance(to: hostTime(instant), into: &eventBuffer)
-        deliver(eventBuffer)
-        return nextChangeInstant
+        hub.deliver(eventBuffer)
+        return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !eventBuffer.isEmpty)
     }
 
     private nonisolated func hostTime(_ instant: Instant) -> Duration {
@@ -201,8 +198,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     private func perform(_ change: (inout Playhead) -> [PlayerEvent]) -> [PlayerEvent] {
         let events = change(&playhead)
-        deliver(events)
-        signalDrivers()
+        hub.deliver(events)
+        hub.signalWakes()
         return events
     }
 }

@@ -25,13 +25,16 @@ extension Playhead {
         case .skip:
             skip(toMedia: media, reportingLoops: true, &events)
         case .carryLag:
-            if media >= timeline.endNanos(ofStep: step) {
+            // A step that ends where media time saturates never ends:
+            // stepping past it each tick would play on at the end of time.
+            let end = timeline.endNanos(ofStep: step)
+            if media >= end, end < .max {
                 stepOnce(&events)
             }
         case .resync(let limit):
             let end = timeline.endNanos(ofStep: step)
             let due = hostNanos(whenMediaReaches: end)
-            if media >= end, Nanoseconds.subtract(host, due) > Nanoseconds.of(limit) {
+            if media >= end, end < .max, Nanoseconds.subtract(host, due) > Nanoseconds.of(limit) {
                 stepOnce(&events)
                 if state == .playing {
                     anchorHost = host

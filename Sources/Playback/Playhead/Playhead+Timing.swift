@@ -36,9 +36,17 @@ extension Playhead {
     /// change), never by adding up frame durations tick after tick, so a host
     /// that sleeps until this time accumulates no error. It may lie before
     /// ``now`` while a ``CatchUpPolicy/carryLag`` lag is being worked off.
+    ///
+    /// Also `nil` at the end of representable time: once host time has
+    /// saturated (about 292 years after the origin), or when the shown step
+    /// ends where media time saturates (an epoch centuries back, a high
+    /// rate), nothing moves any more, and a driver must rest instead of
+    /// waking again at once for a change that never comes.
     public var nextChangeTime: Duration? {
-        guard state == .playing, timeline.loopNanos > 0 else { return nil }
-        return Nanoseconds.duration(hostNanos(whenMediaReaches: timeline.endNanos(ofStep: step)))
+        guard state == .playing, timeline.loopNanos > 0, nowNanos < .max else { return nil }
+        let end = timeline.endNanos(ofStep: step)
+        guard end < .max else { return nil }
+        return Nanoseconds.duration(hostNanos(whenMediaReaches: end))
     }
 
     /// Host time from ``now`` until ``nextChangeTime`` (zero when it is

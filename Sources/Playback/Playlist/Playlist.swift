@@ -30,10 +30,8 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public nonisolated let configuration: PlaylistConfiguration
 
     var sequencer: PlaylistSequencer
-    var observers: [Int: @Sendable (PlaylistEvent) -> Void] = [:]
-    var streams: [Int: AsyncStream<PlaylistEvent>.Continuation] = [:]
-    var wakes: [Int: AsyncStream<Void>.Continuation] = [:]
-    var nextToken = 0
+    /// Observers, event streams and driver wake-ups.
+    var hub = EventHub<PlaylistEvent>()
     private var loadTasks: [Int: Task<Void, Never>] = [:]
     private var caches: [String: FrameCache] = [:]
 
@@ -54,12 +52,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         Task { await self.startRequestedLoads() }
     }
 
-    /// Cancels loads still running and ends every event stream and driver
-    /// wake-up still open.
+    /// Cancels loads still running and ends every event stream still open.
     deinit {
         for task in loadTasks.values { task.cancel() }
-        for continuation in streams.values { continuation.finish() }
-        for continuation in wakes.values { continuation.finish() }
+        hub.finishStreams()
     }
 
     // MARK: Reading the state
@@ -152,12 +148,13 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         perform { $0.replace(items: items, at: instant.map(hostTime)) }
     }
 
-    /// The driver's tick: advance without waking drivers, then report when
-    /// the next change is due.
-    func tick(to instant: Instant) -> Instant? {
+    /// A driver's tick (see ``DrivenMember``): advance without waking
+    /// drivers, then report when the next change is due.
+    func tick(to instant: Instant, wake token: Int) -> Instant? {
+        hub.consumeWake(token)
         let events = sequencer.advance(to: hostTime(instant))
         afterChange(events)
-        return nextChangeInstant
+        return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !events.isEmpty)
     }
 
     // MARK: Internals
@@ -169,7 +166,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private func perform(_ change: (inout PlaylistSequencer) -> [PlaylistEvent]) -> [PlaylistEvent] {
         let events = change(&sequencer)
         afterChange(events)
-        signalDrivers()
+        hub.signalWakes()
         return events
     }
 
@@ -199,7 +196,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         loadTasks[request.id] = nil
         afterChange(sequencer.finishLoad(request, result: result))
         // A driver passes time in at once, so an item waited for starts now.
-        signalDrivers()
+        hub.signalWakes()
     }
 
     /// Keeps caches for the current item and the next loaded one only, and

@@ -1,0 +1,27 @@
+/// What a driver needs of what it drives (a ``Player`` or a ``Playlist``):
+/// a tick that advances to an instant and says when the next change is due,
+/// and a wake-up the host's changes call (see ``EventHub``).
+protocol DrivenMember<Instant>: EventHubOwner {
+    associatedtype Instant: InstantProtocol where Instant.Duration == Duration
+
+    /// Advances to `instant` without signalling drivers, marks the wake-up
+    /// registered under `token` as consumed, and returns the instant the next
+    /// change is due, or `nil` when nothing is scheduled.
+    func tick(to instant: Instant, wake token: Int) -> Instant?
+}
+
+extension DrivenMember {
+    /// The deadline a tick to `instant` reports: `next`, except that a
+    /// deadline already due after a tick that changed nothing means the
+    /// member cannot move (its time has saturated), so it reports `nil` and
+    /// its driver rests until the host changes something, instead of waking
+    /// again at once for ever.
+    static func deadline(_ next: Instant?, afterTickTo instant: Instant, moved: Bool) -> Instant? {
+        guard let next, next > instant || moved else { return nil }
+        return next
+    }
+}
+
+extension Player: DrivenMember {}
+
+extension Playlist: DrivenMember {}

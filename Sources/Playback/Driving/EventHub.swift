@@ -1,0 +1,122 @@
+/// The listeners of one actor (a ``Player`` or a ``Playlist``): event
+/// callbacks, event streams and the wake-ups of the drivers that run it.
+///
+/// A value the actor owns and mutates on its own executor, so it needs no
+/// lock. Listeners are kept in registration order in arrays that are reused,
+/// so delivering events allocates nothing.
+///
+/// Driver wake-ups are coalesced: a driver is signalled once, then not again
+/// until it has ticked the actor (``consumeWake(_:)``), because one tick reads
+/// every change made in between.
+struct EventHub<Event: Sendable> {
+    private var observers: [(token: Int, handler: @Sendable (Event) -> Void)] = []
+    private var streams: [(token: Int, continuation: AsyncStream<Event>.Continuation)] = []
+    private var wakes: [(token: Int, wake: @Sendable () -> Void, pending: Bool)] = []
+    /// Tokens only grow, so a token names one registration for ever.
+    private var lastToken = 0
+
+    private mutating func nextToken() -> Int {
+        lastToken += 1
+        return lastToken
+    }
+
+    /// Registers `handler`; returns its token.
+    mutating func addObserver(_ handler: @escaping @Sendable (Event) -> Void) -> Int {
+        let token = nextToken()
+        observers.append((token, handler))
+        return token
+    }
+
+    /// Forgets the observer registered under `token` (unknown tokens: nothing).
+    mutating func removeObserver(_ token: Int) {
+        observers.removeAll { $0.token == token }
+    }
+
+    /// A new unbounded stream of the events from now on. `ended` is called
+    /// with the stream's token when its consumer stops (from any thread);
+    /// the owner then calls ``removeStream(_:)`` on its executor.
+    mutating func makeStream(ended: @escaping @Sendable (Int) -> Void) -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        let token = nextToken()
+        streams.append((token, continuation))
+        continuation.onTermination = { _ in ended(token) }
+        return stream
+    }
+
+    /// Forgets the stream registered under `token`.
+    mutating func removeStream(_ token: Int) {
+        streams.removeAll { $0.token == token }
+    }
+
+    /// Registers a driver's wake-up, called whenever the host changes the
+    /// schedule; returns its token.
+    mutating func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
+        let token = nextToken()
+        wakes.append((token, wake, false))
+        return token
+    }
+
+    /// Forgets the driver wake-up registered under `token`.
+    mutating func removeWake(_ token: Int) {
+        wakes.removeAll { $0.token == token }
+    }
+
+    /// The driver with `token` is ticking the owner now: later changes must
+    /// signal it again.
+    mutating func consumeWake(_ token: Int) {
+        if let index = wakes.firstIndex(where: { $0.token == token }) { wakes[index].pending = false }
+    }
+
+    /// Tells every driver not yet told that the schedule changed.
+    mutating func signalWakes() {
+        for index in wakes.indices where !wakes[index].pending {
+            wakes[index].pending = true
+            wakes[index].wake()
+        }
+    }
+
+    /// Hands `events` to observers (in registration order), then to streams.
+    func deliver(_ events: [Event]) {
+        for event in events {
+            for observer in observers { observer.handler(event) }
+            for stream in streams { stream.continuation.yield(event) }
+        }
+    }
+
+    /// Ends every stream, so consumers iterating them finish (the owner is
+    /// going away).
+    func finishStreams() {
+        for stream in streams { stream.continuation.finish() }
+    }
+}
+
+/// An actor whose listeners live in an ``EventHub``: the event plumbing
+/// ``Player`` and ``Playlist`` share.
+protocol EventHubOwner: Actor {
+    associatedtype Event: Sendable
+    var hub: EventHub<Event> { get set }
+}
+
+extension EventHubOwner {
+    /// A stream of the owner's events that unregisters itself when its
+    /// consumer stops.
+    func makeEventStream() -> AsyncStream<Event> {
+        hub.makeStream { [weak self] token in
+            Task { await self?.removeEventStream(token) }
+        }
+    }
+
+    private func removeEventStream(_ token: Int) {
+        hub.removeStream(token)
+    }
+
+    /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
+    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
+        hub.addWake(wake)
+    }
+
+    /// Forgets a driver's wake-up.
+    func removeWake(_ token: Int) {
+        hub.removeWake(token)
+    }
+}

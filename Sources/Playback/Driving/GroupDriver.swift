@@ -1,0 +1,211 @@
+/// Runs many players and playlists in real time on one clock: it sleeps
+/// until the earliest next change among them, advances the members whose
+/// change has come to the clock's time, and repeats.
+///
+/// Nine GIFs in a grid cost one wake-up per change of any of them, not nine
+/// drivers waking on their own; nine players on one epoch wake it once per
+/// frame period. With a ``maximumFrameRate`` it wakes at most that often:
+/// frames due in between are dropped, but every member is still advanced to
+/// the clock's true time, so each one's timing (which frame it shows when,
+/// loop and finish events) stays what it would be alone, under its
+/// ``CatchUpPolicy``.
+///
+/// ```swift
+/// let clock = ContinuousClock()
+/// let group = GroupDriver(clock: clock, maximumFrameRate: 30)
+/// for player in players { await group.add(player) }
+/// let driving = Task { await group.run() }
+/// for player in players { await player.play(at: clock.now) }
+/// // …members come and go while it runs:
+/// await group.remove(players[0])
+/// driving.cancel()
+/// ```
+///
+/// Like ``PlaybackDriver`` (which is a group of one), it does not poll: it
+/// wakes at deadlines, or when the host changes a member's schedule (play,
+/// pause, stop, seek, rate, a playlist's load arriving); deadlines come from
+/// each member's anchor, so sleeping accumulates no error. One sleeper task
+/// does the sleeping, handed each deadline in turn; it is replaced only when
+/// a deadline it sleeps toward moves or goes away, since only cancellation
+/// interrupts a `Clock`'s sleep.
+///
+/// The group holds its members (strongly) until they are removed.
+public actor GroupDriver<C: Clock> where C.Duration == Duration {
+    private struct Member {
+        let id: ObjectIdentifier
+        let target: any DrivenMember<C.Instant>
+        /// The wake-up registered in the member while the driver runs.
+        var token: Int?
+        var deadline: C.Instant?
+    }
+
+    /// The clock that supplies time and sleeps.
+    public nonisolated let clock: C
+
+    /// The most deadline wake-ups per second, or `nil` for no cap.
+    public nonisolated let maximumFrameRate: Double?
+
+    /// The least time between two deadline wake-ups, from the cap.
+    private nonisolated let minimumInterval: Duration?
+
+    /// Members in the order added; only the running loop changes this.
+    private var members: [Member] = []
+    /// Additions (`true`) and removals not yet applied by the loop.
+    private var changes: [(add: Bool, member: any DrivenMember<C.Instant>)] = []
+    /// The running loop's inbox, or `nil` while not running.
+    private var inbox: AsyncStream<DriverCommand>.Continuation?
+    private var counters = GroupDriverStatistics()
+
+    /// Creates a driver with no members; nothing runs until ``run()``.
+    /// - Parameters:
+    ///   - clock: The clock to read and sleep on; members must measure time
+    ///     on it.
+    ///   - maximumFrameRate: The most deadline wake-ups per second (30 suits
+    ///     a grid of small GIFs), or `nil` to wake at every deadline. A value
+    ///     that is not finite and positive means no cap.
+    public init(clock: C, maximumFrameRate: Double? = nil) {
+        self.clock = clock
+        if let rate = maximumFrameRate, rate.isFinite, rate > 0 {
+            self.maximumFrameRate = rate
+            self.minimumInterval = .nanoseconds(Nanoseconds.fromDouble(1e9 / rate, .up))
+        } else {
+            self.maximumFrameRate = nil
+            self.minimumInterval = nil
+        }
+    }
+
+    /// The counters so far.
+    public var statistics: GroupDriverStatistics { counters }
+
+    /// The number of members, counting additions and removals the running
+    /// driver has not applied yet.
+    public var memberCount: Int {
+        var ids = Set(members.map(\.id))
+        for change in changes {
+            let id = ObjectIdentifier(change.member)
+            if change.add { ids.insert(id) } else { ids.remove(id) }
+        }
+        return ids.count
+    }
+
+    /// Adds `player`, at once or, while running, at the driver's next turn
+    /// (it is then advanced to the clock's time and scheduled). Adding a
+    /// member twice does nothing.
+    /// - Parameter player: A player measuring time on ``clock``.
+    public func add(_ player: Player<C.Instant>) { change(add: true, player) }
+
+    /// Adds `playlist`, as a player is added.
+    /// - Parameter playlist: A playlist measuring time on ``clock``.
+    public func add(_ playlist: Playlist<C.Instant>) { change(add: true, playlist) }
+
+    /// Removes `player`, at once or, while running, at the driver's next
+    /// turn; a player that is not a member is ignored. The player keeps its
+    /// position; nothing advances it any more.
+    /// - Parameter player: A member.
+    public func remove(_ player: Player<C.Instant>) { change(add: false, player) }
+
+    /// Removes `playlist`, as a player is removed.
+    /// - Parameter playlist: A member.
+    public func remove(_ playlist: Playlist<C.Instant>) { change(add: false, playlist) }
+
+    private func change(add: Bool, _ member: any DrivenMember<C.Instant>) {
+        changes.append((add, member))
+        inbox?.yield(.membership)
+    }
+
+    /// Drives the members until the calling task is cancelled; returns at
+    /// once when another `run()` of this driver is in progress. Events reach
+    /// the members' observers and streams as usual.
+    public func run() async {
+        guard inbox == nil else { return }
+        let (commands, inbox) = AsyncStream.makeStream(of: DriverCommand.self)
+        self.inbox = inbox
+        var sleeper = DriverSleeper(clock: clock, inbox: inbox)
+        var iterator = commands.makeAsyncIterator()
+        var lastWake: C.Instant?
+        for index in members.indices { await register(index) }
+        await applyChanges()
+        while !Task.isCancelled {
+            sleeper.sleep(until: nextWake(after: lastWake))
+            guard let command = await iterator.next() else { break }
+            switch command {
+            case .timer(let generation):
+                guard let target = sleeper.fired(generation) else { continue }
+                counters.wakeUps += 1
+                lastWake = target
+                await tickDue()
+            case .member(let id):
+                counters.scheduleChanges += 1
+                if let index = members.firstIndex(where: { $0.id == id }) { await tick(index, at: clock.now) }
+            case .membership:
+                await applyChanges()
+            }
+        }
+        await sleeper.stop()
+        for index in members.indices {
+            if let token = members[index].token { await members[index].target.removeWake(token) }
+            members[index].token = nil
+            members[index].deadline = nil
+        }
+        self.inbox = nil
+        inbox.finish()
+    }
+
+    /// Drives `member` alone until the calling task is cancelled: a
+    /// ``PlaybackDriver``'s or a ``PlaylistDriver``'s run.
+    static func drive(_ member: any DrivenMember<C.Instant>, on clock: C) async {
+        let driver = GroupDriver(clock: clock)
+        await driver.change(add: true, member)
+        await driver.run()
+    }
+
+    /// The earliest deadline, held back to the minimum interval after the
+    /// previous deadline wake-up.
+    private func nextWake(after lastWake: C.Instant?) -> C.Instant? {
+        var earliest: C.Instant?
+        for member in members {
+            if let deadline = member.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        guard let earliest, let minimumInterval, let lastWake else { return earliest }
+        return max(earliest, lastWake.advanced(by: minimumInterval))
+    }
+
+    /// Ticks every member whose deadline has come, all to the same instant.
+    private func tickDue() async {
+        let now = clock.now
+        for index in members.indices {
+            guard let deadline = members[index].deadline, deadline <= now else { continue }
+            await tick(index, at: now)
+        }
+    }
+
+    private func tick(_ index: Int, at now: C.Instant) async {
+        guard let token = members[index].token else { return }
+        counters.ticks += 1
+        members[index].deadline = await members[index].target.tick(to: now, wake: token)
+    }
+
+    /// Registers the driver's wake-up in member `index` and ticks it.
+    private func register(_ index: Int) async {
+        guard let inbox else { return }
+        let id = members[index].id
+        members[index].token = await members[index].target.addWake { inbox.yield(.member(id)) }
+        await tick(index, at: clock.now)
+    }
+
+    private func applyChanges() async {
+        while !changes.isEmpty {
+            let change = changes.removeFirst()
+            let id = ObjectIdentifier(change.member)
+            let index = members.firstIndex { $0.id == id }
+            if change.add {
+                guard index == nil else { continue }
+                members.append(Member(id: id, target: change.member))
+                await register(members.count - 1)
+            } else if let index {
+                let member = members.remove(at: index)
+                if let token = member.token { await member.target.removeWake(token) }
+            }
+        }
+    }
+}

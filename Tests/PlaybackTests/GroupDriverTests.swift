@@ -1,0 +1,235 @@
+import Playback
+import Testing
+
+/// Moves `clock` from deadline to deadline up to `end` after `start`,
+/// waiting after each move until the driver sleeps toward a later one (or
+/// `done` says nothing more will come).
+private func stepThroughDeadlines(
+    _ clock: ManualClock, from start: ManualClock.Instant, until end: Duration,
+    done: @Sendable () async -> Bool = { false }
+) async {
+    while true {
+        let more = await eventually {
+            if !clock.pendingDeadlines.isEmpty { return true }
+            return await done()
+        }
+        guard more, let next = clock.pendingDeadlines.first, start.duration(to: next) <= end else { return }
+        clock.advance(to: next)
+        _ = await eventually {
+            if let first = clock.pendingDeadlines.first { return first > next }
+            return await done()
+        }
+    }
+}
+
+@Suite("Group driver on a manual clock")
+struct GroupDriverTests {
+    /// Sources of different timing: each row is one member.
+    static let members: [(source: FakeFrameSource, configuration: PlayerConfiguration)] = [
+        (.milliseconds(100, 200, 300, loop: 0), .init()),
+        (.milliseconds(30, 70, loop: 0), .init(rate: 1.5)),
+        (.milliseconds(50, 50, 50, 50, loop: 1), .init()),  // two plays, then finished
+        (.milliseconds(40, 40, 40, loop: 0), .init(direction: .bounce)),
+    ]
+
+    @Test("Each member's events and their instants equal the same player's driven alone")
+    func sameAsAlone() async throws {
+        let horizon = Duration.milliseconds(1500)
+        var alone: [[(PlayerEvent, Duration)]] = []
+        for member in Self.members {
+            let clock = ManualClock()
+            let start = clock.now
+            let player = try Player(source: member.source, configuration: member.configuration, startingAt: start)
+            let recorder = EventRecorder()
+            await player.addObserver { recorder.record($0, at: start.duration(to: clock.now)) }
+            let task = Task { await PlaybackDriver(player: player, clock: clock).run() }
+            await player.play(at: start)
+            await stepThroughDeadlines(clock, from: start, until: horizon) { await player.state == .finished }
+            task.cancel()
+            await task.value
+            alone.append(recorder.timedEvents)
+        }
+
+        let clock = ManualClock()
+        let start = clock.now
+        let group = GroupDriver(clock: clock)
+        var players: [Player<ManualClock.Instant>] = []
+        var recorders: [EventRecorder] = []
+        for member in Self.members {
+            let player = try Player(source: member.source, configuration: member.configuration, startingAt: start)
+            let recorder = EventRecorder()
+            await player.addObserver { recorder.record($0, at: start.duration(to: clock.now)) }
+            await group.add(player)
+            players.append(player)
+            recorders.append(recorder)
+        }
+        #expect(await group.memberCount == Self.members.count)
+        let task = Task { await group.run() }
+        for player in players { await player.play(at: start) }
+        await stepThroughDeadlines(clock, from: start, until: horizon)
+        task.cancel()
+        await task.value
+
+        for (index, recorder) in recorders.enumerated() {
+            #expect(recorder.timedEvents.map(\.0) == alone[index].map(\.0), "member \(index)")
+            #expect(recorder.timedEvents.map(\.1) == alone[index].map(\.1), "member \(index)")
+            #expect(!alone[index].isEmpty, "member \(index)")
+        }
+        #expect(clock.pendingDeadlines.isEmpty)
+    }
+
+    @Test("Nine players on one epoch wake the group once per frame period")
+    func nineInStep() async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let group = GroupDriver(clock: clock)
+        var players: [Player<ManualClock.Instant>] = []
+        for _ in 0..<9 {
+            let player = try Player(source: FakeFrameSource.milliseconds(100, 100, 100, loop: 0),
+                                    startingAt: start, epoch: start)
+            players.append(player)
+            await group.add(player)
+        }
+        let task = Task { await group.run() }
+        for player in players { await player.play(at: start) }
+        await stepThroughDeadlines(clock, from: start, until: .milliseconds(1000))
+        // Changes at 100, 200, …, 1000 ms: ten, shared by all nine.
+        #expect(await group.statistics.wakeUps == 10)
+        for player in players {
+            #expect(await player.loopsCompleted == 3)
+            #expect(await player.currentFrame == 1)
+        }
+        task.cancel()
+        await task.value
+    }
+
+    @Test("A frame-rate cap bounds the wake-ups; every player still shows what the clock says")
+    func cap() async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let group = GroupDriver(clock: clock, maximumFrameRate: 30)
+        #expect(group.maximumFrameRate == 30)
+        var players: [Player<ManualClock.Instant>] = []
+        var twins: [Player<ManualClock.Instant>] = []
+        for index in 0..<9 {
+            // 20 ms frames (50 per second), each player on its own phase.
+            let source = FakeFrameSource.milliseconds(20, 20, 20, 20, 20, loop: 0)
+            let epoch = start.advanced(by: .milliseconds(3 * index))
+            let player = try Player(source: source, startingAt: start, epoch: epoch)
+            players.append(player)
+            twins.append(try Player(source: source, startingAt: start, epoch: epoch))
+            await group.add(player)
+        }
+        let task = Task { await group.run() }
+        for player in players + twins { await player.play(at: start) }
+        let horizon = Duration.seconds(3)
+        await stepThroughDeadlines(clock, from: start, until: horizon)
+        let wakeUps = await group.statistics.wakeUps
+        // At most one wake-up per 1/30 s over 3 s, plus the first.
+        #expect(wakeUps <= 91, "\(wakeUps) wake-ups")
+        #expect(wakeUps >= 85, "\(wakeUps) wake-ups")
+        let slept = clock.sleepLog
+        for (earlier, later) in zip(slept, slept.dropFirst()) {
+            #expect(earlier.duration(to: later) >= .nanoseconds(33_333_333))
+        }
+        // A twin advanced by hand to the same instant shows the same position.
+        for (player, twin) in zip(players, twins) {
+            await twin.advance(to: await player.now)
+            #expect(await player.currentFrame == twin.currentFrame)
+            #expect(await player.timeIntoFrame == twin.timeIntoFrame)
+            #expect(await player.loopsCompleted == twin.loopsCompleted)
+        }
+        task.cancel()
+        await task.value
+    }
+
+    @Test("Members come and go while the group runs")
+    func membership() async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        func at(_ milliseconds: Int) -> ManualClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
+        let group = GroupDriver(clock: clock)
+        let first = try Player(source: FakeFrameSource.milliseconds(100, 100, loop: 0), startingAt: start)
+        let second = try Player(source: FakeFrameSource.milliseconds(70, 70, loop: 0), startingAt: start)
+        let firstEvents = EventRecorder(), secondEvents = EventRecorder()
+        await first.addObserver { firstEvents.record($0, at: start.duration(to: clock.now)) }
+        await second.addObserver { secondEvents.record($0, at: start.duration(to: clock.now)) }
+        await group.add(first)
+        let task = Task { await group.run() }
+        await first.play(at: start)
+        await stepThroughDeadlines(clock, from: start, until: .milliseconds(200))
+        #expect(firstEvents.events == [.frameChanged(frame: 1), .loopCompleted(loopsDone: 1), .frameChanged(frame: 0)])
+
+        // Added while running: driven from the next turn on.
+        await second.play(at: clock.now)
+        await group.add(second)
+        await group.add(second)  // twice: nothing more
+        #expect(await group.memberCount == 2)
+        await clock.waitForSleeper(at: at(270))
+        clock.advance(to: at(270))
+        #expect(await eventually { secondEvents.events == [.frameChanged(frame: 1)] })
+
+        // Removed while running: nothing advances it any more.
+        await group.remove(first)
+        #expect(await group.memberCount == 1)
+        await stepThroughDeadlines(clock, from: start, until: .milliseconds(700))
+        #expect(await first.currentFrame == 0)
+        #expect(firstEvents.events.count == 3)
+        #expect(secondEvents.timedEvents.last?.1 == .milliseconds(690))
+        task.cancel()
+        await task.value
+    }
+
+    @Test("A playlist in a group plays as it does under its own PlaylistDriver")
+    func playlistMember() async throws {
+        @Sendable func bothReady(_ playlist: Playlist<ManualClock.Instant>) async -> Bool {
+            let states = (await playlist.loadState(of: "A"), await playlist.loadState(of: "B"))
+            return states.0 == .ready && states.1 == .ready
+        }
+        func items() -> [PlaylistItem] {
+            [
+                PlaylistItem(key: "A") { FakeFrameSource.milliseconds(100, 100) },
+                PlaylistItem(key: "B") { FakeFrameSource.milliseconds(60, 60, 60) },
+            ]
+        }
+        let horizon = Duration.milliseconds(1000)
+
+        let aloneClock = ManualClock()
+        let aloneStart = aloneClock.now
+        let alone = try Playlist(items: items(), startingAt: aloneStart)
+        let aloneEvents = PlaylistRecorder()
+        await alone.addObserver { aloneEvents.record($0) }
+        let aloneTask = Task { await PlaylistDriver(playlist: alone, clock: aloneClock).run() }
+        // Both items loaded first, so that the loads' real-time arrival
+        // cannot change what the manual clock sees.
+        #expect(await eventually { await bothReady(alone) })
+        await alone.play(at: aloneStart)
+        await stepThroughDeadlines(aloneClock, from: aloneStart, until: horizon)
+        aloneTask.cancel()
+        await aloneTask.value
+
+        let clock = ManualClock()
+        let start = clock.now
+        let playlist = try Playlist(items: items(), startingAt: start)
+        let events = PlaylistRecorder()
+        await playlist.addObserver { events.record($0) }
+        let player = try Player(source: FakeFrameSource.milliseconds(70, 70, loop: 0), startingAt: start)
+        let group = GroupDriver(clock: clock)
+        await group.add(playlist)
+        await group.add(player)
+        let task = Task { await group.run() }
+        #expect(await eventually { await bothReady(playlist) })
+        await playlist.play(at: start)
+        await player.play(at: start)
+        await stepThroughDeadlines(clock, from: start, until: horizon)
+        task.cancel()
+        await task.value
+
+        #expect(events.playback == aloneEvents.playback)
+        #expect(events.playback.contains(.itemStarted(key: "B")))
+        #expect(await playlist.currentKey == alone.currentKey)
+        #expect(await playlist.currentFrame == alone.currentFrame)
+        // 1000 ms of 70 ms frames: 14 changes, the last at 980 ms.
+        #expect(await player.loopsCompleted == 7)
+    }
+}
