@@ -75,11 +75,43 @@ enum Snippets {
         }
         // end README.md:108
 
-        // begin README.md:156
+        // begin README.md:157
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:156
+        // end README.md:157
 
         // begin README.md:171
+
+        /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
+        func playGrid(_ sources: [any FrameSource]) async throws {
+            let clock = ContinuousClock()
+            let epoch = clock.now  // one epoch: copies of one GIF stay in step
+            let group = GroupDriver(clock: clock, maximumFrameRate: 30)
+            var players: [Player<ContinuousClock.Instant>] = []
+            for source in sources {
+                let player = try Player(source: source, startingAt: clock.now, epoch: epoch)
+                await group.add(player)
+                players.append(player)
+            }
+            let driving = Task { await group.run() }
+            for player in players { await player.play(at: clock.now) }
+            try await clock.sleep(for: .seconds(1))
+
+            // Scrolled out of view: nothing drives it any more; it keeps its frame.
+            if let first = players.first { await group.remove(first) }
+            try await clock.sleep(for: .seconds(1))
+
+            // Frames due between wake-ups were skipped; each player still shows
+            // the frame its clock says.
+            print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
+            driving.cancel()
+        }
+        // end README.md:171
+
+        // begin README.md:202
+        try await playGrid([source, source, source])
+        // end README.md:202
+
+        // begin README.md:225
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -88,18 +120,18 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:171
+        // end README.md:225
 
-        // begin README.md:227
+        // begin README.md:281
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:227
+        // end README.md:281
 
-        // begin README.md:249
+        // begin README.md:303
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -118,9 +150,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:249
+        // end README.md:303
 
-        // begin README.md:281
+        // begin README.md:335
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -155,20 +187,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:281
+        // end README.md:335
 
-        // begin README.md:336
+        // begin README.md:390
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:336
+        // end README.md:390
 
-        // begin README.md:354
+        // begin README.md:408
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:354
+        // end README.md:408
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
