@@ -3,7 +3,7 @@ import GIF
 import GIFPlayback
 import Playback
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif dump FILE [-o DIR|-] [--format ppm|pam|nia] [--frames …]
     /// [--background RRGGBB]`: writes composited frames.
     struct Dump: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GIF
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif sniff FILE...`: names each file's format from its first bytes.
     struct Sniff: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GIF
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif info FILE [--json]`: what the scanner found, a per-frame table and
     /// any decode error.
     struct Info: ParsableCommand {
@@ -36,7 +36,7 @@ extension GIFCommand {
                 let image = try openImage(file)
                 let report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image))
                 if json {
-                    print(Self.json(report))
+                    print(JSONOutput.text(report))
                 } else {
                     print(report.text, terminator: "")
                 }
@@ -55,15 +55,6 @@ extension GIFCommand {
             } catch {
                 return error
             }
-        }
-
-        /// The report as pretty-printed JSON with sorted keys.
-        static func json(_ report: some Encodable) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            // Encoding these plain structs cannot fail.
-            let data = (try? encoder.encode(report)) ?? Data("null".utf8)
-            return String(decoding: data, as: UTF8.self)
         }
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import GIF
+import GIFLibBaseline
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif bench FILE... [--iterations N] [--json]`: times the scanner and
     /// the decoder against giflib's `DGifSlurp` on the same bytes.
     struct Bench: ParsableCommand {
@@ -52,7 +53,7 @@ extension GIFCommand {
                 }
             }
             if json {
-                print(Info.json(reports))
+                print(JSONOutput.text(reports))
             } else {
                 print(reports.map(\.text).joined(separator: "\n"), terminator: "")
             }
