@@ -52,10 +52,9 @@ extension GIFTool {
                     failed = true
                 }
             }
-            if json {
-                print(JSONOutput.text(reports))
-            } else {
-                print(reports.map(\.text).joined(separator: "\n"), terminator: "")
+            try reportingFailures { () throws(CommandFailure) in
+                try StandardStreams.output(
+                    json ? JSONOutput.text(reports) + "\n" : reports.map(\.text).joined(separator: "\n"))
             }
             if failed { throw ExitCode.failure }
         }

@@ -39,7 +39,7 @@ extension GIFTool {
                 """
         )
 
-        @Argument(help: "The GIF file to dump.", completion: .file())
+        @Argument(help: "The GIF file to dump, or - for standard input.", completion: .file())
         var file: String
 
         @Option(
@@ -81,7 +81,7 @@ extension GIFTool {
                     throw CommandFailure(file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
                 }
                 let toStandardOutput = output == "-"
-                if !toStandardOutput { try OutputFile.makeDirectory(output) }
+                if !toStandardOutput { try OutputSink.makeDirectory(output) }
                 var job = DumpJob(
                     image: image, format: format, selection: frames,
                     background: background?.background ?? .white, maxSize: maxSize,
@@ -90,14 +90,16 @@ extension GIFTool {
                 if toStandardOutput {
                     StandardStreams.error(outcome.summary)
                 } else {
-                    print(outcome.summary)
+                    try StandardStreams.output(outcome.summary + "\n")
                 }
                 if let error = outcome.error { throw CommandFailure(file: file, error: error) }
             }
         }
 
-        /// The file name without directory and extension: `cat` for `a/cat.gif`.
+        /// The file name without directory and extension: `cat` for `a/cat.gif`,
+        /// `stdin` for standard input (`-`).
         static func baseName(of path: String) -> String {
+            guard path != "-" else { return "stdin" }
             let name = path.split(separator: "/").last.map(String.init) ?? path
             guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
             return String(name[..<dot])

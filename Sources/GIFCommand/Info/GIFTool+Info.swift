@@ -25,7 +25,7 @@ extension GIFTool {
                 """
         )
 
-        @Argument(help: "The GIF file to inspect.", completion: .file())
+        @Argument(help: "The GIF file to inspect, or - for standard input.", completion: .file())
         var file: String
 
         @Flag(help: "Print JSON (sorted keys) instead of text.")
@@ -34,21 +34,18 @@ extension GIFTool {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let image = try openImage(file)
-                let report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image))
-                if json {
-                    print(JSONOutput.text(report))
-                } else {
-                    print(report.text, terminator: "")
-                }
+                let report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image, parallel: true))
+                try StandardStreams.output(json ? JSONOutput.text(report) + "\n" : report.text)
                 if let error = report.decodeError {
                     throw CommandFailure(file: file, message: error.message)
                 }
             }
         }
 
-        /// Decodes and composites every frame; returns the first error.
-        static func decodeAll(_ image: GIFImage) -> GIFError? {
-            var frames = image.makeFrameIterator()
+        /// Decodes and composites every frame (decoding ahead on other
+        /// threads when `parallel` and worth it); returns the first error.
+        static func decodeAll(_ image: GIFImage, parallel: Bool = false) -> GIFError? {
+            var frames = image.makeFrameIterator(parallel: parallel)
             do {
                 while try frames.next() != nil {}
                 return nil
