@@ -32,7 +32,7 @@ enum JSONOutput {
     static func text(_ value: some Encodable) -> String {
         let root = JSONNode()
         // The reports are plain structs: encoding them cannot fail.
-        do { try JSONTreeEncoder.put(value, in: root) } catch { root.kind = .null }
+        do { try JSONTreeEncoder.put(value, in: root) } catch { root.value = .literal("null") }
         var out: [UInt8] = []
         root.write(to: &out, indent: 0)
         return String(decoding: out, as: UTF8.self)
@@ -40,28 +40,36 @@ enum JSONOutput {
 }
 
 /// A value in the tree ``JSONTreeEncoder`` builds: a class, so that
-/// containers can fill it after handing it out.
+/// containers can fill it after handing it out. Strings and literals are
+/// held as text; only arrays and objects are nodes of their own.
 final class JSONNode {
-    enum Kind { case null, literal, string, array, object }
-    var kind = Kind.null
-    /// A literal's text (number, `true`, `false`) or a string's contents.
-    var text = ""
-    var items: [JSONNode] = []
-    var members: [(key: String, node: JSONNode)] = []
+    /// A member or item: text ready to write, a nested node, or a value
+    /// that writes itself.
+    enum Value {
+        case literal(String)
+        case string(String)
+        case node(JSONNode)
+        case custom(any JSONWritable)
+    }
 
-    /// Appends this value, pretty-printed, at `indent` levels.
+    enum Kind { case value, array, object }
+    var kind = Kind.value
+    /// What a single value holds (`null` until set).
+    var value = Value.literal("null")
+    var items: [Value] = []
+    var members: [(key: String, value: Value)] = []
+
+    /// Appends this node, pretty-printed, at `indent` levels.
     func write(to out: inout [UInt8], indent: Int) {
         switch kind {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .literal: out.append(contentsOf: text.utf8)
-        case .string: Self.writeString(text, to: &out)
+        case .value: Self.write(value, to: &out, indent: indent)
         case .array:
             guard !items.isEmpty else { return out.append(contentsOf: "[]".utf8) }
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 out.append(contentsOf: i == 0 ? "\n".utf8 : ",\n".utf8)
                 Self.writeIndent(indent + 1, to: &out)
-                item.write(to: &out, indent: indent + 1)
+                Self.write(item, to: &out, indent: indent + 1)
             }
             out.append(UInt8(ascii: "\n"))
             Self.writeIndent(indent, to: &out)
@@ -69,12 +77,13 @@ final class JSONNode {
         case .object:
             guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
             out.append(UInt8(ascii: "{"))
-            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            members.sort { $0.key < $1.key }
+            for (i, member) in members.enumerated() {
                 out.append(contentsOf: i == 0 ? "\n".utf8 : ",\n".utf8)
                 Self.writeIndent(indent + 1, to: &out)
                 Self.writeString(member.key, to: &out)
                 out.append(contentsOf: " : ".utf8)
-                member.node.write(to: &out, indent: indent + 1)
+                Self.write(member.value, to: &out, indent: indent + 1)
             }
             out.append(UInt8(ascii: "\n"))
             Self.writeIndent(indent, to: &out)
@@ -82,14 +91,54 @@ final class JSONNode {
         }
     }
 
-    private static func writeIndent(_ levels: Int, to out: inout [UInt8]) {
+    private static func write(_ value: Value, to out: inout [UInt8], indent: Int) {
+        switch value {
+        case .literal(let text): out.append(contentsOf: text.utf8)
+        case .string(let text): writeString(text, to: &out)
+        case .node(let node): node.write(to: &out, indent: indent)
+        case .custom(let value): value.writeJSON(to: &out, indent: indent)
+        }
+    }
+
+    /// Writes an object whose members `body` writes in sorted key order,
+    /// each through `member(key, text)`, where `text` is already JSON.
+    static func writeObject(
+        to out: inout [UInt8], indent: Int,
+        _ body: (_ member: (_ key: StaticString, _ text: (inout [UInt8]) -> Void) -> Void) -> Void
+    ) {
+        // A closure cannot capture `out` (inout): collect into a local buffer.
+        var buffer: [UInt8] = []
+        swap(&buffer, &out)
+        var first = true
+        buffer.append(UInt8(ascii: "{"))
+        body { key, text in
+            buffer.append(contentsOf: first ? "\n".utf8 : ",\n".utf8)
+            first = false
+            writeIndent(indent + 1, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { buffer.append(contentsOf: $0) }
+            buffer.append(contentsOf: "\" : ".utf8)
+            text(&buffer)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        writeIndent(indent, to: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+        swap(&buffer, &out)
+    }
+
+    static func writeIndent(_ levels: Int, to out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * levels))
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped,
     /// everything else (slashes, non-ASCII) as it is.
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
+    static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        guard !plain else {
+            out.append(contentsOf: text.utf8)
+            return out.append(UInt8(ascii: "\""))
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
@@ -109,6 +158,13 @@ final class JSONNode {
     }
 }
 
+/// A value that writes its own JSON (at `indent` levels, pretty-printed,
+/// keys sorted) instead of going through `Encodable`: for the rows of a
+/// large table, where the generic path costs too much per value.
+protocol JSONWritable {
+    func writeJSON(to out: inout [UInt8], indent: Int)
+}
+
 /// An `Encoder` that builds a ``JSONNode`` tree. Strings, booleans, integers
 /// and doubles become leaves; everything else encodes itself into
 /// containers. One generic method per container serves every value type.
@@ -117,23 +173,24 @@ struct JSONTreeEncoder: Encoder {
     var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// Stores `value` in `node`.
+    /// Stores `value` in `node`, as a single value.
     static func put(_ value: some Encodable, in node: JSONNode) throws {
+        node.value = try self.value(value)
+    }
+
+    /// `value` as text if it is a string, a boolean or a number, else as a
+    /// node it encodes itself into.
+    static func value(_ value: some Encodable) throws -> JSONNode.Value {
         switch value {
-        case let string as String:
-            node.kind = .string
-            node.text = string
-        case let bool as Bool:
-            node.kind = .literal
-            node.text = bool ? "true" : "false"
-        case let int as Int:
-            node.kind = .literal
-            node.text = String(int)
-        case let double as Double:
-            node.kind = double.isFinite ? .literal : .null
-            node.text = double.description
+        case let int as Int: return .literal(String(int))
+        case let string as String: return .string(string)
+        case let bool as Bool: return .literal(bool ? "true" : "false")
+        case let double as Double: return .literal(double.isFinite ? double.description : "null")
+        case let writable as any JSONWritable: return .custom(writable)
         default:
+            let node = JSONNode()
             try value.encode(to: JSONTreeEncoder(node: node))
+            return .node(node)
         }
     }
 
@@ -157,14 +214,14 @@ struct JSONTreeEncoder: Encoder {
 
         private func child(_ key: Key) -> JSONNode {
             let child = JSONNode()
-            node.members.append((key.stringValue, child))
+            node.members.append((key.stringValue, .node(child)))
             return child
         }
 
-        mutating func encodeNil(forKey key: Key) throws { _ = child(key) }
+        mutating func encodeNil(forKey key: Key) throws { node.members.append((key.stringValue, .literal("null"))) }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try JSONTreeEncoder.put(value, in: child(key))
+            node.members.append((key.stringValue, try JSONTreeEncoder.value(value)))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
@@ -193,14 +250,14 @@ struct JSONTreeEncoder: Encoder {
 
         private func child() -> JSONNode {
             let child = JSONNode()
-            node.items.append(child)
+            node.items.append(.node(child))
             return child
         }
 
-        mutating func encodeNil() throws { _ = child() }
+        mutating func encodeNil() throws { node.items.append(.literal("null")) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try JSONTreeEncoder.put(value, in: child())
+            node.items.append(try JSONTreeEncoder.value(value))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -220,7 +277,7 @@ struct JSONTreeEncoder: Encoder {
         let node: JSONNode
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil() throws { node.kind = .null }
+        mutating func encodeNil() throws { node.value = .literal("null") }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try JSONTreeEncoder.put(value, in: node)
