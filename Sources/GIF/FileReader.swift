@@ -16,10 +16,12 @@ import Darwin
 ///   soon as it passes the limit, and the chunks are copied into one buffer
 ///   of the exact size at the end, each released once copied. Memory stays
 ///   the input's size plus one chunk; a buffer never grows by doubling.
-/// - A FIFO is opened without blocking, then waited on for at most
+/// - A named FIFO is opened without blocking, then waited on for at most
 ///   `openTimeout` (default ``defaultOpenTimeout``, 10 seconds) for a writer
 ///   to send something or go away: one that never opens for writing fails
-///   with an I/O error saying so, instead of blocking forever.
+///   with an I/O error saying so, instead of blocking forever. An anonymous
+///   pipe (standard input from `cmd | gif info -`) already has its writer
+///   and is read however long it takes.
 enum FileReader {
     /// How long a FIFO may go without a writer before the read fails.
     static let defaultOpenTimeout: Duration = .seconds(10)
@@ -36,7 +38,7 @@ enum FileReader {
         guard fstat(fd, &status) == 0 else { throw failure(path, errno) }
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR { throw failure(path, EISDIR) }
-        if type == S_IFIFO { try waitForWriter(fd, path: path, timeout: openTimeout) }
+        if type == S_IFIFO, !isAnonymousPipe(fd) { try waitForWriter(fd, path: path, timeout: openTimeout) }
         // Reads block from here on, as for any file.
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw failure(path, errno) }
@@ -162,6 +164,21 @@ enum FileReader {
             }
             if ready > 0 { return }
         }
+    }
+
+    /// Whether `fd` is an anonymous pipe (standard input from `cmd |`,
+    /// `/dev/fd/N` from `<(cmd)`), whose writer exists from the start and may
+    /// take its time, rather than a named FIFO: Linux names the former
+    /// `pipe:[inode]` in `/proc/self/fd`. Elsewhere every FIFO is waited on.
+    private static func isAnonymousPipe(_ fd: Int32) -> Bool {
+        #if os(Linux)
+        var target = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
+        guard count > 0 else { return false }
+        return String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("pipe:")
+        #else
+        return false
+        #endif
     }
 
     private static func failure(_ path: String, _ code: Int32) -> GIFError {

@@ -107,4 +107,28 @@ import Glibc
         #expect(clock.now - start >= .milliseconds(200))
     }
 
+    #if os(Linux)
+    @Test func anAnonymousPipeIsWaitedOnPastTheTimeout() throws {
+        let gif = try Corpus.bytes("go/video-001.gif")
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
+        // The writer exists from the start but sends nothing for longer than
+        // the timeout, as a slow `cmd | gif info -` would.
+        let writer = Thread {
+            usleep(500_000)
+            var done = 0
+            while done < gif.count {
+                let n = gif.withUnsafeBytes { write(writeEnd, $0.baseAddress! + done, $0.count - done) }
+                if n <= 0 { break }
+                done += n
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        let bytes = try FileReader.contents(of: "/dev/fd/\(readEnd)", maxBytes: 1 << 30, openTimeout: .milliseconds(100))
+        #expect(bytes == gif)
+    }
+    #endif
 }
