@@ -15,7 +15,10 @@ extension GIFTool {
                 frame-000.ppm, frame-001.ppm, … (zero-padded to the largest index); NIA \
                 writes the whole animation as one stream, NAME.nia. With -o -, the frames \
                 go to standard output (PPM and PAM frames concatenated) and the summary \
-                line to standard error.
+                line to standard error. Each frame is written as soon as it is composited; \
+                a file appears under its name only once whole (it is written under a \
+                temporary name and renamed), so a failure never leaves a truncated file. \
+                FILE may be - for standard input.
 
                 PPM has no alpha: transparent pixels show the --background colour \
                 (default FFFFFF, white). PAM keeps the alpha channel.

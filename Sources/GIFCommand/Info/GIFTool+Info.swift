@@ -17,7 +17,11 @@ extension GIFTool {
                 --json writes the same facts as JSON with sorted keys; absent values are null.
 
                 Exit status: 0 when the file decodes cleanly; 1 when it cannot be read, \
-                is not a GIF, or fails to decode (the report is still printed, with the error).
+                is not a GIF, or fails to decode (the report is still printed, with the error), \
+                or when the report cannot be written (a full disk, /dev/full).
+
+                FILE may be - for standard input, a pipe or a FIFO; a FIFO that no one opens \
+                for writing fails after 10 seconds.
 
                 Example:
                   $ gif info cat.gif
