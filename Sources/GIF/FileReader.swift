@@ -74,7 +74,7 @@ enum FileReader {
     private static func readStream(_ fd: Int32, path: String, maxBytes: Int) throws(GIFError) -> [UInt8] {
         var chunks: [[UInt8]] = []
         var total = 0
-        var chunk = [UInt8](repeating: 0, count: min(chunkSize, maxBytes + 1))
+        var chunk = [UInt8](repeating: 0, count: chunkCapacity(room: maxBytes))
         var filled = 0
         while true {
             let start = filled
@@ -91,7 +91,7 @@ enum FileReader {
             if chunks.isEmpty { try checkSignature(Array(chunk[..<filled]), before: before) }
             if filled == chunk.count {
                 chunks.append(chunk)
-                chunk = [UInt8](repeating: 0, count: min(chunkSize, maxBytes + 1 - total))
+                chunk = [UInt8](repeating: 0, count: chunkCapacity(room: maxBytes - total))
                 filled = 0
             }
         }
@@ -111,6 +111,13 @@ enum FileReader {
             }
             count = offset
         }
+    }
+
+    /// The next chunk's size with `room` bytes left under the limit: one
+    /// byte more than the room (to see the limit passed), at most
+    /// ``chunkSize``; no overflow for a limit of `Int.max`, none below 1.
+    private static func chunkCapacity(room: Int) -> Int {
+        room < chunkSize ? max(room, 0) + 1 : chunkSize
     }
 
     /// One `read(2)` into `chunk`: the byte count, or `nil` at the end.
