@@ -38,10 +38,13 @@ test: giflib
 	scripts/fuzz.sh 60
 
 ## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
-## then the ratio table against the C baseline, measured in one run. The
+## then the ratio table against the C baseline, measured in one run; the
+## command section (issue 15) times a release `gif` against a C NIA writer. The
 ## benchmarks are their own package in Benchmarks/, with their own .build.
 bench: giflib
 	cd Benchmarks && $(SWIFT) package benchmark
+	$(SWIFT) build -c release --static-swift-stdlib --product gif
+	cd Benchmarks && $(SWIFT) build -c release --product CNIAEmit
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
 ## Fuzzing (issue 7): builds Fuzz/GIFFuzzer with -sanitize=fuzzer,address and

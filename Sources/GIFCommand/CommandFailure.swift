@@ -45,10 +45,12 @@ struct CommandFailure: Error {
 }
 
 extension ParsableCommand {
-    /// Opens and scans `path`, turning a failure into a ``CommandFailure``.
+    /// Opens and scans `path` (`-` for standard input, read like any pipe:
+    /// in chunks, within the input limit), turning a failure into a
+    /// ``CommandFailure``.
     func openImage(_ path: String) throws(CommandFailure) -> GIFImage {
         do {
-            return try GIFImage(contentsOf: path)
+            return try GIFImage(contentsOf: path == "-" ? "/dev/stdin" : path)
         } catch {
             throw CommandFailure(file: path, error: error)
         }

@@ -20,13 +20,12 @@ enum StandardStreams {
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
-    /// Writes raw bytes to standard output.
-    static func output(_ bytes: [UInt8]) throws(CommandFailure) {
-        do {
-            try FileHandle.standardOutput.write(contentsOf: bytes)
-        } catch {
-            throw CommandFailure(file: "standard output", message: error.localizedDescription)
-        }
+    /// Writes `text` to standard output with `write(2)`, checked: a failure
+    /// (a full disk, a closed pipe) names standard output, the reason and
+    /// the bytes written before it, instead of being lost at exit as stdio's
+    /// buffered `print` would lose it.
+    static func output(_ text: String) throws(CommandFailure) {
+        try OutputSink.standardOutput.write(text)
     }
 
     /// Whether standard error is a terminal (where a progress bar may go).

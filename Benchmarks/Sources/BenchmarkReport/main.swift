@@ -14,10 +14,12 @@ import Darwin
 //        BenchmarkReport --profile c|gif|parallel|scan|seek WORKLOAD [--repeat N]
 //        BenchmarkReport --player-probe WORKLOAD|playlist|nine-shared W|nine-private W|malloc-check
 //        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
+//        BenchmarkReport --command [--rounds N]
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
-// PlayerProbe.swift.
+// PlayerProbe.swift. The fourth prints only the `gif` command's section
+// (CommandReport.swift), which the full report prints last.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
@@ -32,10 +34,12 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" 
 var rounds = 7
 var profile: (decoder: String, workload: String)?
 var repeats = 1
+var commandOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = max(1, arguments.popFirst().flatMap { Int($0) } ?? rounds)
+    case "--command": commandOnly = true
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
     case "--profile":
         guard let decoder = arguments.popFirst(), let workload = arguments.popFirst() else { exit(2) }
@@ -44,6 +48,11 @@ while let argument = arguments.popFirst() {
         print("unknown argument \(argument)")
         exit(2)
     }
+}
+
+if commandOnly {
+    CommandReport.printSection(rounds: rounds)
+    exit(0)
 }
 
 let workloads = Workload.all()
@@ -142,3 +151,5 @@ print("  they approach the one-thread figures.")
 
 PlayerReport.printSection(workloads: workloads, cBaseline: cBaselineSeconds)
 await GroupDriverProbe.printSection(workloads: workloads)
+
+CommandReport.printSection(rounds: rounds)

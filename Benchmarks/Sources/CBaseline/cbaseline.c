@@ -50,7 +50,8 @@ static uint32_t rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
     return (uint32_t)r | (uint32_t)g << 8 | (uint32_t)b << 16 | (uint32_t)a << 24;
 }
 
-cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callback, void *context) {
+static cb_result decode(const uint8_t *bytes, size_t count, cb_frame_callback callback,
+                        cb_timed_frame_callback timed_callback, void *context, int *plays) {
     cb_result result = {0, 0, 0, 0};
     memory_reader reader = {bytes, count, 0};
     int error = 0;
@@ -66,6 +67,8 @@ cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callba
     rect previous = {0, 0, 0, 0};
     int previous_disposal = DISPOSAL_UNSPECIFIED;
     bool done = false;
+    // The loop count known when the last frame was drawn (NIA's footer).
+    int result_plays = plays != NULL ? *plays : 0;
 
     while (!done) {
         GifRecordType type;
@@ -86,12 +89,20 @@ cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callba
             if (code == GRAPHICS_EXT_FUNC_CODE && block != NULL && block[0] >= 4) {
                 DGifExtensionToGCB(block[0], block + 1, &gcb);
             }
+            bool loop = plays != NULL && code == APPLICATION_EXT_FUNC_CODE && block != NULL && block[0] == 11 &&
+                        (memcmp(block + 1, "NETSCAPE2.0", 11) == 0 || memcmp(block + 1, "ANIMEXTS1.0", 11) == 0);
+            bool first = true;
             while (block != NULL) {
                 if (DGifGetExtensionNext(gif, &block) == GIF_ERROR) {
                     result.error = gif->Error;
                     done = true;
                     break;
                 }
+                if (loop && first && block != NULL && block[0] >= 3 && block[1] == 1) {
+                    int stored = block[2] | block[3] << 8;
+                    *plays = stored == 0 ? 0 : stored + 1;
+                }
+                first = false;
             }
             break;
         }
@@ -179,6 +190,8 @@ cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callba
             }
             result.frames++;
             if (callback != NULL) callback((const uint8_t *)canvas, width, height, context);
+            if (timed_callback != NULL) timed_callback((const uint8_t *)canvas, width, height, gcb.DelayTime, context);
+            if (plays != NULL) result_plays = *plays;
             previous = area;
             previous_disposal = disposal;
             gcb = (GraphicsControlBlock){DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
@@ -194,5 +207,16 @@ cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callba
     free(saved);
     free(canvas);
     DGifCloseFile(gif, &error);
+    if (plays != NULL) *plays = result_plays;
     return result;
+}
+
+cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callback, void *context) {
+    return decode(bytes, count, callback, NULL, context, NULL);
+}
+
+cb_timed_result cb_decode_timed(const uint8_t *bytes, size_t count, cb_timed_frame_callback callback, void *context) {
+    int plays = 1;
+    cb_result base = decode(bytes, count, NULL, callback, context, &plays);
+    return (cb_timed_result){base, plays};
 }

@@ -2,6 +2,8 @@
 /// dump of a composited animation, whose CRC-32s are published for public
 /// corpora (layout in `CONFORMANCE.md`).
 ///
+/// For small uses, each part comes back as an array:
+///
 /// ```swift
 /// var nia = NIAWriter(canvasSize: image.info.canvasSize)
 /// var out = nia.header()
@@ -9,12 +11,32 @@
 /// while let frame = try frames.next() { out += nia.frame(frame) }
 /// out += nia.footer(loopCount: image.info.loopCount)
 /// ```
+///
+/// To stream a long animation in constant memory, append each part to one
+/// buffer that you empty (keeping its capacity) after writing it out: after
+/// the first frame, no call allocates.
+///
+/// ```swift
+/// var buffer: [UInt8] = []
+/// nia.appendHeader(to: &buffer)
+/// while let frame = try frames.next() {
+///     nia.appendFrame(frame, to: &buffer)
+///     try output.write(buffer)
+///     buffer.removeAll(keepingCapacity: true)
+/// }
+/// ```
 public struct NIAWriter: Sendable {
-    /// The canvas size written in the header and every frame.
+    /// The canvas size written in the header.
     public let canvasSize: PixelSize
     /// How many frames have been written.
     public private(set) var framesWritten = 0
     private var elapsedFlicks: UInt64 = 0
+
+    /// The magic bytes of the file header ("nïA" and version), of a frame
+    /// header ("nïE"…) and the footer's end marker.
+    static let headerMagic: [UInt8] = [0x6E, 0xC3, 0xAF, 0x41, 0xFF, 0x62, 0x6E, 0x34]
+    static let frameMagic: [UInt8] = [0x6E, 0xC3, 0xAF, 0x45, 0xFF, 0x62, 0x6E, 0x34]
+    static let footerMagic: [UInt8] = [0x00, 0x00, 0x00, 0x80]
 
     /// Flicks per centisecond: 705,600,000 flicks per second.
     static let flicksPerCentisecond: UInt64 = 7_056_000
@@ -24,56 +46,112 @@ public struct NIAWriter: Sendable {
         self.canvasSize = canvasSize
     }
 
+    /// The number of bytes ``appendFrame(_:to:)`` writes for a frame of
+    /// `size`: 24 bytes of frame header, 4 per pixel, and 4 bytes of padding
+    /// when the pixel count is odd.
+    public static func frameByteCount(_ size: PixelSize) -> Int {
+        let area = clamped(size).area
+        return 24 + area * 4 + (area % 2) * 4
+    }
+
+    /// `size` with each side clamped to 0...65,535, the most a GIF can state:
+    /// what the writers use, so that a size built by hand cannot overflow.
+    static func clamped(_ size: PixelSize) -> PixelSize {
+        PixelSize(width: min(max(size.width, 0), 65_535), height: min(max(size.height, 0), 65_535))
+    }
+
     /// The 16-byte file header.
     public func header() -> [UInt8] {
-        [0x6E, 0xC3, 0xAF, 0x41, 0xFF, 0x62, 0x6E, 0x34] + Self.u32(canvasSize.width) + Self.u32(canvasSize.height)
+        var out: [UInt8] = []
+        appendHeader(to: &out)
+        return out
+    }
+
+    /// Appends the 16-byte file header to `out`.
+    public func appendHeader(to out: inout [UInt8]) {
+        out.append(contentsOf: Self.headerMagic)
+        Self.appendU32(canvasSize.width, to: &out)
+        Self.appendU32(canvasSize.height, to: &out)
     }
 
     /// One frame: its cumulative display time in flicks (raw delays), then
     /// the whole canvas as a still image in B, G, R, A order.
     public mutating func frame(_ frame: CompositedFrame) -> [UInt8] {
-        elapsedFlicks += UInt64(frame.info.delayCentiseconds) * Self.flicksPerCentisecond
-        framesWritten += 1
-        let pixels = frame.pixels.count / 4
-        var out = [UInt8]()
-        out.reserveCapacity(24 + pixels * 4 + 4)
-        withUnsafeBytes(of: elapsedFlicks.littleEndian) { out.append(contentsOf: $0) }
-        out += [0x6E, 0xC3, 0xAF, 0x45, 0xFF, 0x62, 0x6E, 0x34]
-        out += Self.u32(frame.size.width) + Self.u32(frame.size.height)
-        for i in 0..<pixels {
-            out += [frame.pixels[i * 4 + 2], frame.pixels[i * 4 + 1], frame.pixels[i * 4], frame.pixels[i * 4 + 3]]
-        }
-        if pixels % 2 == 1 { out += [0, 0, 0, 0] }
+        var out: [UInt8] = []
+        appendFrame(frame, to: &out)
         return out
+    }
+
+    /// Appends one frame to `out` (see ``frame(_:)``), converting RGBA to
+    /// BGRA a pixel word at a time, with no allocation once `out` has the
+    /// capacity (``frameByteCount(_:)`` more bytes).
+    ///
+    /// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value
+    /// built by hand) is written at its stated size, the missing pixels as
+    /// transparent black; bytes past the area are ignored. Each side of the
+    /// size is clamped to 0...65,535.
+    public mutating func appendFrame(_ frame: CompositedFrame, to out: inout [UInt8]) {
+        elapsedFlicks &+= UInt64(frame.info.delayCentiseconds) &* Self.flicksPerCentisecond
+        framesWritten += 1
+        let size = Self.clamped(frame.size)
+        let area = size.area
+        withUnsafeBytes(of: elapsedFlicks.littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: Self.frameMagic)
+        Self.appendU32(size.width, to: &out)
+        Self.appendU32(size.height, to: &out)
+        let start = out.count
+        // Zero-filled first: the odd pixel's padding and any missing pixels.
+        out.append(contentsOf: repeatElement(0, count: area * 4 + (area % 2) * 4))
+        let pixels = min(area, frame.pixels.count / 4)
+        frame.pixels.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { destination in
+                assert(start + pixels * 4 <= destination.count && pixels * 4 <= source.count)
+                for i in 0..<pixels {
+                    // R G B A in memory, read as a little-endian word: swap R and B.
+                    let rgba = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+                    let bgra = (rgba & 0xFF00_FF00) | ((rgba & 0xFF) << 16) | ((rgba >> 16) & 0xFF)
+                    destination.storeBytes(of: bgra.littleEndian, toByteOffset: start &+ i &* 4, as: UInt32.self)
+                }
+            }
+        }
     }
 
     /// The 8-byte footer: the number of plays (0 forever, stored N > 0 gives
     /// N + 1, no extension gives 1; 0 when at most one frame was written).
     public func footer(loopCount: LoopCount) -> [UInt8] {
-        let plays = framesWritten <= 1 ? 0 : (loopCount.plays ?? 0)
-        return Self.u32(plays) + [0x00, 0x00, 0x00, 0x80]
+        var out: [UInt8] = []
+        appendFooter(loopCount: loopCount, to: &out)
+        return out
     }
 
-    /// The whole NIA for `image`. A decode that fails part-way gives the
-    /// frames completed so far (and the partial frame), the footer, and the
-    /// error.
+    /// Appends the 8-byte footer (see ``footer(loopCount:)``) to `out`.
+    public func appendFooter(loopCount: LoopCount, to out: inout [UInt8]) {
+        let plays = framesWritten <= 1 ? 0 : (loopCount.plays ?? 0)
+        Self.appendU32(plays, to: &out)
+        out.append(contentsOf: Self.footerMagic)
+    }
+
+    /// The whole NIA for `image`, in memory: for small images. A decode that
+    /// fails part-way gives the frames completed so far (and the partial
+    /// frame), the footer, and the error. To stream a long animation, use
+    /// ``appendFrame(_:to:)`` with one reused buffer.
     public static func encode(_ image: GIFImage) -> (bytes: [UInt8], error: GIFError?) {
         var writer = NIAWriter(canvasSize: image.info.canvasSize)
-        var out = writer.header()
+        var out: [UInt8] = []
+        writer.appendHeader(to: &out)
         var frames = image.makeFrameIterator()
         var failure: GIFError?
         do {
-            while let frame = try frames.next() { out += writer.frame(frame) }
+            while let frame = try frames.next() { writer.appendFrame(frame, to: &out) }
         } catch {
             failure = error
         }
-        out += writer.footer(loopCount: image.info.loopCount)
+        writer.appendFooter(loopCount: image.info.loopCount, to: &out)
         return (out, failure)
     }
 
-    static func u32(_ value: Int) -> [UInt8] {
-        let v = UInt32(truncatingIfNeeded: value)
-        return [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8),
-                UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 24)]
+    /// Appends `value`'s low 32 bits, little-endian.
+    static func appendU32(_ value: Int, to out: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { out.append(contentsOf: $0) }
     }
 }

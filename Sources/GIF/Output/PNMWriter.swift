@@ -1,4 +1,13 @@
 /// Writes composited frames as Netpbm images, for inspection with any viewer.
+///
+/// ``ppm(_:background:)`` and ``pam(_:)`` return a new array: convenient for
+/// one frame. To write many frames, ``appendPPM(_:background:to:)`` and
+/// ``appendPAM(_:to:)`` append to a buffer you empty (keeping its capacity)
+/// after writing it out, so that no frame allocates.
+///
+/// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value built
+/// by hand) is written at its stated size, the missing pixels as transparent
+/// black; each side of the size is clamped to 0...65,535.
 public enum PNMWriter {
     /// An opaque RGB colour that transparent pixels are shown over.
     public typealias Background = Palette.Color
@@ -7,26 +16,91 @@ public enum PNMWriter {
     /// transparent pixel shows the background and an opaque one its colour
     /// (partial alpha, which GIF never makes, is blended and rounded).
     public static func ppm(_ frame: CompositedFrame, background: Background = .white) -> [UInt8] {
-        let header = Array("P6\n\(frame.size.width) \(frame.size.height)\n255\n".utf8)
-        let count = frame.size.area
-        var out = header
-        out.reserveCapacity(header.count + count * 3)
-        let bg = [background.red, background.green, background.blue]
-        for i in 0..<count {
-            let alpha = Int(frame.pixels[i * 4 + 3])
-            for c in 0..<3 {
-                let value = Int(frame.pixels[i * 4 + c])
-                out.append(UInt8((value * alpha + Int(bg[c]) * (255 - alpha) + 127) / 255))
+        var out: [UInt8] = []
+        appendPPM(frame, background: background, to: &out)
+        return out
+    }
+
+    /// Appends the binary PPM of ``ppm(_:background:)`` to `out`, a row of
+    /// pixels at a time, without allocating once `out` has the capacity.
+    public static func appendPPM(_ frame: CompositedFrame, background: Background = .white, to out: inout [UInt8]) {
+        let size = NIAWriter.clamped(frame.size)
+        appendASCII("P6\n", to: &out)
+        appendDecimal(size.width, to: &out)
+        appendASCII(" ", to: &out)
+        appendDecimal(size.height, to: &out)
+        appendASCII("\n255\n", to: &out)
+        let start = out.count
+        let count = size.area
+        out.append(contentsOf: repeatElement(0, count: count * 3))
+        let pixels = min(count, frame.pixels.count / 4)
+        let (bgRed, bgGreen, bgBlue) = (Int(background.red), Int(background.green), Int(background.blue))
+        frame.pixels.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { destination in
+                assert(start + count * 3 <= destination.count && pixels * 4 <= source.count)
+                for i in 0..<count {
+                    let s = i &* 4, d = start &+ i &* 3
+                    let alpha = i < pixels ? Int(source[s &+ 3]) : 0
+                    switch alpha {
+                    case 255:
+                        destination[d] = source[s]
+                        destination[d &+ 1] = source[s &+ 1]
+                        destination[d &+ 2] = source[s &+ 2]
+                    case 0:
+                        destination[d] = UInt8(truncatingIfNeeded: bgRed)
+                        destination[d &+ 1] = UInt8(truncatingIfNeeded: bgGreen)
+                        destination[d &+ 2] = UInt8(truncatingIfNeeded: bgBlue)
+                    default:
+                        destination[d] = blend(source[s], bgRed, alpha)
+                        destination[d &+ 1] = blend(source[s &+ 1], bgGreen, alpha)
+                        destination[d &+ 2] = blend(source[s &+ 2], bgBlue, alpha)
+                    }
+                }
             }
         }
-        return out
     }
 
     /// A PAM (`P7`, `TUPLTYPE RGB_ALPHA`): the canvas with its alpha.
     public static func pam(_ frame: CompositedFrame) -> [UInt8] {
-        let header = "P7\nWIDTH \(frame.size.width)\nHEIGHT \(frame.size.height)\nDEPTH 4\nMAXVAL 255\n"
-            + "TUPLTYPE RGB_ALPHA\nENDHDR\n"
-        return Array(header.utf8) + frame.pixels
+        var out: [UInt8] = []
+        appendPAM(frame, to: &out)
+        return out
+    }
+
+    /// Appends the PAM of ``pam(_:)`` to `out`, the pixels in one copy.
+    public static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
+        let size = NIAWriter.clamped(frame.size)
+        appendASCII("P7\nWIDTH ", to: &out)
+        appendDecimal(size.width, to: &out)
+        appendASCII("\nHEIGHT ", to: &out)
+        appendDecimal(size.height, to: &out)
+        appendASCII("\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n", to: &out)
+        let bytes = size.area * 4
+        let present = min(bytes, frame.pixels.count)
+        out.append(contentsOf: frame.pixels[..<present])
+        if present < bytes { out.append(contentsOf: repeatElement(0, count: bytes - present)) }
+    }
+
+    /// `value` over the background `base` with `alpha`, rounded.
+    private static func blend(_ value: UInt8, _ base: Int, _ alpha: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: (Int(value) * alpha + base * (255 - alpha) + 127) / 255)
+    }
+
+    /// Appends a static ASCII string's bytes (no allocation).
+    private static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` (≥ 0) in decimal, without building a string.
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = max(value, 0)
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }
 

@@ -16,29 +16,13 @@ struct BenchReport: Codable, Equatable {
     /// Composited canvas megapixels per second.
     var megapixelsPerSecond: Double
     /// Median time of giflib's `DGifSlurp`; `null` when giflib failed.
-    var giflibSlurpMilliseconds: Double?
+    @NullWhenAbsent var giflibSlurpMilliseconds: Double?
     /// (scan + decode) / DGifSlurp; `null` when giflib failed.
-    var ratioToGiflib: Double?
+    @NullWhenAbsent var ratioToGiflib: Double?
     /// giflib's error, when `DGifSlurp` failed on a file we decode.
-    var giflibError: String?
+    @NullWhenAbsent var giflibError: String?
     /// The process's peak resident set size after this file, in bytes.
     var peakMemoryBytes: Int
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(frames, forKey: .frames)
-        try container.encode(canvas, forKey: .canvas)
-        try container.encode(iterations, forKey: .iterations)
-        try container.encode(scanMilliseconds, forKey: .scanMilliseconds)
-        try container.encode(decodeMilliseconds, forKey: .decodeMilliseconds)
-        try container.encode(framesPerSecond, forKey: .framesPerSecond)
-        try container.encode(megapixelsPerSecond, forKey: .megapixelsPerSecond)
-        try container.encode(giflibSlurpMilliseconds, forKey: .giflibSlurpMilliseconds)
-        try container.encode(ratioToGiflib, forKey: .ratioToGiflib)
-        try container.encode(giflibError, forKey: .giflibError)
-        try container.encode(peakMemoryBytes, forKey: .peakMemoryBytes)
-    }
 }
 
 extension BenchReport {

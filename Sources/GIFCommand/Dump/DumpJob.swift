@@ -44,17 +44,23 @@ struct DumpJob {
         format == .nia ? try writeNIA() : try writeImages()
     }
 
-    /// One PPM or PAM per selected frame.
+    /// One PPM or PAM per selected frame, each written as soon as it is
+    /// composited, through one reused buffer; a frame file appears under its
+    /// name only once whole.
     private func writeImages() throws(CommandFailure) -> Outcome {
         let count = image.info.frameCount
         let wanted = selection?.count(in: count) ?? count
         let digits = max(3, String(max(count - 1, 0)).count)
         var progress = ProgressBar(total: wanted, label: "frames")
-        var iterator = image.makeFrameIterator()
-        var names: [String] = []
+        // Decoding ahead pays only when several frames are wanted.
+        var iterator = image.makeFrameIterator(parallel: wanted > 1)
+        let standardOutput = directory == nil ? OutputSink.standardOutput : nil
+        var buffer: [UInt8] = []
+        var names: (first: String, last: String)?
+        var written = 0
         var partial = false
         var failure: GIFError?
-        while selection == nil || names.count < wanted {
+        while selection == nil || written < wanted {
             let frame: CompositedFrame
             do {
                 guard let next = try iterator.next() else { break }
@@ -64,17 +70,29 @@ struct DumpJob {
                 break
             }
             guard selection?.contains(frame.index) ?? true else { continue }
+            buffer.removeAll(keepingCapacity: true)
             let still = scaled(frame)
-            let bytes = format == .ppm ? PNMWriter.ppm(still, background: background) : PNMWriter.pam(still)
-            let name = "frame-" + zeroPadded(frame.index, digits) + "." + format.rawValue
-            if let directory {
-                try OutputFile.save(bytes, to: directory + "/" + name)
+            if format == .ppm {
+                PNMWriter.appendPPM(still, background: background, to: &buffer)
             } else {
-                try StandardStreams.output(bytes)
+                PNMWriter.appendPAM(still, to: &buffer)
             }
-            names.append(name)
+            let name = "frame-" + zeroPadded(frame.index, digits) + "." + format.rawValue
+            do {
+                if let standardOutput {
+                    try standardOutput.write(buffer)
+                } else if let directory {
+                    let file = try OutputSink.file(directory + "/" + name)
+                    try file.write(buffer)
+                    try file.commit()
+                }
+            } catch {
+                throw Self.failure(error, written: written, of: wanted)
+            }
+            names = (names?.first ?? name, name)
+            written += 1
             partial = !frame.isComplete
-            progress.update(names.count)
+            progress.update(written)
         }
         if partial, failure == nil {
             // The last selected frame was partial: the iterator reports its
@@ -83,14 +101,14 @@ struct DumpJob {
         }
         progress.finish()
 
-        var summary = "wrote \(names.count)"
-        if names.count < wanted { summary += " of \(wanted)" }
+        var summary = "wrote \(written)"
+        if written < wanted { summary += " of \(wanted)" }
         summary += " frame\(wanted == 1 ? "" : "s") as \(format.name) (\(canvas)) to "
         if let directory {
-            switch names.count {
-            case 0: summary += directory
-            case 1: summary += directory + "/" + names[0]
-            default: summary += "\(directory): \(names[0]) … \(names[names.count - 1])"
+            switch (written, names) {
+            case (1, let names?): summary += directory + "/" + names.first
+            case (_, let names?): summary += "\(directory): \(names.first) … \(names.last)"
+            case (_, nil): summary += directory
             }
         } else {
             summary += "standard output"
@@ -100,19 +118,29 @@ struct DumpJob {
         return Outcome(summary: summary, error: failure)
     }
 
-    /// The whole animation as one NIA stream, written frame by frame.
+    /// The whole animation as one NIA stream, each frame written as soon as
+    /// it is composited, through one reused buffer: memory stays one canvas
+    /// and one frame's bytes whatever the number of frames. A file appears
+    /// under its name only once whole (footer included).
     private func writeNIA() throws(CommandFailure) -> Outcome {
         var writer = NIAWriter(canvasSize: image.info.canvasSize)
-        var progress = ProgressBar(total: image.info.frameCount, label: "frames")
+        let count = image.info.frameCount
+        var progress = ProgressBar(total: count, label: "frames")
         let path = directory.map { $0 + "/" + baseName + ".nia" }
-        var buffered: [UInt8] = []
-        var size = 0
-        func emit(_ bytes: [UInt8]) throws(CommandFailure) {
-            size += bytes.count
-            if path == nil { try StandardStreams.output(bytes) } else { buffered += bytes }
+        let sink = try path.map { path throws(CommandFailure) in try OutputSink.file(path) } ?? .standardOutput
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(NIAWriter.frameByteCount(image.info.canvasSize) + 64)
+        var written = 0
+        func flush() throws(CommandFailure) {
+            do {
+                try sink.write(buffer)
+            } catch {
+                throw Self.failure(error, written: written, of: count)
+            }
+            buffer.removeAll(keepingCapacity: true)
         }
-        try emit(writer.header())
-        var iterator = image.makeFrameIterator()
+        writer.appendHeader(to: &buffer)
+        var iterator = image.makeFrameIterator(parallel: true)
         var failure: GIFError?
         var partial = false
         while true {
@@ -124,21 +152,35 @@ struct DumpJob {
                 break
             }
             guard let frame else { break }
-            try emit(writer.frame(frame))
+            writer.appendFrame(frame, to: &buffer)
+            try flush()
+            written += 1
             partial = !frame.isComplete
-            progress.update(writer.framesWritten)
+            progress.update(written)
         }
-        try emit(writer.footer(loopCount: image.info.loopCount))
-        if let path { try OutputFile.save(buffered, to: path) }
+        writer.appendFooter(loopCount: image.info.loopCount, to: &buffer)
+        try flush()
+        do {
+            try sink.commit()
+        } catch {
+            throw Self.failure(error, written: written, of: count)
+        }
         progress.finish()
 
-        let count = image.info.frameCount
-        var summary = "wrote \(writer.framesWritten)"
-        if writer.framesWritten < count { summary += " of \(count)" }
-        summary += " frame\(count == 1 ? "" : "s") as NIA (\(canvas), \(size) bytes) to \(path ?? "standard output")"
+        var summary = "wrote \(written)"
+        if written < count { summary += " of \(count)" }
+        summary += " frame\(count == 1 ? "" : "s") as NIA (\(canvas), \(sink.bytesWritten) bytes) to \(path ?? "standard output")"
         if partial { summary += " (the last one partial)" }
         if let failure { summary += Self.stopped(by: failure) }
         return Outcome(summary: summary, error: failure)
+    }
+
+    /// An output failure, with how many frames were written whole before it:
+    /// "No space left on device (after 65536 bytes); 2 of 10 frames written".
+    private static func failure(_ failure: CommandFailure, written: Int, of total: Int) -> CommandFailure {
+        var result = failure
+        result.message += "; \(written) of \(total) frame\(total == 1 ? "" : "s") written"
+        return result
     }
 
     /// "; stopped by an error at frame 2, byte 697".

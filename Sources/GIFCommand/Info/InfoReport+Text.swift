@@ -55,22 +55,36 @@ extension InfoReport {
         }
     }
 
-    /// Columns padded to their widest cell; numbers right-aligned.
+    /// Columns padded to their widest cell; numbers right-aligned; no
+    /// trailing spaces. Linear in the number of cells: widths are counted in
+    /// UTF-8 bytes (the cells are ASCII) and the text is built in one buffer.
     private func table(header: [String], rows: [[String]]) -> String {
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+        var widths = header.map(\.utf8.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.utf8.count) }
         }
         let rightAligned: Set<Int> = [0, 2, 3, 8]
-        func line(_ cells: [String]) -> String {
-            cells.indices.map { column in
-                rightAligned.contains(column)
-                    ? String(repeating: " ", count: widths[column] - cells[column].count) + cells[column]
-                    : pad(cells[column], widths[column])
+        var out: [UInt8] = []
+        out.reserveCapacity((rows.count + 1) * (widths.reduce(0, +) + 2 * widths.count))
+        func line(_ cells: [String]) {
+            let start = out.count
+            for (column, cell) in cells.enumerated() {
+                if column > 0 { out.append(contentsOf: "  ".utf8) }
+                let padding = widths[column] - cell.utf8.count
+                if rightAligned.contains(column) {
+                    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding))
+                    out.append(contentsOf: cell.utf8)
+                } else {
+                    out.append(contentsOf: cell.utf8)
+                    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding))
+                }
             }
-            .joined(separator: "  ")
-            .replacing(/\s+$/, with: "") + "\n"
+            while out.count > start, out.last == UInt8(ascii: " ") { out.removeLast() }
+            out.append(UInt8(ascii: "\n"))
         }
-        return ([header] + rows).map(line).joined()
+        line(header)
+        for row in rows { line(row) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

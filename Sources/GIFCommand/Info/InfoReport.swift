@@ -23,14 +23,8 @@ struct InfoReport: Codable, Equatable {
     /// The loop count: `stored` is `null` without a loop extension, `plays` is
     /// `null` for forever.
     struct Loops: Codable, Equatable {
-        var stored: Int?
-        var plays: Int?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(stored, forKey: .stored)
-            try container.encode(plays, forKey: .plays)
-        }
+        @NullWhenAbsent var stored: Int?
+        @NullWhenAbsent var plays: Int?
     }
 
     /// One row of the frame table.
@@ -45,26 +39,12 @@ struct InfoReport: Codable, Equatable {
         var disposal: Int
         /// The disposal's name: none, keep, background, previous, reserved(N).
         var disposalName: String
-        var transparentIndex: Int?
+        @NullWhenAbsent var transparentIndex: Int?
         var interlaced: Bool
         /// Entries in the frame's local colour table; `null` without one.
-        var localPaletteSize: Int?
+        @NullWhenAbsent var localPaletteSize: Int?
         /// Byte offset of the frame's image data (the LZW code size byte).
         var dataOffset: Int
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(rect, forKey: .rect)
-            try container.encode(delayCentiseconds, forKey: .delayCentiseconds)
-            try container.encode(delayMilliseconds, forKey: .delayMilliseconds)
-            try container.encode(disposal, forKey: .disposal)
-            try container.encode(disposalName, forKey: .disposalName)
-            try container.encode(transparentIndex, forKey: .transparentIndex)
-            try container.encode(interlaced, forKey: .interlaced)
-            try container.encode(localPaletteSize, forKey: .localPaletteSize)
-            try container.encode(dataOffset, forKey: .dataOffset)
-        }
     }
 
     /// An application extension other than the loop extension.
@@ -81,8 +61,8 @@ struct InfoReport: Codable, Equatable {
         /// The whole one-line description: reason, location, frames decoded.
         var message: String
         var reason: String
-        var frameIndex: Int?
-        var byteOffset: Int?
+        @NullWhenAbsent var frameIndex: Int?
+        @NullWhenAbsent var byteOffset: Int?
         var framesDecoded: Int
 
         init(_ error: GIFError) {
@@ -91,15 +71,6 @@ struct InfoReport: Codable, Equatable {
             frameIndex = error.frameIndex
             byteOffset = error.byteOffset
             framesDecoded = error.framesDecoded
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(message, forKey: .message)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(frameIndex, forKey: .frameIndex)
-            try container.encode(byteOffset, forKey: .byteOffset)
-            try container.encode(framesDecoded, forKey: .framesDecoded)
         }
     }
 
@@ -112,7 +83,7 @@ struct InfoReport: Codable, Equatable {
     var canvas: Size
     var backgroundIndex: Int
     /// Entries in the global colour table; `null` without one.
-    var globalPaletteSize: Int?
+    @NullWhenAbsent var globalPaletteSize: Int?
     var frameCount: Int
     var loopCount: Loops
     /// The sum of the stored delays, in milliseconds.
@@ -123,29 +94,10 @@ struct InfoReport: Codable, Equatable {
     var comments: [String]
     var applicationExtensions: [Extension]
     /// The structural problem that ended the scan early, if any.
-    var scanError: Failure?
+    @NullWhenAbsent var scanError: Failure?
     /// The first error met decoding every frame in order (a bad LZW code, data
     /// cut short, or the scan's error once the frames before it are done).
-    var decodeError: Failure?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(version, forKey: .version)
-        try container.encode(screen, forKey: .screen)
-        try container.encode(canvas, forKey: .canvas)
-        try container.encode(backgroundIndex, forKey: .backgroundIndex)
-        try container.encode(globalPaletteSize, forKey: .globalPaletteSize)
-        try container.encode(frameCount, forKey: .frameCount)
-        try container.encode(loopCount, forKey: .loopCount)
-        try container.encode(durationMilliseconds, forKey: .durationMilliseconds)
-        try container.encode(browserDurationMilliseconds, forKey: .browserDurationMilliseconds)
-        try container.encode(frames, forKey: .frames)
-        try container.encode(comments, forKey: .comments)
-        try container.encode(applicationExtensions, forKey: .applicationExtensions)
-        try container.encode(scanError, forKey: .scanError)
-        try container.encode(decodeError, forKey: .decodeError)
-    }
+    @NullWhenAbsent var decodeError: Failure?
 }
 
 extension InfoReport {

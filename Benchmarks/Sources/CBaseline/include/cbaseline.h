@@ -25,4 +25,20 @@ typedef struct cb_result {
 /// `callback` may be NULL.
 cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callback, void *context);
 
+/// Called after each frame is drawn, with the canvas and the frame's delay in
+/// centiseconds (as stored).
+typedef void (*cb_timed_frame_callback)(const uint8_t *canvas, int width, int height, int delay, void *context);
+
+/// What ``cb_decode_timed`` did, and the number of plays known when the last
+/// frame was drawn (NIA's footer: 0 forever, stored N > 0 gives N + 1, no
+/// loop extension gives 1).
+typedef struct cb_timed_result {
+    cb_result base;
+    int plays;
+} cb_timed_result;
+
+/// ``cb_decode`` with each frame's delay, and the loop count from a
+/// NETSCAPE2.0 or ANIMEXTS1.0 extension: what an NIA writer needs.
+cb_timed_result cb_decode_timed(const uint8_t *bytes, size_t count, cb_timed_frame_callback callback, void *context);
+
 #endif

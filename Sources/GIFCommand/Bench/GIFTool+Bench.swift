@@ -1,7 +1,8 @@
 import ArgumentParser
 import GIF
+import GIFLibBaseline
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif bench FILE... [--iterations N] [--json]`: times the scanner and
     /// the decoder against giflib's `DGifSlurp` on the same bytes.
     struct Bench: ParsableCommand {
@@ -51,10 +52,9 @@ extension GIFCommand {
                     failed = true
                 }
             }
-            if json {
-                print(Info.json(reports))
-            } else {
-                print(reports.map(\.text).joined(separator: "\n"), terminator: "")
+            try reportingFailures { () throws(CommandFailure) in
+                try StandardStreams.output(
+                    json ? JSONOutput.text(reports) + "\n" : reports.map(\.text).joined(separator: "\n"))
             }
             if failed { throw ExitCode.failure }
         }

@@ -4,10 +4,10 @@ import Foundation
 /// The `gif` tool: looks inside GIFs, dumps their composited frames and
 /// measures the decoder.
 ///
-/// Each subcommand lives in its own file (`GIFCommand+Info.swift`, …) as a
+/// Each subcommand lives in its own file (`GIFTool+Info.swift`, …) as a
 /// nested type. The root is asynchronous because `play` is.
 @main
-struct GIFCommand: AsyncParsableCommand {
+struct GIFTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gif",
         abstract: "Inspect, dump, play and benchmark GIF files.",

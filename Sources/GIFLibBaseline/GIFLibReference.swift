@@ -1,4 +1,5 @@
 import CGIFLib
+import GIF
 
 /// giflib's own whole-file decoder, as a baseline for benchmarks.
 ///
@@ -7,6 +8,10 @@ import CGIFLib
 /// on giflib can reach. Running it on the same bytes, in the same process, as
 /// ``GIFImage`` turns a timing into a ratio that does not depend on the
 /// machine.
+///
+/// It lives in its own module, `GIFLibBaseline`, which is no product of the
+/// package: it is a benchmark floor for `gif bench`, not part of the `GIF`
+/// library's API.
 ///
 /// ```swift
 /// let bytes = try load("cat.gif")

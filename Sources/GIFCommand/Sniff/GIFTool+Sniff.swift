@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GIF
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif sniff FILE...`: names each file's format from its first bytes.
     struct Sniff: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -28,17 +28,25 @@ extension GIFCommand {
         func run() throws {
             var allGIF = true
             for file in files {
+                let result: Sniffer.Result
                 do {
-                    let result = Sniffer.sniff(try Self.head(of: file))
-                    var line = "\(file): \(result.format)"
-                    if let size = result.pixelSize { line += " \(size)" }
-                    if !result.format.isGIF { line += " (not a GIF)" }
-                    print(line)
-                    allGIF = allGIF && result.format.isGIF
+                    result = Sniffer.sniff(try Self.head(of: file))
                 } catch {
                     error.report()
                     allGIF = false
+                    continue
                 }
+                var line = "\(file): \(result.format)"
+                if let size = result.pixelSize { line += " \(size)" }
+                if !result.format.isGIF { line += " (not a GIF)" }
+                do {
+                    try StandardStreams.output(line + "\n")
+                } catch {
+                    // Standard output failing fails every file after: stop.
+                    error.report()
+                    throw ExitCode.failure
+                }
+                allGIF = allGIF && result.format.isGIF
             }
             if !allGIF { throw ExitCode.failure }
         }

@@ -5,7 +5,7 @@ import GIF
 import GIFPlayback
 import Playback
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif play FILE... [--loops N] [--speed X] [--reverse | --bounce]
     /// [--width COLUMNS]`: plays in the terminal, several files as a playlist.
     struct Play: AsyncParsableCommand {

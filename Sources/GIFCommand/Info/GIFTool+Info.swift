@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GIF
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif info FILE [--json]`: what the scanner found, a per-frame table and
     /// any decode error.
     struct Info: ParsableCommand {
@@ -17,7 +17,11 @@ extension GIFCommand {
                 --json writes the same facts as JSON with sorted keys; absent values are null.
 
                 Exit status: 0 when the file decodes cleanly; 1 when it cannot be read, \
-                is not a GIF, or fails to decode (the report is still printed, with the error).
+                is not a GIF, or fails to decode (the report is still printed, with the error), \
+                or when the report cannot be written (a full disk, /dev/full).
+
+                FILE may be - for standard input, a pipe or a FIFO; a FIFO that no one opens \
+                for writing fails after 10 seconds.
 
                 Example:
                   $ gif info cat.gif
@@ -25,7 +29,7 @@ extension GIFCommand {
                 """
         )
 
-        @Argument(help: "The GIF file to inspect.", completion: .file())
+        @Argument(help: "The GIF file to inspect, or - for standard input.", completion: .file())
         var file: String
 
         @Flag(help: "Print JSON (sorted keys) instead of text.")
@@ -34,36 +38,24 @@ extension GIFCommand {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let image = try openImage(file)
-                let report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image))
-                if json {
-                    print(Self.json(report))
-                } else {
-                    print(report.text, terminator: "")
-                }
+                let report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image, parallel: true))
+                try StandardStreams.output(json ? JSONOutput.text(report) + "\n" : report.text)
                 if let error = report.decodeError {
                     throw CommandFailure(file: file, message: error.message)
                 }
             }
         }
 
-        /// Decodes and composites every frame; returns the first error.
-        static func decodeAll(_ image: GIFImage) -> GIFError? {
-            var frames = image.makeFrameIterator()
+        /// Decodes and composites every frame (decoding ahead on other
+        /// threads when `parallel` and worth it); returns the first error.
+        static func decodeAll(_ image: GIFImage, parallel: Bool = false) -> GIFError? {
+            var frames = image.makeFrameIterator(parallel: parallel)
             do {
                 while try frames.next() != nil {}
                 return nil
             } catch {
                 return error
             }
-        }
-
-        /// The report as pretty-printed JSON with sorted keys.
-        static func json(_ report: some Encodable) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            // Encoding these plain structs cannot fail.
-            let data = (try? encoder.encode(report)) ?? Data("null".utf8)
-            return String(decoding: data, as: UTF8.self)
         }
     }
 }

@@ -3,7 +3,7 @@ import GIF
 import GIFPlayback
 import Playback
 
-extension GIFCommand {
+extension GIFTool {
     /// `gif dump FILE [-o DIR|-] [--format ppm|pam|nia] [--frames …]
     /// [--background RRGGBB]`: writes composited frames.
     struct Dump: ParsableCommand {
@@ -15,7 +15,10 @@ extension GIFCommand {
                 frame-000.ppm, frame-001.ppm, … (zero-padded to the largest index); NIA \
                 writes the whole animation as one stream, NAME.nia. With -o -, the frames \
                 go to standard output (PPM and PAM frames concatenated) and the summary \
-                line to standard error.
+                line to standard error. Each frame is written as soon as it is composited; \
+                a file appears under its name only once whole (it is written under a \
+                temporary name and renamed), so a failure never leaves a truncated file. \
+                FILE may be - for standard input.
 
                 PPM has no alpha: transparent pixels show the --background colour \
                 (default FFFFFF, white). PAM keeps the alpha channel.
@@ -39,7 +42,7 @@ extension GIFCommand {
                 """
         )
 
-        @Argument(help: "The GIF file to dump.", completion: .file())
+        @Argument(help: "The GIF file to dump, or - for standard input.", completion: .file())
         var file: String
 
         @Option(
@@ -81,7 +84,7 @@ extension GIFCommand {
                     throw CommandFailure(file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
                 }
                 let toStandardOutput = output == "-"
-                if !toStandardOutput { try OutputFile.makeDirectory(output) }
+                if !toStandardOutput { try OutputSink.makeDirectory(output) }
                 var job = DumpJob(
                     image: image, format: format, selection: frames,
                     background: background?.background ?? .white, maxSize: maxSize,
@@ -90,14 +93,16 @@ extension GIFCommand {
                 if toStandardOutput {
                     StandardStreams.error(outcome.summary)
                 } else {
-                    print(outcome.summary)
+                    try StandardStreams.output(outcome.summary + "\n")
                 }
                 if let error = outcome.error { throw CommandFailure(file: file, error: error) }
             }
         }
 
-        /// The file name without directory and extension: `cat` for `a/cat.gif`.
+        /// The file name without directory and extension: `cat` for `a/cat.gif`,
+        /// `stdin` for standard input (`-`).
         static func baseName(of path: String) -> String {
+            guard path != "-" else { return "stdin" }
             let name = path.split(separator: "/").last.map(String.init) ?? path
             guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
             return String(name[..<dot])

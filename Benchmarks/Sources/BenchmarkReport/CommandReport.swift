@@ -1,0 +1,270 @@
+import BenchmarkSupport
+import GIF
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `gif` command's figures (issue 15), whole process against whole
+/// process: `gif dump FILE --format nia -o -` (release build) over the plain
+/// C program `CNIAEmit` writing the same NIA stream through the C baseline,
+/// both to /dev/null, interleaved; the peak resident memory of `gif dump`
+/// (NIA and PPM, to files and to standard output) under GNU `time`; and
+/// `gif info` on a generated 65,536-frame file.
+///
+/// It needs `gif` built in release mode at the package root, with Swift's
+/// runtime linked in as the C program links giflib
+/// (`swift build -c release --static-swift-stdlib --product gif`, or
+/// `$GIF_BINARY`: loading the shared Swift runtime and Foundation costs about
+/// 10 ms of CPU per process, more than a small file's whole dump), and
+/// `CNIAEmit` next to this executable
+/// (`swift build -c release --product CNIAEmit`).
+enum CommandReport {
+    /// The `gif` binary: `$GIF_BINARY`, or the package's release build.
+    static var gifBinary: String {
+        if let path = getenv("GIF_BINARY") { return String(cString: path) }
+        return Workload.packageRoot + "/.build/release/gif"
+    }
+
+    /// `CNIAEmit`, next to this executable.
+    static var emitBinary: String {
+        let executable = realpath("/proc/self/exe", nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? CommandLine.arguments[0]
+        var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/") + "/CNIAEmit"
+    }
+
+    static let timeBinary = "/usr/bin/time"
+
+    static func printSection(rounds: Int) {
+        print()
+        print("The gif command: whole process, release build, output to /dev/null (issue 15).")
+        for binary in [gifBinary, emitBinary] where access(binary, X_OK) != 0 {
+            print("  skipped: \(binary) is missing; build it with `swift build -c release "
+                + "\(binary.hasSuffix("/gif") ? "--static-swift-stdlib --product gif` at the package root" : "--product CNIAEmit` in Benchmarks/")")
+            return
+        }
+        print("  gif: \(gifBinary)")
+        print("  C:   \(emitBinary) (giflib + the C baseline's compositor, one thread, same NIA bytes)")
+        print()
+        let locations = Workload.locations()
+        var rows: [[String]] = []
+        var failures: [String] = []
+        for location in locations {
+            guard let image = try? GIFImage(contentsOf: location.path) else { continue }
+            let frames = image.info.frameCount
+            let same = sameStream(location.path)
+            var c: [Double] = [], ours: [Double] = [], cCPU: [Double] = [], oursCPU: [Double] = []
+            for _ in 0..<rounds {
+                let theirs = run([emitBinary, location.path])
+                let mine = run([gifBinary, "dump", location.path, "--format", "nia", "-o", "-"])
+                c.append(theirs.seconds)
+                cCPU.append(theirs.cpuSeconds)
+                ours.append(mine.seconds)
+                oursCPU.append(mine.cpuSeconds)
+            }
+            let ratio = median(ours) / median(c)
+            let target = frames >= 20 ? 0.7 : 1.0
+            if ratio > target { failures.append(location.name) }
+            rows.append([
+                location.name, "\(frames)", "\(image.info.canvasSize)", Timing.milliseconds(median(c)),
+                Timing.milliseconds(median(ours)), Timing.ratio(ratio), "≤ " + Timing.ratio(target),
+                ratio <= target ? "yes" : "NO", Timing.ratio(median(oursCPU) / max(median(cCPU), 1e-6)),
+                same ? "yes" : "NO",
+            ])
+        }
+        Timing.printTable(
+            header: [
+                "workload", "frames", "canvas", "C ms", "gif ms", "gif ÷ C", "target", "met", "CPU gif ÷ C",
+                "same bytes",
+            ],
+            rows: rows)
+        print("Median of \(rounds) interleaved runs each. Target ≤ 1.0 on every file, ≤ 0.7 with 20 frames or more")
+        print("  (gif decodes ahead on other threads; needs idle cores). CPU gif ÷ C: user + system time of all")
+        print("  threads (getrusage; 10 ms ticks on short runs), for scale. \"same bytes\": CRC-32 of both streams.")
+        print()
+        printMemory(locations: locations)
+        print()
+        printInfo(rounds: rounds)
+    }
+
+    /// Peak RSS of `gif dump` in each output mode, on every workload and on a
+    /// generated 65,536-frame file.
+    static func printMemory(locations: [(name: String, path: String)]) {
+        guard access(timeBinary, X_OK) == 0 else {
+            print("Peak memory: skipped, needs GNU time at \(timeBinary).")
+            return
+        }
+        let scratch = temporaryDirectory()
+        defer { removeTree(scratch) }
+        let many = scratch + "/frames-65536.gif"
+        writeManyFrames(to: many, count: 65_536, width: 16, height: 16)
+        var rows: [[String]] = []
+        var worst = 0
+        for location in locations + [("65,536 frames 16x16", many)] {
+            var cells = [location.0]
+            for (label, arguments) in [
+                ("nia stdout", ["--format", "nia", "-o", "-"]), ("nia file", ["--format", "nia", "-o", scratch + "/nia"]),
+                ("ppm stdout", ["-o", "-"]), ("ppm files", ["-o", scratch + "/ppm"]),
+            ] {
+                _ = label
+                let peak = peakKiB([gifBinary, "dump", location.1] + arguments)
+                worst = max(worst, peak)
+                cells.append(Timing.format(Double(peak) / 1024, digits: 1))
+                removeTree(scratch + "/ppm")
+                removeTree(scratch + "/nia")
+            }
+            rows.append(cells)
+        }
+        print("Peak resident memory of gif dump, MiB (GNU time's maximum RSS; target ≤ 64 MB whatever the frames):")
+        print()
+        Timing.printTable(header: ["workload", "NIA stdout", "NIA file", "PPM stdout", "PPM files"], rows: rows)
+        let worstMB = Double(worst) * 1024 / 1e6
+        print("Worst: \(Timing.format(worstMB, digits: 1)) MB (target ≤ 64 MB): \(worstMB <= 64 ? "met" : "NOT met").")
+    }
+
+    /// `gif info` (text and JSON) on a 65,536-frame file.
+    static func printInfo(rounds: Int) {
+        let scratch = temporaryDirectory()
+        defer { removeTree(scratch) }
+        let many = scratch + "/frames-65536.gif"
+        writeManyFrames(to: many, count: 65_536, width: 1, height: 1)
+        for (label, arguments) in [("text", ["info", many]), ("JSON", ["info", "--json", many])] {
+            let times = (0..<max(3, rounds / 2)).map { _ in run([gifBinary] + arguments).seconds }
+            let seconds = median(times)
+            print("gif info (\(label)) on a 65,536-frame 1x1 file: \(Timing.format(seconds, digits: 3)) s "
+                + "(target < 1 s): \(seconds < 1 ? "met" : "NOT met").")
+        }
+    }
+
+    /// Whether `gif dump --format nia -o -` and the C program write the same
+    /// bytes for `path`.
+    static func sameStream(_ path: String) -> Bool {
+        let scratch = temporaryDirectory()
+        defer { removeTree(scratch) }
+        _ = run([gifBinary, "dump", path, "--format", "nia", "-o", "-"], output: scratch + "/gif.nia")
+        _ = run([emitBinary, path], output: scratch + "/c.nia")
+        guard let ours = readFile(scratch + "/gif.nia"), let theirs = readFile(scratch + "/c.nia") else { return false }
+        return ours.count == theirs.count && CRC32.checksum(ours) == CRC32.checksum(theirs)
+    }
+
+    /// Runs `argv` with standard output to `output` and standard error to
+    /// /dev/null; its wall-clock time, CPU time (user + system, all threads)
+    /// and exit status.
+    static func run(_ argv: [String], output: String = "/dev/null", error: String = "/dev/null")
+        -> (seconds: Double, cpuSeconds: Double, status: Int32)
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in arguments { free(pointer) } }
+        let start = now()
+        var child = pid_t()
+        guard posix_spawn(&child, argv[0], &actions, nil, arguments, environ) == 0 else {
+            return (.infinity, .infinity, -1)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(child, &status, 0, &usage)
+        let elapsed = now() - start
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (elapsed, seconds(usage.ru_utime) + seconds(usage.ru_stime), (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1)
+    }
+
+    /// The peak RSS in KiB of `argv`, from GNU `time -f %M` (the command's
+    /// own figure, not inherited from this process through `exec`).
+    static func peakKiB(_ argv: [String]) -> Int {
+        let scratch = temporaryDirectory()
+        defer { removeTree(scratch) }
+        _ = run([timeBinary, "-f", "%M", "-o", scratch + "/time"] + argv)
+        guard let text = readFile(scratch + "/time") else { return 0 }
+        return Int(String(decoding: text, as: UTF8.self).split(separator: "\n").last ?? "") ?? 0
+    }
+
+    /// A GIF of `count` frames of `width` × `height` (one colour index each,
+    /// 9-bit literal codes with a clear code every 250), 5 cs apart, looping
+    /// forever: built byte by byte.
+    static func writeManyFrames(to path: String, count: Int, width: Int, height: Int) {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var bytes = Array("GIF89a".utf8) + le16(width) + le16(height) + [0xF7, 0, 0]
+        bytes += (0..<256).flatMap { [UInt8($0), UInt8(255 - $0), UInt8($0 / 2)] }
+        bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        var frame: [[UInt8]] = []
+        for index in 0..<256 {
+            // Codes: clear (256), then the index per pixel, a clear every 250
+            // codes so the width stays 9 bits, then end (257).
+            var codes = [256]
+            for pixel in 0..<(width * height) {
+                if pixel > 0, pixel % 250 == 0 { codes.append(256) }
+                codes.append(index)
+            }
+            codes.append(257)
+            var packed: [UInt8] = [], bits = 0, held = 0
+            for code in codes {
+                bits |= code << held
+                held += 9
+                while held >= 8 {
+                    packed.append(UInt8(bits & 0xFF))
+                    bits >>= 8
+                    held -= 8
+                }
+            }
+            if held > 0 { packed.append(UInt8(bits)) }
+            var data: [UInt8] = [8]
+            for start in stride(from: 0, to: packed.count, by: 255) {
+                let chunk = packed[start..<min(start + 255, packed.count)]
+                data += [UInt8(chunk.count)] + chunk
+            }
+            frame.append([0x21, 0xF9, 4, 0, 5, 0, 0, 0, 0x2C, 0, 0, 0, 0] + le16(width) + le16(height) + [0] + data + [0])
+        }
+        for index in 0..<count { bytes += frame[index % 256] }
+        bytes.append(0x3B)
+        guard let file = fopen(path, "wb") else { return }
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    private static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    private static func temporaryDirectory() -> String {
+        var template = Array("/tmp/gif-command-report-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return "/tmp" }
+        return String(cString: made)
+    }
+
+    private static func removeTree(_ path: String) {
+        guard path != "/tmp" else { return }
+        _ = run(["/bin/rm", "-rf", path])
+    }
+
+    private static func readFile(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+}
