@@ -25,9 +25,10 @@ demo: build
 	@$(SWIFT) run --skip-build gif dump $(DEMO_GIF) -o $(DEMO_OUT) --format ppm
 	@echo "The frames are PPM files in $(CURDIR)/$(DEMO_OUT)/"
 
-## The whole test suite, then (issue 7) the decoder tests under AddressSanitizer,
-## the player tests under ThreadSanitizer, each in its own build directory, and
-## a 60-second fuzz smoke run. LeakSanitizer stays on for our code; only
+## The whole test suite (it compiles and runs every Swift snippet of the docs),
+## then (issue 7) the decoder tests under AddressSanitizer, the player tests
+## under ThreadSanitizer, each in its own build directory, a 60-second fuzz
+## smoke run, and the DocC build, which fails on any DocC warning (issue 17). LeakSanitizer stays on for our code; only
 ## XCTest's runner, which leaks its suite objects at exit, is suppressed.
 test: giflib
 	$(SWIFT) build --build-tests
@@ -36,6 +37,7 @@ test: giflib
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '^GIFTests\.'
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '^PlaybackTests\.'
 	scripts/fuzz.sh 60
+	scripts/docs.sh
 
 ## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
 ## then the ratio table against the C baseline, measured in one run; the

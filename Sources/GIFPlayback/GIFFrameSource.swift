@@ -4,7 +4,7 @@ import Synchronization
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
-/// Frames are decoded on demand by one ``FrameSeeker`` kept between calls:
+/// Frames are decoded on demand by one `FrameSeeker` kept between calls:
 /// asking for the frame after the last one asked for (what a player and its
 /// cache do) costs one frame's decode, and a jump back resumes from the
 /// nearest checkpoint the seeker saved on the way, within its memory budget.
@@ -43,7 +43,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.init(image: try GIFImage(contentsOf: path, limits: limits))
     }
 
-    /// The seek checkpoints held now (see ``FrameSeeker``), for diagnostics:
+    /// The seek checkpoints held now (see `FrameSeeker`), for diagnostics:
     /// the count after the latest decode.
     public var checkpointCount: Int { state.withLock { $0.checkpointCount } }
 
@@ -60,14 +60,14 @@ public final class GIFFrameSource: FrameSource, Sendable {
 
     /// The composited frame at `index`, RGBA8.
     ///
-    /// - Throws: ``GIFError`` when the frame cannot be decoded. A frame whose
+    /// - Throws: `GIFError` when the frame cannot be decoded. A frame whose
     ///   data fails part-way is returned with the rows decoded.
     public func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [])
     }
 
     /// Drops the seek checkpoints and the decoder's canvas and giflib handle
-    /// (the ``FrameCache`` reading this source went away); the next frame
+    /// (the `FrameCache` reading this source went away); the next frame
     /// request starts again from frame 0 or a new checkpoint. A decode
     /// running now finishes, and its seeker is dropped after it.
     public func releaseDecodingState() {
@@ -79,7 +79,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a
-    /// whole canvas nobody else holds (what a ``FrameCache`` hands back from
+    /// whole canvas nobody else holds (what a `FrameCache` hands back from
     /// an evicted frame), so steady playback allocates no pixels.
     ///
     /// The decode runs on ``executor``; the calling task waits suspended.
