@@ -111,7 +111,7 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:202
 
-        // begin README.md:225
+        // begin README.md:231
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -120,18 +120,18 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:225
+        // end README.md:231
 
-        // begin README.md:281
+        // begin README.md:287
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:281
+        // end README.md:287
 
-        // begin README.md:303
+        // begin README.md:309
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -150,9 +150,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:303
+        // end README.md:309
 
-        // begin README.md:335
+        // begin README.md:341
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -187,20 +187,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:335
+        // end README.md:341
 
-        // begin README.md:390
+        // begin README.md:396
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:390
+        // end README.md:396
 
-        // begin README.md:408
+        // begin README.md:414
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:408
+        // end README.md:414
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
