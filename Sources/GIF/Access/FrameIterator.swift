@@ -39,7 +39,7 @@ public struct FrameIterator {
     /// processors, two or more frames, and pixels enough for two batches of
     /// ``DecodeAhead/batchArea`` (less is over before a thread wakes up).
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
-        guard ConditionLock.processorCount > 1, info.frameCount > 1 else { return false }
+        guard WorkerThread.processorCount > 1, info.frameCount > 1 else { return false }
         let area = info.frames.reduce(0) { $0 + $1.rect.area }
         return area >= 2 * DecodeAhead.batchArea
     }
@@ -127,10 +127,11 @@ public struct FrameIterator {
     }
 
     private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoding.Outcome {
-        if let pipeline = ahead?.pipeline, let decoded = pipeline.acquire(frame.index) {
-            compositor!.draw(frame, indices: decoded.indices, outcome: decoded.outcome)
-            pipeline.release(frame.index)
-            return decoded.outcome
+        if let pipeline = ahead?.pipeline, let outcome = pipeline.withFrame(frame.index, { indices, outcome in
+            compositor!.draw(frame, indices: indices, outcome: outcome)
+            return outcome
+        }) {
+            return outcome
         }
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Runs frames' LZW decoding ahead of the compositor, on other threads.
 ///
 /// The scan knows where every frame's data starts, so frame n + 1, n + 2…
@@ -9,6 +7,10 @@ import Dispatch
 /// takes them in order, and rather than wait for a frame a worker is still
 /// on, it claims and decodes the next unclaimed ones itself, so that every
 /// core decodes and the work balances by itself.
+///
+/// The workers are threads of its own (``WorkerThread``), started by a
+/// ``DecodeAheadOwner`` and joined when it goes away; every lock is taken
+/// and released inside one ``ConditionLock`` call.
 ///
 /// Frames are claimed in batches of about ``batchArea`` pixels (one frame
 /// when frames are large), so that small frames (a few microseconds each)
@@ -23,160 +25,173 @@ final class DecodeAhead: @unchecked Sendable {
     /// them takes longer than handing them over (~10 µs of LZW).
     static let batchArea = 32_768
 
-    // Everything below marked "guarded" is read and written under `lock`.
+    /// What the threads share, read and written only under the lock.
+    struct State {
+        /// The next frame nobody has claimed.
+        var nextToClaim = 0
+        /// Frames before this one have been taken and their slots freed.
+        var released = 0
+        /// Per slot, the outcome once its frame is decoded.
+        var outcomes: [FrameDecoding.Outcome?]
+        /// Set when the owner goes away.
+        var cancelled = false
+    }
+
+    /// What the consumer does next for the frame it wants.
+    private enum Step {
+        case unavailable
+        case ready(FrameDecoding.Outcome)
+        case claimed(Range<Int>)
+    }
+
     // A slot's buffer is written only by the thread that claimed its frame,
-    // and read by the consumer only after `ready` says so.
+    // and read by the consumer only after the state's `outcomes` says so.
     private let image: GIFImage
-    private let lock = ConditionLock()
+    private let frames: [FrameInfo]
+    private let lock: ConditionLock<State>
     private let window: Int
     private let slotSize: Int
     private let buffers: UnsafeMutableBufferPointer<UInt8>
+    /// Used by the consumer only (one iterator, one thread at a time).
     private let consumerDecoder = FrameDecoder()
-    /// Guarded: the next frame nobody has claimed.
-    private var nextToClaim = 0
-    /// Guarded: frames before this one have been taken and their slots freed.
-    private var released = 0
-    /// Guarded: per slot, the outcome once its frame is decoded.
-    private var outcomes: [FrameDecoding.Outcome?]
-    /// Guarded: set when the iterator goes away.
-    private var cancelled = false
 
-    /// Starts `workers` threads decoding `image`'s frames ahead.
+    /// A pipeline for `image`'s frames sized for `workers` threads; the
+    /// owner starts them on ``work()``.
     init(image: GIFImage, workers: Int) {
         self.image = image
-        slotSize = max(1, image.info.frames.map(\.rect.area).max() ?? 1)
+        frames = image.info.frames
+        slotSize = max(1, frames.map(\.rect.area).max() ?? 1)
         // A deep window means fewer waits and wake-ups (gifplayer-muybridge:
         // 0.65x the one-thread time with 4 slots, 0.55x with 16), within
         // ``indexBudget`` bytes of index buffers.
         let fitting = max(2, Self.indexBudget / slotSize)
-        let count = max(1, image.info.frameCount)
-        let meanArea = max(1, image.info.frames.reduce(0) { $0 + $1.rect.area } / count)
+        let count = max(1, frames.count)
+        let meanArea = max(1, frames.reduce(0) { $0 + $1.rect.area } / count)
         let perBatch = max(1, Self.batchArea / meanArea)
         window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
         buffers = .allocate(capacity: window * slotSize)
-        outcomes = Array(repeating: nil, count: window)
-        for _ in 0..<workers {
-            DispatchQueue.global().async { [self] in work() }
-        }
+        lock = ConditionLock(State(outcomes: Array(repeating: nil, count: window)))
     }
 
     deinit {
         buffers.deallocate()
     }
 
-    /// Stops the workers after the frame each is decoding.
+    /// Stops the workers after the batch each is decoding.
     func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.broadcast()
-        lock.unlock()
+        lock.withLock(wakingWaiters: true) { $0.cancelled = true }
     }
 
-    /// Frame `index`'s indices and outcome, decoded ahead or, when no worker
-    /// has started it, here; `nil` when `index` is not the next frame in
-    /// order (the caller then decodes it itself). While a worker is still on
-    /// the frame, the caller decodes frames further ahead instead of idling.
-    /// Call ``release(_:)`` after.
-    func acquire(_ index: Int) -> (indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoding.Outcome)? {
-        let frames = image.info.frames
-        lock.lock()
-        guard index == released, index < frames.count else {
-            lock.unlock()
-            return nil
-        }
+    /// Runs `body` on frame `index`'s indices and outcome, decoded ahead or,
+    /// when no worker has started it, here, then frees its slot for a frame
+    /// further ahead; `nil` when `index` is not the next frame in order (the
+    /// caller then decodes it itself). While a worker is still on the frame,
+    /// the caller decodes frames further ahead instead of idling.
+    func withFrame<Result>(
+        _ index: Int, _ body: (UnsafeBufferPointer<UInt8>, FrameDecoding.Outcome) -> Result
+    ) -> Result? {
         let slot = index % window
-        while outcomes[slot] == nil {
-            // Claim the frame itself if nobody has, else the next unclaimed
-            // frame within the window; wait only when there is none.
-            guard nextToClaim == index || (nextToClaim < frames.count && nextToClaim < released + window) else {
-                lock.wait()
-                continue
+        while true {
+            // Ready, or claim the frame itself if nobody has, else the next
+            // unclaimed frame within the window; wait only when there is none.
+            let step = lock.withLock(when: { state in
+                index != state.released || index >= self.frames.count || state.outcomes[slot] != nil
+                    || self.canClaim(state)
+            }) { state -> Step in
+                guard index == state.released, index < frames.count else { return .unavailable }
+                if let outcome = state.outcomes[slot] { return .ready(outcome) }
+                return .claimed(claimBatch(&state))
             }
-            let claimed = claimBatch()
-            lock.unlock()
-            decode(claimed, with: consumerDecoder)
-            lock.broadcast()
+            switch step {
+            case .unavailable:
+                return nil
+            case .claimed(let claimed):
+                decode(claimed, with: consumerDecoder)
+            case .ready(let outcome):
+                let result = body(UnsafeBufferPointer(buffer(slot)), outcome)
+                lock.withLock(wakingWaiters: true) { state in
+                    state.outcomes[slot] = nil
+                    state.released = index + 1
+                }
+                return result
+            }
         }
-        let outcome = outcomes[slot]!
-        lock.unlock()
-        return (UnsafeBufferPointer(buffer(slot)), outcome)
     }
 
-    /// Frees frame `index`'s slot for a frame further ahead.
-    func release(_ index: Int) {
-        lock.lock()
-        outcomes[index % window] = nil
-        released = index + 1
-        lock.broadcast()
-        lock.unlock()
+    /// A worker thread's loop: claim a batch, decode it, publish it, until
+    /// the frames run out or the owner cancels.
+    func work() {
+        let decoder = FrameDecoder()
+        while true {
+            let claimed = lock.withLock(when: { state in
+                state.cancelled || state.nextToClaim >= self.frames.count || self.canClaim(state)
+            }) { state -> Range<Int>? in
+                guard !state.cancelled, state.nextToClaim < frames.count else { return nil }
+                return claimBatch(&state)
+            }
+            guard let claimed else { return }
+            decode(claimed, with: decoder)
+        }
     }
 
     private func buffer(_ slot: Int) -> UnsafeMutableBufferPointer<UInt8> {
         UnsafeMutableBufferPointer(rebasing: buffers[slot * slotSize..<(slot + 1) * slotSize])
     }
 
-    private func work() {
-        let decoder = FrameDecoder()
-        let frames = image.info.frames
-        image.bytes.withUnsafeBufferPointer { bytes in
-            while true {
-                lock.lock()
-                while !cancelled, nextToClaim < frames.count, nextToClaim >= released + window { lock.wait() }
-                guard !cancelled, nextToClaim < frames.count else {
-                    lock.unlock()
-                    return
-                }
-                let claimed = claimBatch()
-                lock.unlock()
-                decode(claimed, with: decoder, bytes: bytes)
-                lock.broadcast()
-                lock.unlock()
-            }
-        }
+    /// Whether a frame is left to claim within the window.
+    private func canClaim(_ state: State) -> Bool {
+        state.nextToClaim < frames.count && state.nextToClaim < state.released + window
     }
 
     /// Claims the unclaimed frames from `nextToClaim` on, up to about
-    /// ``batchArea`` pixels and within the window. Call with `lock` held and
-    /// at least one frame claimable.
-    private func claimBatch() -> Range<Int> {
-        let frames = image.info.frames
-        let start = nextToClaim
-        let end = min(frames.count, released + window)
+    /// ``batchArea`` pixels and within the window. Call with at least one
+    /// frame claimable.
+    private func claimBatch(_ state: inout State) -> Range<Int> {
+        let start = state.nextToClaim
+        let end = min(frames.count, state.released + window)
         var area = 0
         repeat {
-            area += frames[nextToClaim].rect.area
-            nextToClaim += 1
-        } while nextToClaim < end && area < Self.batchArea
-        return start..<nextToClaim
+            area += frames[state.nextToClaim].rect.area
+            state.nextToClaim += 1
+        } while state.nextToClaim < end && area < Self.batchArea
+        return start..<state.nextToClaim
     }
 
     /// Decodes the `claimed` frames into their slots, then publishes their
-    /// outcomes, leaving `lock` held: one hand-over per batch.
+    /// outcomes: one hand-over per batch.
     private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder) {
-        image.bytes.withUnsafeBufferPointer { decode(claimed, with: decoder, bytes: $0) }
-    }
-
-    private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder, bytes: UnsafeBufferPointer<UInt8>) {
-        let frames = image.info.frames
         decoder.outcomes.removeAll(keepingCapacity: true)
-        for index in claimed {
-            decoder.outcomes.append(decoder.decode(frames[index], bytes: bytes, into: buffer(index % window)))
+        image.bytes.withUnsafeBufferPointer { bytes in
+            for index in claimed {
+                decoder.outcomes.append(decoder.decode(frames[index], bytes: bytes, into: buffer(index % window)))
+            }
         }
-        lock.lock()
-        for (index, outcome) in zip(claimed, decoder.outcomes) { outcomes[index % window] = outcome }
+        lock.withLock(wakingWaiters: true) { state in
+            for (index, outcome) in zip(claimed, decoder.outcomes) { state.outcomes[index % window] = outcome }
+        }
     }
 }
 
-/// Owned by a parallel ``FrameIterator`` (and its copies): stops the workers
-/// when the last copy goes away.
+/// Owned by a parallel ``FrameIterator`` (and its copies): starts the worker
+/// threads, and stops and joins them when the last copy goes away.
 final class DecodeAheadOwner {
     let pipeline: DecodeAhead
+    private var threads: [WorkerThread] = []
 
     init(image: GIFImage) {
-        pipeline = DecodeAhead(image: image, workers: max(1, ConditionLock.processorCount - 1))
+        let workers = max(1, WorkerThread.processorCount - 1)
+        pipeline = DecodeAhead(image: image, workers: workers)
+        let pipeline = pipeline
+        for _ in 0..<workers {
+            // A thread the system refuses leaves more frames to the others
+            // and to the consumer, which decodes whatever nobody has claimed.
+            guard let thread = WorkerThread({ pipeline.work() }) else { break }
+            threads.append(thread)
+        }
     }
 
     deinit {
         pipeline.cancel()
+        for thread in threads { thread.join() }
     }
 }
