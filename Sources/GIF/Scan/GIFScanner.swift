@@ -24,7 +24,7 @@ public enum GIFScanner {
         guard bytes.count >= 13 else {
             throw GIFError(.truncated(block: "logical screen descriptor"), byteOffset: 6)
         }
-        let screen = PixelSize(width: Int(le16(bytes, 6)), height: Int(le16(bytes, 8)))
+        let screen = PixelSize(width: Int(BlockWalker.le16(bytes, 6)), height: Int(BlockWalker.le16(bytes, 8)))
         let flags = bytes[10]
         var offset = 13
         var globalPalette: Palette?
@@ -53,9 +53,5 @@ public enum GIFScanner {
                 byteOffset: 6)
         }
         return info
-    }
-
-    static func le16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 }
