@@ -29,7 +29,7 @@ public struct GIFImage: Sendable {
 
     /// Reads and scans the file at `path`.
     ///
-    /// - Throws: ``GIFError`` with ``GIFError/Kind/io(path:reason:)`` when the
+    /// - Throws: ``GIFError`` with ``GIFError/Kind/io(path:errno:)`` when the
     ///   file cannot be read, and as ``init(bytes:limits:)`` otherwise.
     public init(contentsOf path: String, limits: DecodingLimits = .default) throws(GIFError) {
         try self.init(bytes: FileReader.contents(of: path, maxBytes: limits.maxInputBytes), limits: limits)

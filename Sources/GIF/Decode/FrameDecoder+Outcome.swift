@@ -54,9 +54,9 @@ extension FrameDecoder.Outcome {
         guard let failure else { return nil }
         let kind: GIFError.Kind
         switch failure {
-        case .stream(.dataEnded) where frame.isTruncated: kind = .truncated(block: "image data")
+        case .stream(.dataEnded) where frame.isTruncated: kind = .truncated(block: .imageData)
         case .stream(.dataEnded), .stream(.endCode), .stream(.complete): kind = .notEnoughImageData
-        case .stream(.badCode(let code)): kind = .badLZWCode(code)
+        case .stream(.badCode(let code, let nextFree)): kind = .badLZWCode(code: code, nextFree: nextFree)
         case .stream(.badCodeSize(let size)): kind = .badLZWCodeSize(size)
         case .giflib(let code): kind = .giflib(code)
         }

@@ -21,7 +21,7 @@ struct LZWCodeCheck {
         /// Every pixel of the frame is there.
         case complete
         /// A code past the next free entry (or a non-literal first code).
-        case badCode(Int)
+        case badCode(code: Int, nextFree: Int)
         /// The end code came before the last pixel.
         case endCode
         /// The data ended before the last pixel.
@@ -194,13 +194,13 @@ struct LZWCodeCheck {
                 continue
             }
             if previous < 0 {
-                guard code < clear else { return (count, .badCode(code), bit) }
+                guard code < clear else { return (count, .badCode(code: code, nextFree: next), bit) }
                 count &+= 1
                 previous = code
                 continue
             }
             // `code` < 4096 always: a code has at most 12 bits.
-            guard code <= next else { return (count, .badCode(code), bit) }
+            guard code <= next else { return (count, .badCode(code: code, nextFree: next), bit) }
             let previousLength = lengths[previous]
             count &+= code < next ? Int(lengths[code]) : Int(previousLength) &+ 1
             if next < tableSize {

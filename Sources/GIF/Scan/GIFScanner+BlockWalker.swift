@@ -68,7 +68,7 @@ extension GIFScanner {
         private mutating func readExtension(into info: inout GIFInfo) -> GIFError? {
             let start = offset
             guard start + 1 < bytes.count, let end = endOfSubBlocks(from: start + 2) else {
-                return truncation("extension", at: start, info)
+                return truncation(.extension, at: start, info)
             }
             let blocks = subBlocks(from: start + 2, to: end)
             offset = end
@@ -104,7 +104,7 @@ extension GIFScanner {
         private mutating func readImage(into info: inout GIFInfo) -> GIFError? {
             let start = offset
             let index = info.frames.count
-            guard start + 10 <= bytes.count else { return truncation("image descriptor", at: start, info) }
+            guard start + 10 <= bytes.count else { return truncation(.imageDescriptor, at: start, info) }
             guard index < limits.maxFrameCount else {
                 return GIFError(
                     .limitExceeded(.frameCount, value: index + 1, maximum: limits.maxFrameCount),
@@ -123,11 +123,11 @@ extension GIFScanner {
             var localPalette: Palette?
             if flags & 0x80 != 0 {
                 let size = 3 << (Int(flags & 7) + 1)
-                guard position + size <= bytes.count else { return truncation("local colour table", at: position, info) }
+                guard position + size <= bytes.count else { return truncation(.localColorTable, at: position, info) }
                 localPalette = Palette(rgb: bytes[position..<position + size])
                 position += size
             }
-            guard position < bytes.count else { return truncation("image data", at: position, info, frame: index) }
+            guard position < bytes.count else { return truncation(.imageData, at: position, info, frame: index) }
             let end = endOfSubBlocks(from: position + 1)
             info.frames.append(FrameInfo(
                 index: index, rect: rect, isInterlaced: flags & 0x40 != 0, localPalette: localPalette,
@@ -137,10 +137,10 @@ extension GIFScanner {
                 lzwMinimumCodeSize: bytes[position], isTruncated: end == nil))
             control = nil
             offset = end ?? bytes.count
-            return end == nil ? truncation("image data", at: bytes.count, info, frame: index) : nil
+            return end == nil ? truncation(.imageData, at: bytes.count, info, frame: index) : nil
         }
 
-        private func truncation(_ block: String, at position: Int, _ info: GIFInfo, frame: Int? = nil) -> GIFError {
+        private func truncation(_ block: GIFError.Block, at position: Int, _ info: GIFInfo, frame: Int? = nil) -> GIFError {
             GIFError(.truncated(block: block), frameIndex: frame, byteOffset: position, framesDecoded: info.frames.count)
         }
 
