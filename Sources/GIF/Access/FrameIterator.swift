@@ -135,7 +135,7 @@ public struct FrameIterator {
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!
         let outcome = image.bytes.withUnsafeBufferPointer { decoder.decode(frame, bytes: $0) }
-        compositor!.draw(frame, indices: decoder.indices, outcome: outcome)
+        decoder.withIndices { compositor!.draw(frame, indices: $0, outcome: outcome) }
         return outcome
     }
 }

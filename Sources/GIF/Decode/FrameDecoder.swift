@@ -20,9 +20,10 @@ final class FrameDecoder {
         buffer.deallocate()
     }
 
-    /// Decodes `frame` from `bytes` (the whole file) into ``indices``: the
-    /// frame's rectangle, row-major in display order (interlaced rows put in
-    /// place). Only the rows the outcome names hold pixels; the rest is stale.
+    /// Decodes `frame` from `bytes` (the whole file) into the buffer
+    /// ``withIndices(_:)`` lends: the frame's rectangle, row-major in display
+    /// order (interlaced rows put in place). Only the rows the outcome names
+    /// hold pixels; the rest is stale.
     ///
     /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
     /// sound, so a corrupt stream shows what a browser shows.
@@ -32,7 +33,7 @@ final class FrameDecoder {
     }
 
     /// Decodes `frame` as ``decode(_:bytes:)`` does, into `buffer` (at least
-    /// the frame's area) instead of ``indices``.
+    /// the frame's area) instead of its own.
     func decode(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>
     ) -> Outcome {
@@ -44,8 +45,9 @@ final class FrameDecoder {
             let decoder = openDecoder() {
             // The common case: one quick walk, then giflib for the whole frame.
             do throws(GIFLibError) {
-                try decoder.start(frame, bytes: bytes)
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)]))
+                try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                    try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)]))
+                }
                 return Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
             } catch {
                 // An early end code or missing data: the full check says how
@@ -64,8 +66,9 @@ final class FrameDecoder {
         if !frame.isInterlaced {
             // One call for the whole frame: the rows are contiguous.
             do throws(GIFLibError) {
-                try decoder.start(frame, bytes: bytes)
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<check.pixels]))
+                try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                    try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<check.pixels]))
+                }
                 outcome.rows = check.pixels / width
                 outcome.partialPixels = check.pixels % width
                 return outcome
@@ -83,8 +86,11 @@ final class FrameDecoder {
         return decodeRows(frame, bytes: bytes, decoder: decoder, pixels: check.pixels, into: buffer, outcome: outcome)
     }
 
-    /// The indices of the frame decoded last: its area, row-major.
-    var indices: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(buffer) }
+    /// Runs `body` on the indices of the frame decoded last by
+    /// ``decode(_:bytes:)``: its area, row-major.
+    func withIndices<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(buffer))
+    }
 
     /// Decodes `pixels` pixels a row at a time, putting interlaced rows in
     /// place, and stops at the first row giflib fails on.
@@ -97,22 +103,25 @@ final class FrameDecoder {
         let rows = pixels / width, partial = pixels % width
         let sound = outcome.failure == nil
         do throws(GIFLibError) {
-            try decoder.start(frame, bytes: bytes)
-            for r in 0..<rows {
-                let y = Self.displayRow(r, height: height, interlaced: frame.isInterlaced)
-                do throws(GIFLibError) {
-                    try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<(y + 1) * width]))
-                } catch where sound && r == height - 1 {
-                    // giflib fails on a cut-short block chain while it skips to
-                    // the terminator after the last pixel: the frame is whole.
-                    lzw = nil
+            try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                for r in 0..<rows {
+                    let y = Self.displayRow(r, height: height, interlaced: frame.isInterlaced)
+                    do throws(GIFLibError) {
+                        try decoder.readPixels(
+                            into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<(y + 1) * width]))
+                    } catch where sound && r == height - 1 {
+                        // giflib fails on a cut-short block chain while it skips
+                        // to the terminator after the last pixel: the frame is whole.
+                        lzw = nil
+                    }
+                    outcome.rows = r + 1
                 }
-                outcome.rows = r + 1
-            }
-            if partial > 0 {
-                let y = Self.displayRow(rows, height: height, interlaced: frame.isInterlaced)
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<y * width + partial]))
-                outcome.partialPixels = partial
+                if partial > 0 {
+                    let y = Self.displayRow(rows, height: height, interlaced: frame.isInterlaced)
+                    try decoder.readPixels(
+                        into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<y * width + partial]))
+                    outcome.partialPixels = partial
+                }
             }
         } catch {
             lzw = nil

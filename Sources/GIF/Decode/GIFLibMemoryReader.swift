@@ -4,7 +4,12 @@
 /// cut-short last sub-block relabelled to the length that is really there.
 ///
 /// One reader serves every frame a ``LZWDecoder`` decodes:
-/// ``load(frame:bytes:)`` points it at the next frame without allocating.
+/// ``load(frame:bytes:)`` points it at the next frame without allocating,
+/// and ``unload()`` forgets it. The decoder loads a frame only inside
+/// ``LZWDecoder/reading(_:bytes:_:)``, itself called inside the caller's
+/// `withUnsafeBufferPointer` over the file, and unloads it on the way out:
+/// no pointer into the file outlives the closure that lent it. The synthetic
+/// bytes live in `scratch`, a heap buffer the decoder owns.
 struct GIFLibMemoryReader {
     /// The synthetic bytes (header, descriptor, relabelled length); owned by
     /// the ``LZWDecoder``.
@@ -68,6 +73,16 @@ struct GIFLibMemoryReader {
         segments = (head, whole, UnsafeBufferPointer(start: UnsafePointer(length), count: 1),
                     UnsafeBufferPointer(rebasing: data[(offset + 1)...]))
         segmentCount = 4
+    }
+
+    /// Drops the frame's segments, pointers into the file included: what is
+    /// left to read is nothing.
+    mutating func unload() {
+        let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        segments = (empty, empty, empty, empty)
+        segment = 0
+        segmentCount = 0
+        position = 0
     }
 
     /// Copies up to `buffer.count` bytes; returns how many were copied.

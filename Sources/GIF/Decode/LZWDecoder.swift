@@ -43,18 +43,25 @@ final class LZWDecoder {
     /// The code giflib reported last.
     var lastError: GIFLibError { GIFLibError(rawValue: file.pointee.Error) }
 
-    /// Points giflib at `frame`'s data in `bytes` (the whole file, which must
-    /// outlive the reads) and reads the synthetic image descriptor; call
-    /// before ``readPixels(into:)`` for each frame.
-    func start(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) throws(GIFLibError) {
+    /// Points giflib at `frame`'s data in `bytes` (the whole file), reads
+    /// the synthetic image descriptor, and runs `body`, which reads the
+    /// frame's pixels with ``readPixels(into:)``; the reader forgets `bytes`
+    /// when `body` returns or throws.
+    func reading<Result>(
+        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (LZWDecoder) throws(GIFLibError) -> Result
+    ) throws(GIFLibError) -> Result {
         input.pointee.load(frame: frame, bytes: bytes)
+        defer { input.pointee.unload() }
         var type = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(file, &type) == GIF_OK else { throw lastError }
         guard type == IMAGE_DESC_RECORD_TYPE else { throw .noImageDescriptor }
         guard DGifGetImageHeader(file) == GIF_OK else { throw lastError }
+        return try body(self)
     }
 
-    /// Decodes the next `buffer.count` palette indices.
+    /// Decodes the next `buffer.count` palette indices of the frame being
+    /// read; call inside ``reading(_:bytes:_:)``.
     func readPixels(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(GIFLibError) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         guard DGifGetLine(file, base, Int32(buffer.count)) == GIF_OK else { throw lastError }
