@@ -8,11 +8,12 @@ import Testing
 @Suite struct ErrorEvidenceTests {
     static let palette: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]]
 
-    /// A 2 × 1 frame whose LZW data (code size 2: clear 4, end 5, first free
-    /// entry 6) is `data`, one sub-block.
-    static func gif(lzw data: [UInt8]) -> [UInt8] {
-        var bytes = GIFBuilder(width: 2, height: 1, palette: palette).bytes
-        bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0, 2, UInt8(data.count)] + data + [0, 0x3B]
+    /// A `width` × `height` frame whose LZW data (code size 2: clear 4, end
+    /// 5, first free entry 6) is `data`, one sub-block.
+    static func gif(lzw data: [UInt8], width: Int = 2, height: Int = 1) -> [UInt8] {
+        var bytes = GIFBuilder(width: width, height: height, palette: palette).bytes
+        bytes += [0x2C, 0, 0, 0, 0] + GIFBuilder.le16(width) + GIFBuilder.le16(height) + [0]
+        bytes += [2, UInt8(data.count)] + data + [0, 0x3B]
         return bytes
     }
 
@@ -29,6 +30,23 @@ import Testing
         #expect(error.frameIndex == 0)
         #expect(error.description.hasPrefix("the image data holds an invalid LZW code (7) (frame 0, byte "))
         #expect(error.description.hasSuffix("; 1 frame decoded)"))
+    }
+
+    /// A frame of 256 × 256 pixels, at least ``FrameDecoder/overlapArea``:
+    /// its code walk runs beside giflib when there are two processors.
+    @Test func aBadCodeInALargeFrameStopsThereToo() throws {
+        let image = try GIFImage(bytes: Self.gif(lzw: [0xC4, 0x01], width: 256, height: 256))
+        #expect(image.info.frames[0].rect.area >= FrameDecoder.overlapArea)
+        var frames = image.makeFrameIterator()
+        let partial = try #require(try frames.next())
+        #expect(!partial.isComplete)
+        // The one pixel before the bad code is palette entry 0, red; the rest
+        // of the canvas stays transparent black.
+        #expect(Array(partial.pixels[0..<8]) == [255, 0, 0, 255, 0, 0, 0, 0])
+        #expect(partial.pixels[8...].allSatisfy { $0 == 0 })
+        let error = try #require(throws: GIFError.self) { try frames.next() }
+        #expect(error.kind == .badLZWCode(code: 7, nextFree: 6))
+        #expect(try image.rawFrame(at: 0).decodedPixelCount == 1)
     }
 
     @Test func aFirstCodeAfterAClearMustBeALiteral() throws {
