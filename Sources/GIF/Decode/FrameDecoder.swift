@@ -11,15 +11,6 @@ final class FrameDecoder {
     /// The outcomes of a batch of frames decoded ahead, before they are
     /// published (see ``ParallelFrameDecoder``); kept here to be reused.
     var outcomes: [Outcome] = []
-    /// Whether the code walk of a frame of ``overlapArea`` pixels or more
-    /// runs on a thread of its own while giflib decodes the frame on this
-    /// one: on when the machine has two or more processors. The parallel
-    /// decoder's workers turn it off, as every core already decodes there.
-    var overlapsCodeWalk = WorkerThread.processorCount > 1
-    /// The pixels from which a frame's code walk is worth a thread: about a
-    /// twentieth of a millisecond of walking, several times what starting and
-    /// joining a thread costs.
-    static let overlapArea = 65_536
 
     init() {
         buffer = .allocate(capacity: 0)
@@ -50,23 +41,13 @@ final class FrameDecoder {
         // A zero-size frame paints nothing; the scanner already skipped its data.
         guard width > 0, height > 0 else { return .empty }
         precondition(buffer.count >= width * height)
-        if !frame.isInterlaced, let decoder = openDecoder() {
-            // The common case: one quick walk, then giflib for the whole frame
-            // (both at once on a large frame); the full check below only when
-            // the walk finds a bad code or giflib fails.
-            let whole = UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)])
-            let sound: Bool, decoded: Bool
-            if overlapsCodeWalk, width * height >= Self.overlapArea, let both = LZWCodeCheck.isSound(
-                frame: frame, bytes: bytes, scratch: scratch,
-                whileRunning: { decodeWhole(frame, bytes: bytes, decoder: decoder, into: whole) }) {
-                (sound, decoded) = both
-            } else {
-                sound = LZWCodeCheck.isSound(frame: frame, bytes: bytes, scratch: scratch)
-                decoded = sound && decodeWhole(frame, bytes: bytes, decoder: decoder, into: whole)
-            }
-            if sound && decoded {
-                return Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
-            }
+        let whole = UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)])
+        if !frame.isInterlaced, LZWCodeCheck.isSound(frame: frame, bytes: bytes, scratch: scratch),
+            let decoder = openDecoder(), decodeWhole(frame, bytes: bytes, decoder: decoder, into: whole) {
+            // The common case: one quick walk, then giflib for the whole
+            // frame; the full check below only when the walk finds a bad code
+            // or giflib fails.
+            return Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
         }
         let check = LZWCodeCheck(frame: frame, bytes: bytes, scratch: scratch)
         let sound = check.stop == .complete ? nil : Failure.stream(check.stop)

@@ -179,33 +179,6 @@ struct LZWCodeCheck {
         return (bit, next)
     }
 
-    /// Runs ``isSound(frame:bytes:scratch:)`` on a thread of its own while
-    /// `body` runs on this one, and returns both answers once both are done;
-    /// `nil`, with nothing run, when the system refuses a thread. `bytes`
-    /// and `scratch` are only read by the walk and are not used by `body`.
-    static func isSound(
-        frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, scratch: Scratch, whileRunning body: () -> Bool
-    ) -> (sound: Bool, body: Bool)? {
-        /// What the walk's thread reads and writes; this thread reads
-        /// `sound` only after joining it.
-        final class Walk: @unchecked Sendable {
-            let frame: FrameInfo
-            let bytes: UnsafeBufferPointer<UInt8>
-            let scratch: Scratch
-            var sound = false
-
-            init(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, scratch: Scratch) {
-                (self.frame, self.bytes, self.scratch) = (frame, bytes, scratch)
-            }
-        }
-        let walk = Walk(frame: frame, bytes: bytes, scratch: scratch)
-        guard let thread = WorkerThread({ walk.sound = isSound(frame: walk.frame, bytes: walk.bytes, scratch: walk.scratch) })
-        else { return nil }
-        let result = body()
-        thread.join()
-        return (walk.sound, result)
-    }
-
     /// Copies the payloads of the sub-block chain at `start` (up to `end`)
     /// end to end into the scratch buffer, followed by 8 zero bytes: the
     /// data, its byte count, and where the chain ends.

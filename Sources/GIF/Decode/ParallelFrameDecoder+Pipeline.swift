@@ -51,7 +51,6 @@ extension ParallelFrameDecoder {
             window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
             buffers = .allocate(capacity: window * slotSize)
             lock = ConditionLock(State(outcomes: Array(repeating: nil, count: window)))
-            consumerDecoder.overlapsCodeWalk = false
         }
 
         deinit {
@@ -103,7 +102,6 @@ extension ParallelFrameDecoder {
         /// the frames run out or ``cancel()`` is called.
         func work() {
             let decoder = FrameDecoder()
-            decoder.overlapsCodeWalk = false
             while true {
                 let claimed = lock.withLock(when: { state in
                     state.cancelled || state.nextToClaim >= self.frames.count || self.canClaim(state)
