@@ -27,8 +27,8 @@ public struct CRC32: Sendable, Hashable {
 
     /// Adds the bytes in memory to the checksum: the fast path, also for
     /// unoptimised builds (no generic iteration, no bounds checks). Internal,
-    /// so that no unsafe pointer type is public; ``update(_:)-(Sequence)``
-    /// takes it for any contiguous collection.
+    /// so that no unsafe pointer type is public: the public `update(_:)`
+    /// over a sequence takes it for any contiguous storage.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         var c = ~value
