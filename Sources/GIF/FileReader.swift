@@ -189,6 +189,6 @@ enum FileReader {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> GIFError {
-        GIFError(.io(path: path, reason: String(cString: strerror(code))))
+        GIFError(.io(path: path, errno: GIFError.Errno(rawValue: code)))
     }
 }

@@ -20,8 +20,8 @@ struct CommandFailure: Error {
     init(file: String, error: GIFError) {
         self.file = file
         switch error.kind {
-        case .io(_, let reason):
-            message = reason  // The path is already the line's prefix.
+        case .io(_, let errno):
+            message = errno.description  // The path is already the line's prefix.
         case .notAGIF(.unknown) where Self.isEmptyFile(file):
             message = "the file is empty"
         default:

@@ -113,7 +113,7 @@ import Testing
             break
         }
         switch error.kind {
-        case .notEnoughImageData, .badLZWCode, .badLZWCodeSize, .giflib, .truncated(block: "image data"):
+        case .notEnoughImageData, .badLZWCode, .badLZWCodeSize, .giflib, .truncated(block: .imageData):
             #expect(error.frameIndex != nil, "\(name): \(error) names no frame")
         default:
             break

@@ -353,7 +353,7 @@ struct StreamFixtureTests {
         #expect(image.info.frameCount == 2)
         #expect(image.info.frames.map(\.isTruncated) == [false, true])
         #expect(image.info.hasTrailer == false)
-        #expect(image.info.error?.kind == .truncated(block: "image data"))
+        #expect(image.info.error?.kind == .truncated(block: .imageData))
         #expect(image.info.error?.frameIndex == 1)
 
         var iterator = image.makeFrameIterator()
@@ -374,7 +374,7 @@ struct StreamFixtureTests {
         } == nil)
 
         let error = #expect(throws: GIFError.self) { _ = try iterator.next() }
-        #expect(error?.kind == .truncated(block: "image data"))
+        #expect(error?.kind == .truncated(block: .imageData))
         #expect(error?.frameIndex == 1)
         #expect(error?.framesDecoded == 2)
         #expect(try iterator.next() == nil)

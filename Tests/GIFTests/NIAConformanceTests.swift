@@ -34,7 +34,7 @@ import Testing
         let wrongLength = try GIFImage(contentsOf: Corpus.path("blink/wrong-block-length.gif"))
         let (_, cutError) = NIAWriter.encode(wrongLength)
         let cut = try #require(cutError)
-        #expect(cut.kind == .truncated(block: "extension"))
+        #expect(cut.kind == .truncated(block: .extension))
         #expect(cut.framesDecoded == wrongLength.info.frameCount)
     }
 }

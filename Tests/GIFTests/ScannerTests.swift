@@ -103,11 +103,11 @@ import Testing
     }
 
     @Test func truncatedHeaderAndTablesAreTypedErrors() {
-        #expect(throws: GIFError(.truncated(block: "logical screen descriptor"), byteOffset: 6)) {
+        #expect(throws: GIFError(.truncated(block: .logicalScreenDescriptor), byteOffset: 6)) {
             try GIFScanner.scan(Array("GIF89a\u{1}\0".utf8))
         }
         let header = GIFBuilder(width: 1, height: 1, palette: Self.palette).bytes
-        #expect(throws: GIFError(.truncated(block: "global colour table"), byteOffset: 13)) {
+        #expect(throws: GIFError(.truncated(block: .globalColorTable), byteOffset: 13)) {
             try GIFScanner.scan(Array(header.prefix(20)))
         }
     }
@@ -129,7 +129,7 @@ import Testing
         let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255]
         #expect(partial.pixels == green + red + red + red)
         let error = try #require(throws: GIFError.self) { try frames.next() }
-        #expect(error.kind == .truncated(block: "image data"))
+        #expect(error.kind == .truncated(block: .imageData))
         #expect(error.frameIndex == 1)
         #expect(error.framesDecoded == 2)
         #expect(try frames.next() == nil)

@@ -9,8 +9,8 @@ final class FrameDecoder {
     private let scratch = LZWCodeCheck.Scratch()
     private var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The outcomes of a batch of frames decoded ahead, before they are
-    /// published (see ``DecodeAhead``); kept here to be reused.
-    var outcomes: [FrameDecoding.Outcome] = []
+    /// published (see ``ParallelFrameDecoder``); kept here to be reused.
+    var outcomes: [Outcome] = []
 
     init() {
         buffer = .allocate(capacity: 0)
@@ -20,42 +20,38 @@ final class FrameDecoder {
         buffer.deallocate()
     }
 
-    /// Decodes `frame` from `bytes` (the whole file) into ``indices``: the
-    /// frame's rectangle, row-major in display order (interlaced rows put in
-    /// place). Only the rows the outcome names hold pixels; the rest is stale.
+    /// Decodes `frame` from `bytes` (the whole file) into the buffer
+    /// ``withIndices(_:)`` lends: the frame's rectangle, row-major in display
+    /// order (interlaced rows put in place). Only the rows the outcome names
+    /// hold pixels; the rest is stale.
     ///
     /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
     /// sound, so a corrupt stream shows what a browser shows.
-    func decode(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) -> FrameDecoding.Outcome {
+    func decode(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         reserve(frame.rect.area)
         return decode(frame, bytes: bytes, into: buffer)
     }
 
     /// Decodes `frame` as ``decode(_:bytes:)`` does, into `buffer` (at least
-    /// the frame's area) instead of ``indices``.
+    /// the frame's area) instead of its own.
     func decode(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>
-    ) -> FrameDecoding.Outcome {
+    ) -> Outcome {
         let width = frame.rect.width, height = frame.rect.height
         // A zero-size frame paints nothing; the scanner already skipped its data.
         guard width > 0, height > 0 else { return .empty }
         precondition(buffer.count >= width * height)
+        let whole = UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)])
         if !frame.isInterlaced, LZWCodeCheck.isSound(frame: frame, bytes: bytes, scratch: scratch),
-            let decoder = openDecoder() {
-            // The common case: one quick walk, then giflib for the whole frame.
-            do throws(GIFLibError) {
-                try decoder.start(frame, bytes: bytes)
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)]))
-                return FrameDecoding.Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
-            } catch {
-                // An early end code or missing data: the full check says how
-                // many pixels a browser shows, on a new handle.
-                lzw = nil
-            }
+            let decoder = openDecoder(), decodeWhole(frame, bytes: bytes, decoder: decoder, into: whole) {
+            // The common case: one quick walk, then giflib for the whole
+            // frame; the full check below only when the walk finds a bad code
+            // or giflib fails.
+            return Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
         }
         let check = LZWCodeCheck(frame: frame, bytes: bytes, scratch: scratch)
-        let sound = check.stop == .complete ? nil : FrameDecoding.Failure.stream(check.stop)
-        var outcome = FrameDecoding.Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
+        let sound = check.stop == .complete ? nil : Failure.stream(check.stop)
+        var outcome = Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
         guard check.pixels > 0 else { return outcome }
         guard let decoder = openDecoder() else {
             outcome.failure = .giflib(.notEnoughMemory)
@@ -64,8 +60,9 @@ final class FrameDecoder {
         if !frame.isInterlaced {
             // One call for the whole frame: the rows are contiguous.
             do throws(GIFLibError) {
-                try decoder.start(frame, bytes: bytes)
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<check.pixels]))
+                try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                    try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<check.pixels]))
+                }
                 outcome.rows = check.pixels / width
                 outcome.partialPixels = check.pixels % width
                 return outcome
@@ -83,36 +80,60 @@ final class FrameDecoder {
         return decodeRows(frame, bytes: bytes, decoder: decoder, pixels: check.pixels, into: buffer, outcome: outcome)
     }
 
-    /// The indices of the frame decoded last: its area, row-major.
-    var indices: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(buffer) }
+    /// Has giflib decode the whole of `frame` into `buffer`; `false` (and the
+    /// handle dropped) when giflib fails: an early end code or missing data,
+    /// after which the full check says how many pixels a browser shows.
+    private func decodeWhole(
+        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, decoder: LZWDecoder,
+        into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Bool {
+        do throws(GIFLibError) {
+            try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                try decoder.readPixels(into: buffer)
+            }
+            return true
+        } catch {
+            lzw = nil
+            return false
+        }
+    }
+
+    /// Runs `body` on the indices of the frame decoded last by
+    /// ``decode(_:bytes:)``: its area, row-major.
+    func withIndices<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(buffer))
+    }
 
     /// Decodes `pixels` pixels a row at a time, putting interlaced rows in
     /// place, and stops at the first row giflib fails on.
     private func decodeRows(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, decoder: LZWDecoder, pixels: Int,
-        into buffer: UnsafeMutableBufferPointer<UInt8>, outcome: FrameDecoding.Outcome
-    ) -> FrameDecoding.Outcome {
+        into buffer: UnsafeMutableBufferPointer<UInt8>, outcome: Outcome
+    ) -> Outcome {
         var outcome = outcome
         let width = frame.rect.width, height = frame.rect.height
         let rows = pixels / width, partial = pixels % width
         let sound = outcome.failure == nil
         do throws(GIFLibError) {
-            try decoder.start(frame, bytes: bytes)
-            for r in 0..<rows {
-                let y = FrameDecoding.displayRow(r, height: height, interlaced: frame.isInterlaced)
-                do throws(GIFLibError) {
-                    try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<(y + 1) * width]))
-                } catch where sound && r == height - 1 {
-                    // giflib fails on a cut-short block chain while it skips to
-                    // the terminator after the last pixel: the frame is whole.
-                    lzw = nil
+            try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                for r in 0..<rows {
+                    let y = Self.displayRow(r, height: height, interlaced: frame.isInterlaced)
+                    do throws(GIFLibError) {
+                        try decoder.readPixels(
+                            into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<(y + 1) * width]))
+                    } catch where sound && r == height - 1 {
+                        // giflib fails on a cut-short block chain while it skips
+                        // to the terminator after the last pixel: the frame is whole.
+                        lzw = nil
+                    }
+                    outcome.rows = r + 1
                 }
-                outcome.rows = r + 1
-            }
-            if partial > 0 {
-                let y = FrameDecoding.displayRow(rows, height: height, interlaced: frame.isInterlaced)
-                try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<y * width + partial]))
-                outcome.partialPixels = partial
+                if partial > 0 {
+                    let y = Self.displayRow(rows, height: height, interlaced: frame.isInterlaced)
+                    try decoder.readPixels(
+                        into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<y * width + partial]))
+                    outcome.partialPixels = partial
+                }
             }
         } catch {
             lzw = nil

@@ -12,14 +12,14 @@ import CGIFLib
 /// an error the decoder should be dropped, as giflib's state is then unknown.
 final class LZWDecoder {
     private let file: UnsafeMutablePointer<GifFileType>
-    private let input: UnsafeMutablePointer<MemoryInput>
+    private let input: UnsafeMutablePointer<GIFLibMemoryReader>
     private let scratch: UnsafeMutablePointer<UInt8>
 
     /// Opens giflib over the synthetic header; `nil` when giflib cannot.
     init?() {
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: MemoryInput.scratchSize)
-        let input = UnsafeMutablePointer<MemoryInput>.allocate(capacity: 1)
-        input.initialize(to: MemoryInput(scratch: scratch))
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: GIFLibMemoryReader.scratchSize)
+        let input = UnsafeMutablePointer<GIFLibMemoryReader>.allocate(capacity: 1)
+        input.initialize(to: GIFLibMemoryReader(scratch: scratch))
         var error: Int32 = 0
         guard let file = DGifOpen(input, readFromMemory, &error) else {
             input.deinitialize(count: 1)
@@ -43,30 +43,37 @@ final class LZWDecoder {
     /// The code giflib reported last.
     var lastError: GIFLibError { GIFLibError(rawValue: file.pointee.Error) }
 
-    /// Points giflib at `frame`'s data in `bytes` (the whole file, which must
-    /// outlive the reads) and reads the synthetic image descriptor; call
-    /// before ``readPixels(into:)`` for each frame.
-    func start(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) throws(GIFLibError) {
+    /// Points giflib at `frame`'s data in `bytes` (the whole file), reads
+    /// the synthetic image descriptor, and runs `body`, which reads the
+    /// frame's pixels with ``readPixels(into:)``; the reader forgets `bytes`
+    /// when `body` returns or throws.
+    func reading<Result>(
+        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (LZWDecoder) throws(GIFLibError) -> Result
+    ) throws(GIFLibError) -> Result {
         input.pointee.load(frame: frame, bytes: bytes)
+        defer { input.pointee.unload() }
         var type = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(file, &type) == GIF_OK else { throw lastError }
         guard type == IMAGE_DESC_RECORD_TYPE else { throw .noImageDescriptor }
         guard DGifGetImageHeader(file) == GIF_OK else { throw lastError }
+        return try body(self)
     }
 
-    /// Decodes the next `buffer.count` palette indices.
+    /// Decodes the next `buffer.count` palette indices of the frame being
+    /// read; call inside ``reading(_:bytes:_:)``.
     func readPixels(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(GIFLibError) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         guard DGifGetLine(file, base, Int32(buffer.count)) == GIF_OK else { throw lastError }
     }
 }
 
-/// giflib's input callback: copies from the ``MemoryInput`` in `UserData`.
+/// giflib's input callback: copies from the ``GIFLibMemoryReader`` in `UserData`.
 private func readFromMemory(
     _ file: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ count: Int32
 ) -> Int32 {
     guard let file, let buffer, count > 0,
-          let input = file.pointee.UserData?.assumingMemoryBound(to: MemoryInput.self)
+          let input = file.pointee.UserData?.assumingMemoryBound(to: GIFLibMemoryReader.self)
     else { return 0 }
     return Int32(input.pointee.read(into: UnsafeMutableBufferPointer(start: buffer, count: Int(count))))
 }

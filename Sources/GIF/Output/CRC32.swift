@@ -26,8 +26,10 @@ public struct CRC32: Sendable, Hashable {
     }
 
     /// Adds the bytes in memory to the checksum: the fast path, also for
-    /// unoptimised builds (no generic iteration, no bounds checks).
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    /// unoptimised builds (no generic iteration, no bounds checks). Internal,
+    /// so that no unsafe pointer type is public: the public `update(_:)`
+    /// over a sequence takes it for any contiguous storage.
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         var c = ~value
         Self.table.withUnsafeBufferPointer { table in

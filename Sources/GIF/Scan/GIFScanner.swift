@@ -22,16 +22,16 @@ public enum GIFScanner {
         let version = Sniffer.format(of: Array(bytes.prefix(4096)))
         guard version.isGIF else { throw GIFError(.notAGIF(version), byteOffset: 0) }
         guard bytes.count >= 13 else {
-            throw GIFError(.truncated(block: "logical screen descriptor"), byteOffset: 6)
+            throw GIFError(.truncated(block: .logicalScreenDescriptor), byteOffset: 6)
         }
-        let screen = PixelSize(width: Int(le16(bytes, 6)), height: Int(le16(bytes, 8)))
+        let screen = PixelSize(width: Int(BlockWalker.le16(bytes, 6)), height: Int(BlockWalker.le16(bytes, 8)))
         let flags = bytes[10]
         var offset = 13
         var globalPalette: Palette?
         if flags & 0x80 != 0 {
             let size = 3 << (Int(flags & 7) + 1)
             guard offset + size <= bytes.count else {
-                throw GIFError(.truncated(block: "global colour table"), byteOffset: offset)
+                throw GIFError(.truncated(block: .globalColorTable), byteOffset: offset)
             }
             globalPalette = Palette(rgb: bytes[offset..<offset + size])
             offset += size
@@ -53,9 +53,5 @@ public enum GIFScanner {
                 byteOffset: 6)
         }
         return info
-    }
-
-    static func le16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 }

@@ -1,11 +1,16 @@
-/// The byte stream giflib reads: a synthetic 13-byte GIF header once, then
-/// for each frame a synthetic 10-byte image descriptor followed by the
-/// frame's LZW data from the file, with a cut-short last sub-block relabelled
-/// to the length that is really there.
+/// Feeds giflib from memory: the byte stream giflib reads is a synthetic
+/// 13-byte GIF header once, then for each frame a synthetic 10-byte image
+/// descriptor followed by the frame's LZW data from the file, with a
+/// cut-short last sub-block relabelled to the length that is really there.
 ///
-/// One input serves every frame a ``LZWDecoder`` decodes: ``load(frame:bytes:)``
-/// points it at the next frame without allocating.
-struct MemoryInput {
+/// One reader serves every frame a ``LZWDecoder`` decodes:
+/// ``load(frame:bytes:)`` points it at the next frame without allocating,
+/// and ``unload()`` forgets it. The decoder loads a frame only inside
+/// ``LZWDecoder/reading(_:bytes:_:)``, itself called inside the caller's
+/// `withUnsafeBufferPointer` over the file, and unloads it on the way out:
+/// no pointer into the file outlives the closure that lent it. The synthetic
+/// bytes live in `scratch`, a heap buffer the decoder owns.
+struct GIFLibMemoryReader {
     /// The synthetic bytes (header, descriptor, relabelled length); owned by
     /// the ``LZWDecoder``.
     private let scratch: UnsafeMutablePointer<UInt8>
@@ -68,6 +73,16 @@ struct MemoryInput {
         segments = (head, whole, UnsafeBufferPointer(start: UnsafePointer(length), count: 1),
                     UnsafeBufferPointer(rebasing: data[(offset + 1)...]))
         segmentCount = 4
+    }
+
+    /// Drops the frame's segments, pointers into the file included: what is
+    /// left to read is nothing.
+    mutating func unload() {
+        let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        segments = (empty, empty, empty, empty)
+        segment = 0
+        segmentCount = 0
+        position = 0
     }
 
     /// Copies up to `buffer.count` bytes; returns how many were copied.
