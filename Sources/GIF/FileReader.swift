@@ -160,7 +160,7 @@ enum FileReader {
         while true {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else {
-                throw GIFError(.io(path: path, reason: "no writer opened the FIFO within \(timeout)"))
+                throw GIFError(.noWriter(path: path, waited: timeout))
             }
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)

@@ -74,6 +74,9 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case giflib(GIFLibError)
         /// A file could not be read: the system call failed with `errno`.
         case io(path: String, errno: Errno)
+        /// A FIFO at `path` had no writer within `waited` (see
+        /// `GIFImage.init(contentsOf:limits:)`).
+        case noWriter(path: String, waited: Duration)
         /// A frame index past the last frame was asked for.
         case frameOutOfRange(Int, count: Int)
     }
@@ -109,6 +112,7 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notEnoughImageData: "the image data ends before the frame's last pixel"
         case .giflib(let code): "giflib failed to decode the image data: \(code)"
         case .io(let path, let errno): "cannot read \(path): \(errno)"
+        case .noWriter(_, let waited): "no writer opened the FIFO within \(waited)"
         case .frameOutOfRange(let index, let count): "there is no frame \(index) (the file has \(count))"
         }
     }

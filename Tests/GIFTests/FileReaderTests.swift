@@ -101,8 +101,8 @@ import Glibc
         #expect {
             _ = try FileReader.contents(of: fifo.path, maxBytes: 1 << 30, openTimeout: .milliseconds(200))
         } throws: { error in
-            guard let error = error as? GIFError, case .io(let path, let reason) = error.kind else { return false }
-            return path == fifo.path && reason.contains("no writer")
+            guard let error = error as? GIFError, case .noWriter(let path, let waited) = error.kind else { return false }
+            return path == fifo.path && waited == .milliseconds(200)
         }
         // It waited for the timeout, and not for ever.
         #expect(clock.now - start >= .milliseconds(200))
