@@ -219,8 +219,18 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         for key in caches.keys where !wanted.contains(key) { caches[key] = nil }
         for key in wanted where caches[key] == nil {
             guard let cache = makeCache(for: key) else { continue }
-            let order = configuration.player.direction.playOrder(frameCount: cache.source.frameCount)
-            cache.requestPrefetch(Array(order.prefix(max(1, cache.lookahead))))
+            cache.requestPrefetch(Self.firstFrames(
+                configuration.player.direction, frameCount: cache.source.frameCount, count: max(1, cache.lookahead)))
+        }
+    }
+
+    /// The first `count` frames of one loop in `direction`'s play order,
+    /// without building the whole order (a source may report any count).
+    static func firstFrames(_ direction: PlaybackDirection, frameCount: Int, count: Int) -> [Int] {
+        let n = min(max(0, frameCount), count)
+        switch direction {
+        case .forward, .bounce: return Array(0..<n)
+        case .reverse: return (0..<n).map { frameCount - 1 - $0 }
         }
     }
 

@@ -302,7 +302,7 @@ public struct PlaylistSequencer: Sendable {
             current.head = makeHead(for: current.index)
             turn = current
         }
-        return [.loadFinished(key: key, state: entry.state)]
+        return [.loadFinished(key: key, state: loads[key]?.state ?? entry.state)]
     }
 
     // MARK: Internals
@@ -379,7 +379,9 @@ public struct PlaylistSequencer: Sendable {
     /// Plays the current (ready) item from its start at ``now``.
     private mutating func start(_ events: inout [PlaylistEvent]) {
         guard var current = turn else { return }
-        var head = current.head ?? makeHead(for: current.index)
+        // No head: the source changed under us and the load is now failed;
+        // the caller's loop skips the item.
+        guard var head = current.head ?? makeHead(for: current.index) else { return }
         events.append(.itemStarted(key: current.key))
         events += wrap(head.play(at: now), current.key)
         current.head = head
@@ -437,15 +439,25 @@ public struct PlaylistSequencer: Sendable {
         }
     }
 
-    /// A fresh idle playhead for item `index` at ``now``.
-    private func makeHead(for index: Int) -> Playhead {
+    /// A fresh idle playhead for item `index` at ``now``, or `nil` when the
+    /// item has no source or its source's timing no longer makes a timeline
+    /// (its frame count or delays changed since ``finishLoad(_:result:)``
+    /// checked them): the item's load is then marked failed with the
+    /// ``PlayerError``, so its turn is skipped instead of trapping.
+    private mutating func makeHead(for index: Int) -> Playhead? {
         let item = items[index]
+        guard let source = loads[item.key]?.source else { return nil }
         var player = configuration.player
         player.loop = .count(max(1, item.loops ?? configuration.loopsPerItem))
         player.autoplay = false
-        // Validated by `init` (rate) and `finishLoad` (timing): cannot fail.
-        let timeline = try! PlaybackTimeline(source: loads[item.key]!.source!, configuration: player)
-        return try! Playhead(timeline: timeline, configuration: player, now: now)
+        do throws(PlayerError) {
+            let timeline = try PlaybackTimeline(source: source, configuration: player)
+            return try Playhead(timeline: timeline, configuration: player, now: now)
+        } catch {
+            loads[item.key]?.state = .failed(error)
+            loads[item.key]?.source = nil
+            return nil
+        }
     }
 
     /// The host time a playing head finishes its last loop, if it will.
