@@ -264,6 +264,19 @@ public struct PlaylistSequencer: Sendable {
         return requests
     }
 
+    /// Whether the load `id` (a ``PlaylistLoadRequest/id``) is still wanted:
+    /// its item is in the list, this is the item's latest load, and no
+    /// result has come back for it. A load that is not wanted (its item
+    /// removed, or handed in anew) can be cancelled: its result would be
+    /// ignored. ``Playlist`` cancels such loads after every change.
+    /// - Parameter id: A load request's identifier.
+    public func isLoadWanted(_ id: Int) -> Bool {
+        loads.values.contains { entry in
+            guard entry.id == id, case .loading = entry.state else { return false }
+            return true
+        }
+    }
+
     /// Records the result of a load asked for by `request`; a result for an
     /// item no longer in the list, or handed in anew since, is ignored.
     ///
