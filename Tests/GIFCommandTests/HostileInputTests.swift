@@ -32,4 +32,34 @@ import Testing
         #expect(HalfBlockRenderer.render(pixels: [255, 0, 0, 255], width: 2, height: 2, columns: 2) == "")
         #expect(HalfBlockRenderer.render(pixels: [], width: .max, height: .max, columns: 2) == "")
     }
+
+    /// 65,536 one-pixel frames, each at its own place on an 8192 × 8192
+    /// screen: under 1 MB of GIF, 16 TiB of NIA.
+    static var manyTinyFrames: [UInt8] {
+        var bytes = HostileGIF.header(width: 8192, height: 8192)
+        for i in 0..<65_536 {
+            var frame = HostileGIF.tinyFrame
+            let x = i % 8192, y = i / 8192
+            frame[1] = UInt8(x & 0xFF); frame[2] = UInt8(x >> 8); frame[3] = UInt8(y & 0xFF); frame[4] = UInt8(y >> 8)
+            bytes += frame
+        }
+        return bytes + [0x3B]
+    }
+
+    @Test("gif dump of 65,536 frames on an 8192² canvas is refused at the output budget before writing anything")
+    func dumpOutputBudget() throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.file("many.gif", Self.manyTinyFrames)
+        // NIA: 65,536 frames × (24 + 4 × 8192²) bytes.
+        let nia = try GIFRun(["dump", path, "--format", "nia", "-o", "-"])
+        #expect(nia.status == 1)
+        #expect(nia.output.isEmpty)
+        #expect(nia.errorLines == ["gif: \(path): the output bytes limit is exceeded (17592187617280 > 4294967296)"])
+        // PPM files into a directory: refused before the directory is made.
+        let directory = scratch.url.appending(path: "frames").path
+        let ppm = try GIFRun(["dump", path, "-o", directory])
+        #expect(ppm.status == 1)
+        #expect(ppm.error.contains("the output bytes limit is exceeded ("))
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
 }

@@ -6,6 +6,10 @@ struct BlockWalker {
 
     /// The graphic control extension waiting for the next image.
     private var control: (disposal: Disposal, transparent: UInt8?, delay: Int)?
+    /// Per-file budgets spent so far (see ``DecodingLimits``).
+    private var totalPixels = 0
+    private var extensionBytes = 0
+    private var extensionCount = 0
 
     init(bytes: [UInt8], offset: Int, limits: DecodingLimits) {
         self.bytes = bytes
@@ -67,6 +71,15 @@ struct BlockWalker {
         guard start + 1 < bytes.count, let end = endOfSubBlocks(from: start + 2) else {
             return truncation("extension", at: start, info)
         }
+        // Per-file budgets, checked before the extension's data is copied.
+        extensionCount += 1
+        extensionBytes += end - start
+        if extensionCount > limits.maxExtensionCount {
+            return overBudget(.extensionCount, extensionCount, limits.maxExtensionCount, at: start, info)
+        }
+        if extensionBytes > limits.maxExtensionBytes {
+            return overBudget(.extensionBytes, extensionBytes, limits.maxExtensionBytes, at: start, info)
+        }
         let blocks = subBlocks(from: start + 2, to: end)
         offset = end
         switch bytes[start + 1] {
@@ -115,6 +128,13 @@ struct BlockWalker {
                 .limitExceeded(.framePixels, value: rect.area, maximum: limits.maxFramePixels),
                 frameIndex: index, byteOffset: start, framesDecoded: index)
         }
+        // The per-file budget of decoding work, checked before the frame is listed.
+        totalPixels += rect.area
+        guard totalPixels <= limits.maxTotalPixels else {
+            return GIFError(
+                .limitExceeded(.totalPixels, value: totalPixels, maximum: limits.maxTotalPixels),
+                frameIndex: index, byteOffset: start, framesDecoded: index)
+        }
         let flags = bytes[start + 9]
         var position = start + 10
         var localPalette: Palette?
@@ -135,6 +155,13 @@ struct BlockWalker {
         control = nil
         offset = end ?? bytes.count
         return end == nil ? truncation("image data", at: bytes.count, info, frame: index) : nil
+    }
+
+    private func overBudget(
+        _ limit: DecodingLimits.Limit, _ value: Int, _ maximum: Int, at position: Int, _ info: GIFInfo
+    ) -> GIFError {
+        GIFError(.limitExceeded(limit, value: value, maximum: maximum), byteOffset: position,
+                 framesDecoded: info.frames.count)
     }
 
     private func truncation(_ block: String, at position: Int, _ info: GIFInfo, frame: Int? = nil) -> GIFError {
