@@ -7,7 +7,7 @@
 /// var out = nia.header()
 /// var frames = image.makeFrameIterator()
 /// while let frame = try frames.next() { out += nia.frame(frame) }
-/// out += nia.footer(loopCount: image.info.loopCount)
+/// out += nia.footer()
 /// ```
 public struct NIAWriter: Sendable {
     /// The canvas size written in the header and every frame.
@@ -15,6 +15,8 @@ public struct NIAWriter: Sendable {
     /// How many frames have been written.
     public private(set) var framesWritten = 0
     private var elapsedFlicks: UInt64 = 0
+    /// The loop count known when the last frame written was read.
+    private var lastLoopCount = LoopCount(stored: nil)
 
     /// Flicks per centisecond: 705,600,000 flicks per second.
     static let flicksPerCentisecond: UInt64 = 7_056_000
@@ -34,6 +36,7 @@ public struct NIAWriter: Sendable {
     public mutating func frame(_ frame: CompositedFrame) -> [UInt8] {
         elapsedFlicks += UInt64(frame.info.delayCentiseconds) * Self.flicksPerCentisecond
         framesWritten += 1
+        lastLoopCount = frame.info.loopCount
         let pixels = frame.pixels.count / 4
         var out = [UInt8]()
         out.reserveCapacity(24 + pixels * 4 + 4)
@@ -47,8 +50,17 @@ public struct NIAWriter: Sendable {
         return out
     }
 
+    /// The 8-byte footer with the loop count known when the last frame
+    /// written was read (``FrameInfo/loopCount``): a loop extension after the
+    /// last frame does not change it, as in Wuffs' `convert-to-nia` (see
+    /// `CONFORMANCE.md`). 0 when at most one frame was written.
+    public func footer() -> [UInt8] {
+        footer(loopCount: lastLoopCount)
+    }
+
     /// The 8-byte footer: the number of plays (0 forever, stored N > 0 gives
     /// N + 1, no extension gives 1; 0 when at most one frame was written).
+    /// ``footer()`` picks the loop count NIA records.
     public func footer(loopCount: LoopCount) -> [UInt8] {
         let plays = framesWritten <= 1 ? 0 : (loopCount.plays ?? 0)
         return Self.u32(plays) + [0x00, 0x00, 0x00, 0x80]
@@ -67,7 +79,7 @@ public struct NIAWriter: Sendable {
         } catch {
             failure = error
         }
-        out += writer.footer(loopCount: image.info.loopCount)
+        out += writer.footer()
         return (out, failure)
     }
 

@@ -151,7 +151,7 @@ struct BlockWalker {
             disposal: control?.disposal ?? .unspecified, transparentIndex: control?.transparent,
             delayCentiseconds: control?.delay ?? 0, hasControlExtension: control != nil,
             descriptorOffset: start, dataOffset: position, dataEnd: end ?? bytes.count,
-            lzwMinimumCodeSize: bytes[position], isTruncated: end == nil))
+            lzwMinimumCodeSize: bytes[position], isTruncated: end == nil, loopCount: info.loopCount))
         control = nil
         offset = end ?? bytes.count
         return end == nil ? truncation("image data", at: bytes.count, info, frame: index) : nil

@@ -128,7 +128,7 @@ struct DumpJob {
             partial = !frame.isComplete
             progress.update(writer.framesWritten)
         }
-        try emit(writer.footer(loopCount: image.info.loopCount))
+        try emit(writer.footer())
         if let path { try OutputFile.save(buffered, to: path) }
         progress.finish()
 
