@@ -9,15 +9,16 @@
 /// ## Worst case under the defaults
 ///
 /// With C = ``maxCanvasPixels``, F = ``maxFramePixels``, T = ``maxTotalPixels``,
-/// N = ``maxFrameCount`` and E = ``maxExtensionBytes``, a decode of one file
-/// (scan, then every frame composited in order) holds at most
+/// N = ``maxFrameCount``, E = ``maxExtensionBytes`` and D = ``maxDecodeBytes``,
+/// a decode of one file (scan, then every frame composited in order) holds
+/// at most
 ///
-///     memory ≈ input + 4·C (canvas) + 4·C (saved canvas, disposal 3)
-///              + F (one frame's palette indices) + E + 100 bytes·N (frame table)
+///     memory ≈ input + min(D, 4·C (canvas) + 4·C (saved canvas, disposal 3)
+///              + F (one frame's palette indices)) + E + 100 bytes·N (frame table)
 ///
-/// that is 1 GiB + 256 + 256 + 64 + 16 MiB + 6.25 MiB for the defaults (the
-/// input limit dominates; a server should lower it, see ``uploads``), and
-/// does work proportional to
+/// that is 1 GiB + 384 MiB + 16 MiB + 6.25 MiB for the defaults (the input
+/// limit dominates; a server should lower it, see ``uploads``), and does work
+/// proportional to
 ///
 ///     CPU ∝ input bytes (scan) + T (LZW and compositing) + N (per frame)
 ///
@@ -43,6 +44,8 @@ public struct DecodingLimits: Sendable, Hashable {
         case extensionCount = "extension count"
         /// ``DecodingLimits/maxOutputBytes``.
         case outputBytes = "output bytes"
+        /// ``DecodingLimits/maxDecodeBytes``.
+        case decodeBytes = "decode memory"
 
         /// The limit's name, e.g. "canvas pixels".
         public var description: String { rawValue }
@@ -79,6 +82,14 @@ public struct DecodingLimits: Sendable, Hashable {
     /// command's NIA, PPM and PAM output) may write for one file; see
     /// ``checkOutput(frames:bytesPerFrame:)``. Default 4 GiB.
     public var maxOutputBytes: Int
+    /// Most bytes the decoding of one frame may hold at once: the canvas
+    /// (4 bytes a pixel), the saved copy of the canvas under a frame with
+    /// disposal 3 (4 bytes a pixel of its clipped rectangle) and the frame's
+    /// palette indices (1 byte a pixel of its whole rectangle). The scan
+    /// refuses the first frame that would need more. Default 384 MiB: an
+    /// 8192 × 8192 canvas with frames as large is decoded (320 MiB), but not
+    /// when a frame covering it asks to be restored (disposal 3: 576 MiB).
+    public var maxDecodeBytes: Int
 
     /// Creates limits; every argument defaults to the value documented above.
     public init(
@@ -89,7 +100,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxTotalPixels: Int = 1 << 30,
         maxExtensionBytes: Int = 16 << 20,
         maxExtensionCount: Int = 1 << 18,
-        maxOutputBytes: Int = 1 << 32
+        maxOutputBytes: Int = 1 << 32,
+        maxDecodeBytes: Int = 384 << 20
     ) {
         self.maxCanvasPixels = maxCanvasPixels
         self.maxFramePixels = maxFramePixels
@@ -99,6 +111,7 @@ public struct DecodingLimits: Sendable, Hashable {
         self.maxExtensionBytes = maxExtensionBytes
         self.maxExtensionCount = maxExtensionCount
         self.maxOutputBytes = maxOutputBytes
+        self.maxDecodeBytes = maxDecodeBytes
     }
 
     /// The default limits.
@@ -107,9 +120,9 @@ public struct DecodingLimits: Sendable, Hashable {
     /// Stricter limits for a server making previews of strangers' uploads:
     /// 4096 × 4096 canvases (64 MiB of RGBA), frames of at most 2²⁴ pixels,
     /// 4,096 frames, 64 MiB of input, 2²⁷ pixels decoded in all (under a
-    /// CPU-second), 1 MiB of extensions in at most 16,384 blocks, and 512 MiB
-    /// of output. By the formula above a decode then holds at most about
-    /// 64 (input) + 64 + 64 + 16 + 1 MiB, 209 MiB.
+    /// CPU-second), 1 MiB of extensions in at most 16,384 blocks, 512 MiB
+    /// of output and 160 MiB of decode memory. By the formula above a decode
+    /// then holds at most about 64 (input) + 144 + 1 MiB, 209 MiB.
     public static let uploads = DecodingLimits(
         maxCanvasPixels: 1 << 24,
         maxFramePixels: 1 << 24,
@@ -118,7 +131,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxTotalPixels: 1 << 27,
         maxExtensionBytes: 1 << 20,
         maxExtensionCount: 1 << 14,
-        maxOutputBytes: 512 << 20
+        maxOutputBytes: 512 << 20,
+        maxDecodeBytes: 160 << 20
     )
 
     /// Checks, before anything is written, that writing `frames` frames of

@@ -30,18 +30,39 @@ import Testing
         try image.limits.checkOutput(frames: 1, bytesPerFrame: 24 + 4 * Self.bigArea)
     }
 
-    @Test("Four 8192² frames with disposal 3: 2²⁸ pixels in all, within the budget")
-    func fourHugeFramesFit() throws {
-        var gif = GIFBuilder(width: Self.side, height: Self.side)
+    /// Four 8192² frames of real LZW data, each with `disposal`.
+    static func fourHugeFrames(disposal: UInt8) -> [UInt8] {
+        var gif = GIFBuilder(width: side, height: side)
         for _ in 0..<4 {
-            gif.control(disposal: 3)
-            gif.zeroRunImage(width: Self.side, height: Self.side)
+            gif.control(disposal: disposal)
+            gif.zeroRunImage(width: side, height: side)
         }
         gif.trailer()
-        let image = try GIFImage(bytes: gif.bytes)
+        return gif.bytes
+    }
+
+    @Test("Four 8192² frames with disposal 3: refused at the decode memory budget, canvas + saved canvas + indices")
+    func fourHugeRestoringFramesAreRefused() throws {
+        let image = try GIFImage(bytes: Self.fourHugeFrames(disposal: 3))
+        // 4 bytes a canvas pixel, 4 a saved pixel, 1 an index: 9 × 2²⁶ = 576 MiB > 384 MiB.
+        let error = try #require(image.info.error)
+        #expect(error.kind == .limitExceeded(.decodeBytes, value: 9 * Self.bigArea, maximum: 384 << 20))
+        #expect(error.frameIndex == 0)
+        #expect(image.info.frameCount == 0)
+        #expect(error.reason == "the decode memory limit is exceeded (603979776 > 402653184)")
+    }
+
+    @Test("The same frames without disposal 3 fit: 2²⁸ pixels in all, 320 MiB of decode memory")
+    func fourHugeFramesFit() throws {
+        let image = try GIFImage(bytes: Self.fourHugeFrames(disposal: 1))
         #expect(image.info.frameCount == 4)
         #expect(image.info.error == nil)
-        #expect(image.info.frames.allSatisfy { $0.disposal.effective == .restorePrevious })
+        // A smaller restoring frame fits too: its saved copy is its clipped rectangle only.
+        var gif = GIFBuilder(width: Self.side, height: Self.side)
+        gif.control(disposal: 3)
+        gif.zeroRunImage(width: 4096, height: 4096)
+        gif.trailer()
+        #expect(try GIFImage(bytes: gif.bytes).info.error == nil)
     }
 
     @Test("64 large frames clipped to a 1 × 1 canvas: refused at the total-pixel budget, the frames before kept")
@@ -165,6 +186,7 @@ import Testing
         #expect(strict.maxExtensionBytes < loose.maxExtensionBytes)
         #expect(strict.maxExtensionCount < loose.maxExtensionCount)
         #expect(strict.maxOutputBytes < loose.maxOutputBytes)
+        #expect(strict.maxDecodeBytes < loose.maxDecodeBytes)
         // An 8192² screen is refused at the header under the preset.
         let error = #expect(throws: GIFError.self) { try GIFImage(bytes: Self.hugeScreenTinyFrame, limits: .uploads) }
         #expect(error?.kind == .limitExceeded(.canvasPixels, value: Self.bigArea, maximum: 1 << 24))

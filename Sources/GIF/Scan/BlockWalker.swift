@@ -135,6 +135,23 @@ struct BlockWalker {
                 .limitExceeded(.totalPixels, value: totalPixels, maximum: limits.maxTotalPixels),
                 frameIndex: index, byteOffset: start, framesDecoded: index)
         }
+        // The memory decoding this frame holds: the canvas (the screen grown
+        // by the first frame), the saved canvas under it for disposal 3, and
+        // its palette indices.
+        let first = info.frames.first?.rect ?? rect
+        let canvasWidth = max(info.screenSize.width, first.x + first.width)
+        let canvasHeight = max(info.screenSize.height, first.y + first.height)
+        let restores = control?.disposal.effective == .restorePrevious
+        let saved = restores ? rect.clipped(toWidth: canvasWidth, height: canvasHeight).area : 0
+        let decodeBytes = 4 * canvasWidth * canvasHeight + 4 * saved + rect.area
+        // A canvas past its own limit is refused by the scanner as a whole,
+        // naming the canvas limit; this frame must be listed for that.
+        let canvasTooLarge = canvasWidth * canvasHeight > limits.maxCanvasPixels
+        guard canvasTooLarge || decodeBytes <= limits.maxDecodeBytes else {
+            return GIFError(
+                .limitExceeded(.decodeBytes, value: decodeBytes, maximum: limits.maxDecodeBytes),
+                frameIndex: index, byteOffset: start, framesDecoded: index)
+        }
         let flags = bytes[start + 9]
         var position = start + 10
         var localPalette: Palette?
