@@ -220,7 +220,10 @@ func run(_ script: Script) async {
             let frame = RenderedFrame(
                 index: 0, width: script.count(), height: script.count(),
                 pixels: Array(repeating: script.next(), count: Int(script.next()) * 4))
-            let width = script.count(), height = script.count()
+            // One side may be anything (clamped to Poster.maxSide); the other
+            // stays small so that an input costs milliseconds, not a 256 MiB
+            // poster.
+            let width = script.count(), height = min(script.count(), 16)
             let filtered = Poster.boxFilter(frame, width: width, height: height)
             precondition(filtered.pixels.count == filtered.width * filtered.height * 4)
             precondition(filtered.width <= Poster.maxSide && filtered.height <= Poster.maxSide)
