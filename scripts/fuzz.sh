@@ -4,8 +4,8 @@
 # built from Fixtures/, Tests/GIFTests/FuzzRegressions/ and ../shared/corpus
 # (read in place, copied into the git-ignored .fuzz-corpus/seeds), and
 # playback-fuzzer (Fuzz/PlaybackFuzzer, the Playback API over a frame source
-# whose answers come from the input) with the scripts in (if any)
-# Tests/PlaybackTests/FuzzRegressions/ and a few generated ones. New inputs go
+# whose answers come from the input) with the scripts in
+# Fuzz/PlaybackFuzzer/regressions/ and a few generated ones. New inputs go
 # to .fuzz-corpus/work (and playback-work), crashes to .fuzz-corpus/artifacts,
 # the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed.
 #
@@ -48,8 +48,8 @@ share=$(( seconds / ${#targets[@]} ))
 mkdir -p "$corpus/playback-seeds" "$corpus/playback-work"
 printf '\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d' > "$corpus/playback-seeds/every-operation"
 printf '\x0a\xff\x05\x05\x07\x07\x00\x04\x02\x05\x0b\x00\x0b\x03\x0c\x00\x0c\x03' > "$corpus/playback-seeds/hostile-source"
-if [ -d Tests/PlaybackTests/FuzzRegressions ]; then
-    find Tests/PlaybackTests/FuzzRegressions -type f ! -name '*.md' -exec cp {} "$corpus/playback-seeds/" \;
+if [ -d Fuzz/PlaybackFuzzer/regressions ]; then
+    find Fuzz/PlaybackFuzzer/regressions -type f ! -name '*.md' -exec cp {} "$corpus/playback-seeds/" \;
 fi
 
 status=0

@@ -221,4 +221,29 @@ struct HostileInputTests {
         #expect(events.contains(.itemSkipped(key: "B", reason: .loadFailed(PlayerError.emptySource))))
         #expect(await playlist.currentKey == "A")
     }
+
+    @Test("A tick decades late crosses at most maxBoundariesPerAdvance items, then resyncs at the host's time")
+    func playlistDecadesLate() throws {
+        let two = FakeFrameSource.milliseconds(50, 50)  // 100 ms a turn
+        var sequencer = try PlaylistSequencer(items: [
+            PlaylistItem(key: "A") { two },
+            PlaylistItem(key: "B") { two },
+        ])
+        for request in sequencer.takeLoadRequests() { sequencer.finishLoad(request, result: .success(two)) }
+        sequencer.play(at: .zero)
+        let late = Duration.seconds(50 * 365 * 24 * 3600)  // fifty years: 1.6e10 turns one by one
+        let events = sequencer.advance(to: late)
+        let limit = PlaylistSequencer.maxBoundariesPerAdvance
+        // Items alternate A, B: after `limit` boundaries A is current again;
+        // its finish is the one that resyncs, so it starts afresh now.
+        #expect(events.filter { if case .itemFinished = $0 { true } else { false } }.count == limit + 1)
+        #expect(events.last == .itemStarted(key: "A") || events.contains(.itemStarted(key: "A")))
+        #expect(sequencer.now == late)
+        #expect(sequencer.currentKey == "A")
+        #expect(sequencer.currentFrame == 0)
+        #expect(sequencer.timeUntilNextChange == .milliseconds(50))
+        // Time goes on normally from there.
+        sequencer.advance(to: late + .milliseconds(60))
+        #expect(sequencer.currentFrame == 1)
+    }
 }

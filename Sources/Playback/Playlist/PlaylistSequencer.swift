@@ -323,6 +323,18 @@ public struct PlaylistSequencer: Sendable {
     /// Runs time forward to `host`, crossing item boundaries, skips and
     /// timeouts in order.
     private mutating func settle(to host: Int64, _ events: inout [PlaylistEvent]) {
+        var crossed = 0, resynced = false
+        /// Goes on to the next item, unless this advance has crossed
+        /// ``maxBoundariesPerAdvance`` already: then it resyncs once.
+        func next(_ sequencer: inout PlaylistSequencer) {
+            crossed += 1
+            if crossed > Self.maxBoundariesPerAdvance, !resynced {
+                resynced = true
+                sequencer.resync(to: host)
+            } else {
+                sequencer.moveToNext(&events)
+            }
+        }
         while state == .playing, var current = turn {
             if !current.begun {
                 begin(&events)
@@ -338,7 +350,7 @@ public struct PlaylistSequencer: Sendable {
                     current.head = head
                     turn = current
                     events.append(.itemFinished(key: current.key))
-                    moveToNext(&events)
+                    next(&self)
                     continue
                 }
                 if target < host { events += wrap(head.advance(to: Nanoseconds.duration(host)), current.key) }
@@ -355,7 +367,7 @@ public struct PlaylistSequencer: Sendable {
                 // Failed before its turn: skipped when the turn came.
                 if current.waitAnchor != .min { nowNanos = max(nowNanos, host) }
                 events.append(.itemSkipped(key: current.key, reason: .loadFailed(error)))
-                moveToNext(&events)
+                next(&self)
             case .loading, .notStarted:
                 let deadline = waitDeadline(current)
                 guard deadline <= host else {
@@ -364,10 +376,26 @@ public struct PlaylistSequencer: Sendable {
                 }
                 nowNanos = max(nowNanos, deadline)
                 events.append(.itemSkipped(key: current.key, reason: .timedOut(after: timeout)))
-                moveToNext(&events)
+                next(&self)
             }
         }
         nowNanos = max(nowNanos, host)
+    }
+
+    /// The most item boundaries (finishes and skips) one advance crosses
+    /// one by one. A host later than that (a tick decades after the last)
+    /// resyncs instead: the item reached then starts afresh at the host's
+    /// time, like ``CatchUpPolicy`` resync, so an advance costs bounded work
+    /// however late it is.
+    public static let maxBoundariesPerAdvance = 1_000
+
+    /// Starts the current item afresh at `host`: the late-tick resync.
+    private mutating func resync(to host: Int64) {
+        nowNanos = max(nowNanos, host)
+        guard let current = turn else { return }
+        var fresh = Turn(index: current.index, key: current.key)
+        if loads[current.key]?.source != nil { fresh.head = makeHead(for: current.index) }
+        turn = fresh
     }
 
     /// Begins the current turn while playing: starts the item, or announces
