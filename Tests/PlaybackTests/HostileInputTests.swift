@@ -167,6 +167,23 @@ struct HostileInputTests {
         }
     }
 
+    @Test("A budget and a canvas near Int.max do not overflow the cache's arithmetic")
+    func cacheHugeBudget() async throws {
+        // Found by PlaybackFuzzer: held bytes + a canvas of Int.max - 3 bytes
+        // passed Int.max.
+        let source = ShiftyFrameSource()
+        let cache = FrameCache(source: source, byteBudget: .max)
+        #expect(try await cache.frame(at: 0).pixels.count == 8)  // held: 8 bytes
+        source.change { $0.canvasWidth = Int.max / 4; $0.canvasHeight = 1 }
+        await #expect(throws: FrameSourceError.wrongFrameSize(
+            index: 1, width: 2, height: 1, canvasWidth: Int.max / 4, canvasHeight: 1)) {
+            try await cache.frame(at: 1)
+        }
+        // Making room for the huge frame evicted the small one; nothing overflowed.
+        #expect(await cache.statistics.bytesHeld == 0)
+        #expect(await cache.statistics.evictions == 1)
+    }
+
     @Test("A frame count that shrinks, or goes negative, after the player was made is a typed error")
     func frameCountChanges() async throws {
         let source = ShiftyFrameSource(.init(frameCount: 3, delayCount: 3))

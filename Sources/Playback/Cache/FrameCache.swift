@@ -248,7 +248,9 @@ public actor FrameCache {
         let needed = frameBytes
         guard needed <= budget else { return protecting ? nil : storage }
         var position = 0
-        while heldBytes + needed > budget {
+        // heldBytes ≤ budget always, so this cannot overflow where
+        // heldBytes + needed could (a budget and a canvas near Int.max).
+        while needed > budget - heldBytes {
             while position < recency.count, protecting, wanted.contains(recency[position]) { position += 1 }
             guard position < recency.count else { return protecting ? nil : storage }
             let evicted = remove(recency[position])
@@ -262,7 +264,7 @@ public actor FrameCache {
     private func store(_ frame: RenderedFrame) {
         if frames[frame.index] != nil { _ = remove(frame.index) }
         guard frame.byteCount <= budget else { return }
-        while heldBytes + frame.byteCount > budget, let oldest = recency.first {
+        while frame.byteCount > budget - heldBytes, let oldest = recency.first {
             _ = remove(oldest)
             counters.evictions += 1
         }
