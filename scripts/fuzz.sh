@@ -56,13 +56,16 @@ status=0
 for target in "${targets[@]}"; do
     case "$target" in
     gif) binary="$build/gif-fuzzer"; dirs=("$corpus/work" "$corpus/seeds"); prefix="$corpus/artifacts/"; max_len=65536 ;;
-    playback) binary="$build/playback-fuzzer"; dirs=("$corpus/playback-work" "$corpus/playback-seeds"); prefix="$corpus/artifacts/playback-"; max_len=4096 ;;
+    # -detect_leaks=0: a FrameCache's background tasks finish after the
+    # input returns (asynchronous teardown), which LeakSanitizer's per-input
+    # check reports as a leak of their weak reference's side table.
+    playback) binary="$build/playback-fuzzer -detect_leaks=0"; dirs=("$corpus/playback-work" "$corpus/playback-seeds"); prefix="$corpus/artifacts/playback-"; max_len=4096 ;;
     *) echo "fuzz: unknown target $target (gif, playback)" >&2; exit 2 ;;
     esac
     log="$corpus/logs/$target-fuzz-$(date +%Y%m%d-%H%M%S).log"
     echo "fuzz: $target for $share s" >&2
     set +e
-    "$binary" -max_len="$max_len" -timeout=5 -rss_limit_mb=2048 -max_total_time="$share" \
+    $binary -max_len="$max_len" -timeout=5 -rss_limit_mb=2048 -max_total_time="$share" \
         -print_final_stats=1 -artifact_prefix="$prefix" ${FUZZ_FLAGS:-} \
         "${dirs[@]}" 2>&1 | tee "$log" |
         grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' >&2
