@@ -28,7 +28,8 @@ demo: build
 ## The whole test suite (it compiles and runs every Swift snippet of the docs),
 ## then (issue 7) the decoder tests under AddressSanitizer, the player tests
 ## under ThreadSanitizer, each in its own build directory, a 60-second fuzz
-## smoke run, and the DocC build, which fails on any DocC warning (issue 17). LeakSanitizer stays on for our code; only
+## smoke run (30 s per fuzz target), and the DocC build, which fails on any
+## DocC warning (issue 17). LeakSanitizer stays on for our code; only
 ## XCTest's runner, which leaks its suite objects at exit, is suppressed.
 test: giflib
 	$(SWIFT) build --build-tests
@@ -49,9 +50,10 @@ bench: giflib
 	cd Benchmarks && $(SWIFT) build -c release --product CNIAEmit
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
-## Fuzzing (issue 7): builds Fuzz/GIFFuzzer with -sanitize=fuzzer,address and
-## runs it for FUZZ_SECONDS with seeds from Fixtures/ and ../shared/corpus;
-## inputs and crashes land in the git-ignored .fuzz-corpus/.
+## Fuzzing (issues 7 and 14): builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer
+## with -sanitize=fuzzer,address and runs them for FUZZ_SECONDS in all, split
+## evenly (GIF seeds from Fixtures/ and ../shared/corpus); inputs and crashes
+## land in the git-ignored .fuzz-corpus/.
 FUZZ_SECONDS ?= 900
 fuzz: giflib
 	scripts/fuzz.sh $(FUZZ_SECONDS)

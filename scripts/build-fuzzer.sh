@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target Fuzz/GIFFuzzer (issue 7) with swiftc directly:
-# the GIF and Playback module sources, each compiled as its own static module
-# with coverage and AddressSanitizer instrumentation, linked with the fuzz
-# entry point, giflib and libFuzzer's main.
+# Builds the libFuzzer targets with swiftc directly: Fuzz/GIFFuzzer (issue 7)
+# and Fuzz/PlaybackFuzzer (issue 14: the public Playback API over a frame
+# source whose answers come from the input). The GIF and Playback module
+# sources are each compiled as their own static module with coverage and
+# AddressSanitizer instrumentation, linked with each fuzz entry point, giflib
+# and libFuzzer's main.
 #
-#   scripts/build-fuzzer.sh            # -> .build-fuzz/gif-fuzzer
+#   scripts/build-fuzzer.sh            # -> .build-fuzz/gif-fuzzer, .build-fuzz/playback-fuzzer
 #   FUZZ_BUILD_DIR=/tmp/f scripts/build-fuzzer.sh
 #
 # Used by `make fuzz` and by the fuzz smoke run in `make test`.
@@ -32,4 +34,6 @@ module GIF $(find Sources/GIF -name '*.swift' | sort)
 module Playback $(find Sources/Playback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
     -L "$out" -lGIF -lPlayback -lgif -o "$out/gif-fuzzer"
-echo "built $out/gif-fuzzer" >&2
+"$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
+    -L "$out" -lPlayback -o "$out/playback-fuzzer"
+echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer target for SECONDS (default 900) with a seed corpus built
-# from Fixtures/, Tests/GIFTests/FuzzRegressions/ and ../shared/corpus (read in
-# place, copied into the git-ignored .fuzz-corpus/seeds). New inputs go to
-# .fuzz-corpus/work, crashes to .fuzz-corpus/artifacts, the log to
-# .fuzz-corpus/logs. Exit status is libFuzzer's: non-zero on a crash.
+# Runs the libFuzzer targets for SECONDS in all (default 900), split evenly
+# between them: gif-fuzzer (Fuzz/GIFFuzzer, the decoder) with a seed corpus
+# built from Fixtures/, Tests/GIFTests/FuzzRegressions/ and ../shared/corpus
+# (read in place, copied into the git-ignored .fuzz-corpus/seeds), and
+# playback-fuzzer (Fuzz/PlaybackFuzzer, the Playback API over a frame source
+# whose answers come from the input) with the scripts in
+# Fuzz/PlaybackFuzzer/regressions/ and a few generated ones. New inputs go
+# to .fuzz-corpus/work (and playback-work), crashes to .fuzz-corpus/artifacts,
+# the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed.
 #
-#   scripts/fuzz.sh 900        # what `make fuzz` runs
-#   scripts/fuzz.sh 60         # the smoke run in `make test`
+#   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s each
+#   scripts/fuzz.sh 60                          # the smoke run in `make test`
+#   FUZZ_TARGETS=playback scripts/fuzz.sh 600   # one target only (gif, playback)
 #   FUZZ_JOBS=2 scripts/fuzz.sh 900
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,13 +39,39 @@ copy_seeds Tests/GIFTests/FuzzRegressions regressions
 copy_seeds "$shared" corpus
 echo "fuzz: $(ls "$corpus/seeds" | wc -l) seed files, $(ls "$corpus/work" | wc -l) inputs kept from earlier runs" >&2
 
-log="$corpus/logs/fuzz-$(date +%Y%m%d-%H%M%S).log"
-set +e
-"$build/gif-fuzzer" -max_len=65536 -timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" \
-    -print_final_stats=1 -artifact_prefix="$corpus/artifacts/" ${FUZZ_FLAGS:-} \
-    "$corpus/work" "$corpus/seeds" 2>&1 | tee "$log" |
-    grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' >&2
-status="${PIPESTATUS[0]}"
-set -e
-echo "fuzz: log in $log" >&2
+targets=(${FUZZ_TARGETS:-gif playback})
+share=$(( seconds / ${#targets[@]} ))
+[ "$share" -ge 1 ] || share=1
+
+# The playback fuzzer reads a script of operations: a few seeds that touch
+# every operation, plus the regression inputs.
+mkdir -p "$corpus/playback-seeds" "$corpus/playback-work"
+printf '\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d' > "$corpus/playback-seeds/every-operation"
+printf '\x0a\xff\x05\x05\x07\x07\x00\x04\x02\x05\x0b\x00\x0b\x03\x0c\x00\x0c\x03' > "$corpus/playback-seeds/hostile-source"
+if [ -d Fuzz/PlaybackFuzzer/regressions ]; then
+    find Fuzz/PlaybackFuzzer/regressions -type f ! -name '*.md' -exec cp {} "$corpus/playback-seeds/" \;
+fi
+
+status=0
+for target in "${targets[@]}"; do
+    case "$target" in
+    gif) binary="$build/gif-fuzzer"; dirs=("$corpus/work" "$corpus/seeds"); prefix="$corpus/artifacts/"; max_len=65536 ;;
+    # -detect_leaks=0: a FrameCache's background tasks finish after the
+    # input returns (asynchronous teardown), which LeakSanitizer's per-input
+    # check reports as a leak of their weak reference's side table.
+    playback) binary="$build/playback-fuzzer -detect_leaks=0"; dirs=("$corpus/playback-work" "$corpus/playback-seeds"); prefix="$corpus/artifacts/playback-"; max_len=4096 ;;
+    *) echo "fuzz: unknown target $target (gif, playback)" >&2; exit 2 ;;
+    esac
+    log="$corpus/logs/$target-fuzz-$(date +%Y%m%d-%H%M%S).log"
+    echo "fuzz: $target for $share s" >&2
+    set +e
+    $binary -max_len="$max_len" -timeout=5 -rss_limit_mb=2048 -max_total_time="$share" \
+        -print_final_stats=1 -artifact_prefix="$prefix" ${FUZZ_FLAGS:-} \
+        "${dirs[@]}" 2>&1 | tee "$log" |
+        grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' >&2
+    result="${PIPESTATUS[0]}"
+    set -e
+    echo "fuzz: $target log in $log" >&2
+    [ "$result" -eq 0 ] || status="$result"
+done
 exit "$status"

@@ -1,8 +1,30 @@
-/// Bounds on what a decode may allocate or do, checked before allocating.
+/// Bounds on what a decode may allocate or do, checked before the work is
+/// done: per frame (canvas, frame rectangle) and per file (frames, total
+/// pixels decoded, extensions, and for the `gif` command, output bytes).
 ///
 /// The defaults admit every real-world GIF we know of while keeping a hostile
 /// file from taking more than a few hundred MiB: a 16384 × 16384 canvas
 /// (1 GiB of RGBA) is refused, an 8192 × 8192 one is not.
+///
+/// ## Worst case under the defaults
+///
+/// With C = ``maxCanvasPixels``, F = ``maxFramePixels``, T = ``maxTotalPixels``,
+/// N = ``maxFrameCount``, E = ``maxExtensionBytes`` and D = ``maxDecodeBytes``,
+/// a decode of one file (scan, then every frame composited in order) holds
+/// at most
+///
+///     memory ≈ input + min(D, 4·C (canvas) + 4·C (saved canvas, disposal 3)
+///              + F (one frame's palette indices)) + E + 100 bytes·N (frame table)
+///
+/// that is 1 GiB + 384 MiB + 16 MiB + 6.25 MiB for the defaults (the input
+/// limit dominates; a server should lower it, see ``uploads``), and does work
+/// proportional to
+///
+///     CPU ∝ input bytes (scan) + T (LZW and compositing) + N (per frame)
+///
+/// where T = 2³⁰ pixels is about 4 to 8 CPU-seconds of decoding on one core.
+/// A consumer that writes every frame whole (NIA, PPM) also writes
+/// frames × 4·C bytes, bounded by ``maxOutputBytes`` (4 GiB).
 public struct DecodingLimits: Sendable, Hashable {
     /// The limit that a file ran into.
     public enum Limit: String, Sendable, Hashable, CustomStringConvertible {
@@ -14,6 +36,16 @@ public struct DecodingLimits: Sendable, Hashable {
         case frameCount = "frame count"
         /// ``DecodingLimits/maxInputBytes``.
         case inputBytes = "input bytes"
+        /// ``DecodingLimits/maxTotalPixels``.
+        case totalPixels = "total frame pixels"
+        /// ``DecodingLimits/maxExtensionBytes``.
+        case extensionBytes = "extension bytes"
+        /// ``DecodingLimits/maxExtensionCount``.
+        case extensionCount = "extension count"
+        /// ``DecodingLimits/maxOutputBytes``.
+        case outputBytes = "output bytes"
+        /// ``DecodingLimits/maxDecodeBytes``.
+        case decodeBytes = "decode memory"
 
         /// The limit's name, e.g. "canvas pixels".
         public var description: String { rawValue }
@@ -30,20 +62,92 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxFrameCount: Int
     /// Largest input, in bytes. Default 1 GiB.
     public var maxInputBytes: Int
+    /// Most pixels decoded from one file: the sum of every frame's rectangle
+    /// (before clipping, since LZW decodes the whole rectangle). This bounds
+    /// the decoding and compositing work of a file as ``maxFramePixels``
+    /// bounds one frame's. The scan refuses the frame that would pass it, so
+    /// the frames before it are kept and nothing is decoded beyond it.
+    /// Default 2³⁰ (1 Gi pixels: 16 frames of 8192 × 8192, or 3,900 frames
+    /// of 640 × 430).
+    public var maxTotalPixels: Int
+    /// Most bytes of extension blocks (comments, application data, graphic
+    /// control and unknown extensions, headers and sub-block lengths
+    /// included) in one file; the scan stops at the extension that would
+    /// pass it. Default 16 MiB.
+    public var maxExtensionBytes: Int
+    /// Most extension blocks in one file (each frame usually has one, its
+    /// graphic control extension). Default 2¹⁸ (262,144).
+    public var maxExtensionCount: Int
+    /// Most bytes a consumer that writes whole frames (the `gif dump`
+    /// command's NIA, PPM and PAM output) may write for one file; see
+    /// ``checkOutput(frames:bytesPerFrame:)``. Default 4 GiB.
+    public var maxOutputBytes: Int
+    /// Most bytes the decoding of one frame may hold at once: the canvas
+    /// (4 bytes a pixel), the saved copy of the canvas under a frame with
+    /// disposal 3 (4 bytes a pixel of its clipped rectangle) and the frame's
+    /// palette indices (1 byte a pixel of its whole rectangle). The scan
+    /// refuses the first frame that would need more. Default 384 MiB: an
+    /// 8192 × 8192 canvas with frames as large is decoded (320 MiB), but not
+    /// when a frame covering it asks to be restored (disposal 3: 576 MiB).
+    public var maxDecodeBytes: Int
 
     /// Creates limits; every argument defaults to the value documented above.
     public init(
         maxCanvasPixels: Int = 1 << 26,
         maxFramePixels: Int = 1 << 26,
         maxFrameCount: Int = 65_536,
-        maxInputBytes: Int = 1 << 30
+        maxInputBytes: Int = 1 << 30,
+        maxTotalPixels: Int = 1 << 30,
+        maxExtensionBytes: Int = 16 << 20,
+        maxExtensionCount: Int = 1 << 18,
+        maxOutputBytes: Int = 1 << 32,
+        maxDecodeBytes: Int = 384 << 20
     ) {
         self.maxCanvasPixels = maxCanvasPixels
         self.maxFramePixels = maxFramePixels
         self.maxFrameCount = maxFrameCount
         self.maxInputBytes = maxInputBytes
+        self.maxTotalPixels = maxTotalPixels
+        self.maxExtensionBytes = maxExtensionBytes
+        self.maxExtensionCount = maxExtensionCount
+        self.maxOutputBytes = maxOutputBytes
+        self.maxDecodeBytes = maxDecodeBytes
     }
 
     /// The default limits.
     public static let `default` = DecodingLimits()
+
+    /// Stricter limits for a server making previews of strangers' uploads:
+    /// 4096 × 4096 canvases (64 MiB of RGBA), frames of at most 2²⁴ pixels,
+    /// 4,096 frames, 64 MiB of input, 2²⁷ pixels decoded in all (under a
+    /// CPU-second), 1 MiB of extensions in at most 16,384 blocks, 512 MiB
+    /// of output and 160 MiB of decode memory. By the formula above a decode
+    /// then holds at most about 64 (input) + 144 + 1 MiB, 209 MiB.
+    public static let uploads = DecodingLimits(
+        maxCanvasPixels: 1 << 24,
+        maxFramePixels: 1 << 24,
+        maxFrameCount: 4_096,
+        maxInputBytes: 64 << 20,
+        maxTotalPixels: 1 << 27,
+        maxExtensionBytes: 1 << 20,
+        maxExtensionCount: 1 << 14,
+        maxOutputBytes: 512 << 20,
+        maxDecodeBytes: 160 << 20
+    )
+
+    /// Checks, before anything is written, that writing `frames` frames of
+    /// `bytesPerFrame` bytes each stays within ``maxOutputBytes``.
+    /// - Parameters:
+    ///   - frames: How many frames will be written.
+    ///   - bytesPerFrame: The bytes of each (for NIA, 4 per canvas pixel plus
+    ///     its headers; for PPM, 3 per pixel).
+    /// - Throws: ``GIFError`` with ``GIFError/Kind/limitExceeded(_:value:maximum:)``
+    ///   for ``Limit/outputBytes``; the value saturates at `Int.max`.
+    public func checkOutput(frames: Int, bytesPerFrame: Int) throws(GIFError) {
+        let (total, overflow) = max(0, frames).multipliedReportingOverflow(by: max(0, bytesPerFrame))
+        let value = overflow ? Int.max : total
+        guard value <= maxOutputBytes else {
+            throw GIFError(.limitExceeded(.outputBytes, value: value, maximum: maxOutputBytes))
+        }
+    }
 }

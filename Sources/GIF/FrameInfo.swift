@@ -28,6 +28,16 @@ public struct FrameInfo: Sendable, Hashable {
     public var lzwMinimumCodeSize: UInt8
     /// Whether the file ends inside this frame's data.
     public var isTruncated: Bool
+    /// The loop count known when this frame's descriptor was read: the
+    /// latest loop extension before it (``GIFInfo/loopCount`` is the latest
+    /// in the whole file). NIA's footer records the last written frame's
+    /// (see `CONFORMANCE.md`).
+    public var loopCount = LoopCount(stored: nil)
+
+    /// Whether the image data holds no pixel data at all: just the LZW
+    /// minimum code size and a block terminator. Such a frame still counts
+    /// and is shown as the canvas it leaves; the error follows it.
+    public var hasNoImageData: Bool { !isTruncated && dataEnd - dataOffset == 2 }
 
     /// The delay as stored.
     public var delay: Duration { .milliseconds(delayCentiseconds * 10) }

@@ -64,6 +64,7 @@ public struct GIFImage: Sendable {
     ///   fails part-way is still returned when it is the one asked for), or
     ///   when `index` is out of range.
     public func frame(at index: Int) throws(GIFError) -> CompositedFrame {
+        guard index >= 0 else { throw outOfRange(index) }
         var frames = makeFrameIterator()
         try frames.skip(to: index)
         guard let frame = try frames.next() else { throw outOfRange(index) }

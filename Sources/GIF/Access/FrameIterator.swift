@@ -4,8 +4,10 @@
 /// When a frame's data fails part-way, ``next()`` first returns the frame with
 /// the rows decoded so far (``CompositedFrame/isComplete`` is `false`), then
 /// throws on the following call. A file cut short after its last whole frame
-/// also throws, after that frame. Once it has thrown or returned `nil`, it
-/// returns `nil`.
+/// also throws, after that frame. A frame whose image data holds no pixels
+/// at all (``FrameInfo/hasNoImageData``) is returned too, as the canvas it
+/// leaves, and the error follows it. Once it has thrown or returned `nil`,
+/// it returns `nil`.
 ///
 /// An iterator reuses one giflib handle and its buffers from frame to frame.
 /// A parallel one (``GIFImage/makeFrameIterator(parallel:)``) also decodes
@@ -110,8 +112,11 @@ public struct FrameIterator {
         compositor!.end(frame)
         nextIndex += 1
         guard var failure = outcome.error(in: frame) else { return (frame, true) }
-        failure.framesDecoded = outcome.decodedAnything ? nextIndex : nextIndex - 1
-        guard outcome.decodedAnything else {
+        // A frame with no image data at all still counts: it is shown as the
+        // canvas it leaves, and the error follows it (CONFORMANCE.md).
+        let shown = outcome.decodedAnything || frame.hasNoImageData
+        failure.framesDecoded = shown ? nextIndex : nextIndex - 1
+        guard shown else {
             done = true
             throw failure
         }

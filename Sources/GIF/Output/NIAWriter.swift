@@ -9,7 +9,7 @@
 /// var out = nia.header()
 /// var frames = image.makeFrameIterator()
 /// while let frame = try frames.next() { out += nia.frame(frame) }
-/// out += nia.footer(loopCount: image.info.loopCount)
+/// out += nia.footer()
 /// ```
 ///
 /// To stream a long animation in constant memory, append each part to one
@@ -31,6 +31,8 @@ public struct NIAWriter: Sendable {
     /// How many frames have been written.
     public private(set) var framesWritten = 0
     private var elapsedFlicks: UInt64 = 0
+    /// The loop count known when the last frame written was read.
+    private var lastLoopCount = LoopCount(stored: nil)
 
     /// The magic bytes of the file header ("nïA" and version), of a frame
     /// header ("nïE"…) and the footer's end marker.
@@ -93,6 +95,7 @@ public struct NIAWriter: Sendable {
     public mutating func appendFrame(_ frame: CompositedFrame, to out: inout [UInt8]) {
         elapsedFlicks &+= UInt64(frame.info.delayCentiseconds) &* Self.flicksPerCentisecond
         framesWritten += 1
+        lastLoopCount = frame.info.loopCount
         let size = Self.clamped(frame.size)
         let area = size.area
         withUnsafeBytes(of: elapsedFlicks.littleEndian) { out.append(contentsOf: $0) }
@@ -116,8 +119,22 @@ public struct NIAWriter: Sendable {
         }
     }
 
+    /// The 8-byte footer with the loop count known when the last frame
+    /// written was read (``FrameInfo/loopCount``): a loop extension after the
+    /// last frame does not change it, as in Wuffs' `convert-to-nia` (see
+    /// `CONFORMANCE.md`). 0 when at most one frame was written.
+    public func footer() -> [UInt8] {
+        footer(loopCount: lastLoopCount)
+    }
+
+    /// Appends the footer NIA records (see ``footer()``) to `out`.
+    public func appendFooter(to out: inout [UInt8]) {
+        appendFooter(loopCount: lastLoopCount, to: &out)
+    }
+
     /// The 8-byte footer: the number of plays (0 forever, stored N > 0 gives
     /// N + 1, no extension gives 1; 0 when at most one frame was written).
+    /// ``footer()`` picks the loop count NIA records.
     public func footer(loopCount: LoopCount) -> [UInt8] {
         var out: [UInt8] = []
         appendFooter(loopCount: loopCount, to: &out)
@@ -146,7 +163,7 @@ public struct NIAWriter: Sendable {
         } catch {
             failure = error
         }
-        writer.appendFooter(loopCount: image.info.loopCount, to: &out)
+        writer.appendFooter(to: &out)
         return (out, failure)
     }
 

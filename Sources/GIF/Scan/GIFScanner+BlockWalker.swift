@@ -9,6 +9,10 @@ extension GIFScanner {
 
         /// The graphic control extension waiting for the next image.
         private var control: (disposal: Disposal, transparent: UInt8?, delay: Int)?
+        /// Per-file budgets spent so far (see ``DecodingLimits``).
+        private var totalPixels = 0
+        private var extensionBytes = 0
+        private var extensionCount = 0
 
         init(bytes: [UInt8], offset: Int, limits: DecodingLimits) {
             self.bytes = bytes
@@ -70,6 +74,15 @@ extension GIFScanner {
             guard start + 1 < bytes.count, let end = endOfSubBlocks(from: start + 2) else {
                 return truncation(.extension, at: start, info)
             }
+            // Per-file budgets, checked before the extension's data is copied.
+            extensionCount += 1
+            extensionBytes += end - start
+            if extensionCount > limits.maxExtensionCount {
+                return overBudget(.extensionCount, extensionCount, limits.maxExtensionCount, at: start, info)
+            }
+            if extensionBytes > limits.maxExtensionBytes {
+                return overBudget(.extensionBytes, extensionBytes, limits.maxExtensionBytes, at: start, info)
+            }
             let blocks = subBlocks(from: start + 2, to: end)
             offset = end
             switch bytes[start + 1] {
@@ -118,6 +131,30 @@ extension GIFScanner {
                     .limitExceeded(.framePixels, value: rect.area, maximum: limits.maxFramePixels),
                     frameIndex: index, byteOffset: start, framesDecoded: index)
             }
+            // The per-file budget of decoding work, checked before the frame is listed.
+            totalPixels += rect.area
+            guard totalPixels <= limits.maxTotalPixels else {
+                return GIFError(
+                    .limitExceeded(.totalPixels, value: totalPixels, maximum: limits.maxTotalPixels),
+                    frameIndex: index, byteOffset: start, framesDecoded: index)
+            }
+            // The memory decoding this frame holds: the canvas (the screen grown
+            // by the first frame), the saved canvas under it for disposal 3, and
+            // its palette indices.
+            let first = info.frames.first?.rect ?? rect
+            let canvasWidth = max(info.screenSize.width, first.x + first.width)
+            let canvasHeight = max(info.screenSize.height, first.y + first.height)
+            let restores = control?.disposal.effective == .restorePrevious
+            let saved = restores ? rect.clipped(toWidth: canvasWidth, height: canvasHeight).area : 0
+            let decodeBytes = 4 * canvasWidth * canvasHeight + 4 * saved + rect.area
+            // A canvas past its own limit is refused by the scanner as a whole,
+            // naming the canvas limit; this frame must be listed for that.
+            let canvasTooLarge = canvasWidth * canvasHeight > limits.maxCanvasPixels
+            guard canvasTooLarge || decodeBytes <= limits.maxDecodeBytes else {
+                return GIFError(
+                    .limitExceeded(.decodeBytes, value: decodeBytes, maximum: limits.maxDecodeBytes),
+                    frameIndex: index, byteOffset: start, framesDecoded: index)
+            }
             let flags = bytes[start + 9]
             var position = start + 10
             var localPalette: Palette?
@@ -134,10 +171,17 @@ extension GIFScanner {
                 disposal: control?.disposal ?? .unspecified, transparentIndex: control?.transparent,
                 delayCentiseconds: control?.delay ?? 0, hasControlExtension: control != nil,
                 descriptorOffset: start, dataOffset: position, dataEnd: end ?? bytes.count,
-                lzwMinimumCodeSize: bytes[position], isTruncated: end == nil))
+                lzwMinimumCodeSize: bytes[position], isTruncated: end == nil, loopCount: info.loopCount))
             control = nil
             offset = end ?? bytes.count
             return end == nil ? truncation(.imageData, at: bytes.count, info, frame: index) : nil
+        }
+
+        private func overBudget(
+            _ limit: DecodingLimits.Limit, _ value: Int, _ maximum: Int, at position: Int, _ info: GIFInfo
+        ) -> GIFError {
+            GIFError(.limitExceeded(limit, value: value, maximum: maximum), byteOffset: position,
+                     framesDecoded: info.frames.count)
         }
 
         private func truncation(_ block: GIFError.Block, at position: Int, _ info: GIFInfo, frame: Int? = nil) -> GIFError {

@@ -158,7 +158,7 @@ struct DumpJob {
             partial = !frame.isComplete
             progress.update(written)
         }
-        writer.appendFooter(loopCount: image.info.loopCount, to: &buffer)
+        writer.appendFooter(to: &buffer)
         try flush()
         do {
             try sink.commit()

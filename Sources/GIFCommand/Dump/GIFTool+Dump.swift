@@ -83,6 +83,11 @@ extension GIFTool {
                 if let frames, frames.last >= count {
                     throw CommandFailure(file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
                 }
+                do throws(GIFError) {
+                    try DumpJob.checkOutputBudget(image, format: format, selection: frames, maxSize: maxSize)
+                } catch {
+                    throw CommandFailure(file: file, error: error)
+                }
                 let toStandardOutput = output == "-"
                 if !toStandardOutput { try OutputSink.makeDirectory(output) }
                 var job = DumpJob(

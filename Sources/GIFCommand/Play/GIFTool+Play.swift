@@ -50,13 +50,16 @@ extension GIFTool {
         @Flag(help: "Play forwards then backwards.")
         var bounce = false
 
-        @Option(help: ArgumentHelp("The picture's width in columns (default: fit the terminal).", valueName: "columns"))
+        @Option(help: ArgumentHelp(
+            "The picture's width in columns, 1 to 4096 (default: fit the terminal).", valueName: "columns"))
         var width: Int?
 
         func validate() throws {
             if reverse, bounce { throw ValidationError("--reverse and --bounce cannot be used together") }
             if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
-            if let width, width < 1 { throw ValidationError("--width must be at least 1") }
+            if let width, !(1...HalfBlockRenderer.maxColumns).contains(width) {
+                throw ValidationError("--width must be between 1 and \(HalfBlockRenderer.maxColumns) columns")
+            }
             guard speed.isFinite, PlayerConfiguration.rateRange.contains(speed) else {
                 throw ValidationError("--speed must be between 0.01 and 100")
             }

@@ -15,18 +15,26 @@ enum HalfBlockRenderer {
         var red: UInt8, green: UInt8, blue: UInt8
     }
 
+    /// The most columns drawn (`gif play --width` refuses more): wider than
+    /// any terminal, and small enough that the scaled picture stays a few
+    /// MiB.
+    static let maxColumns = 4096
+
     /// The image scaled to `columns` pixels wide (box filter, aspect ratio
     /// kept; the height rounds to the nearest pixel, at least 1), as
-    /// `ceil(height / 2)` lines of `columns` cells.
+    /// `ceil(height / 2)` lines of `columns` cells; "" when `pixels` holds
+    /// fewer than `width * height * 4` bytes.
     /// - Parameters:
     ///   - pixels: `width * height * 4` RGBA8 bytes, top row first.
     ///   - width: The image width in pixels.
     ///   - height: The image height in pixels.
-    ///   - columns: The width to draw, in terminal columns.
+    ///   - columns: The width to draw, in terminal columns (clamped to
+    ///     1…``maxColumns``; the height to at most ``Poster/maxSide`` rows).
     static func render(pixels: [UInt8], width: Int, height: Int, columns: Int) -> String {
-        guard width > 0, height > 0 else { return "" }
-        let columns = max(1, columns)
-        let rows = max(1, (height * columns + width / 2) / width)
+        guard width > 0, height > 0, pixels.count / 4 / height >= width else { return "" }
+        let columns = min(max(1, columns), maxColumns)
+        let (scaledHeight, overflow) = height.multipliedReportingOverflow(by: columns)
+        let rows = overflow ? Poster.maxSide : min(Poster.maxSide, max(1, (scaledHeight + width / 2) / width))
         var image = pixels
         if columns != width || rows != height {
             let frame = RenderedFrame(index: 0, width: width, height: height, pixels: pixels)

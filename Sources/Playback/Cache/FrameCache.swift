@@ -16,6 +16,12 @@
 ///   of starting another. So several players of one GIF can share one cache
 ///   (see ``FrameCachePool``), and nine players of a GIF in step cost one
 ///   player's decoding and memory.
+/// - **Checked answers.** A frame the source hands back is checked before it
+///   is kept or returned: the index asked for, the canvas size, and
+///   width × height × 4 bytes of pixels; anything else is a
+///   ``FrameSourceError``, counted as a failure, never a trap. A frame count
+///   that shrinks (or goes negative) is read as it is now, so an index past
+///   it is ``PlayerError/frameOutOfRange(_:frameCount:)``.
 /// - **No allocation once warm.** The pixels of the frame evicted to make room
 ///   are handed to the source to draw the next frame into
 ///   (``FrameSource/frame(at:reusing:)``), and the bookkeeping reuses its
@@ -110,11 +116,13 @@ public actor FrameCache {
     /// Returns frame `index`: from memory (a hit), or once decoded (a miss).
     /// A miss for a frame the background task is decoding waits for it.
     /// - Parameter index: A frame index in `0..<source.frameCount`.
-    /// - Throws: ``PlayerError/frameOutOfRange(_:frameCount:)``, or the
-    ///   source's error.
+    /// - Throws: ``PlayerError/frameOutOfRange(_:frameCount:)``, the
+    ///   source's error, or ``FrameSourceError`` when the source answers with
+    ///   a frame that is not the one asked for or not a whole canvas.
     public func frame(at index: Int) async throws -> RenderedFrame {
-        guard (0..<source.frameCount).contains(index) else {
-            throw PlayerError.frameOutOfRange(index, frameCount: source.frameCount)
+        let count = source.frameCount
+        guard (0..<max(0, count)).contains(index) else {
+            throw PlayerError.frameOutOfRange(index, frameCount: count)
         }
         if let frame = frames[index] {
             counters.hits += 1
@@ -132,7 +140,8 @@ public actor FrameCache {
     public func prefetch(_ indices: [Int]) {
         wanted.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
-        for index in indices where (0..<source.frameCount).contains(index) && !wanted.contains(index) {
+        let range = 0..<max(0, source.frameCount)
+        for index in indices where range.contains(index) && !wanted.contains(index) {
             wanted.append(index)
             if frames[index] == nil, index != decoding { pending.append(index) }
         }
@@ -182,8 +191,11 @@ public actor FrameCache {
 
     // MARK: Internals
 
-    /// The bytes of one whole-canvas frame.
-    private var frameBytes: Int { source.canvasWidth * source.canvasHeight * 4 }
+    /// The bytes of one whole-canvas frame (`Int.max` for a canvas that
+    /// cannot be addressed: it never fits a budget).
+    private var frameBytes: Int {
+        FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
+    }
 
     /// The background task's loop: decodes the pending frames in order.
     private func drain() async {
@@ -221,6 +233,7 @@ public actor FrameCache {
         }
         let started = generation
         let frame = try await source.frame(at: index, reusing: consume storage)
+        try FrameSourceError.check(frame, isFrame: index, of: source)
         counters.decodes += 1
         if started == generation { store(frame) }
         return frame
@@ -235,7 +248,9 @@ public actor FrameCache {
         let needed = frameBytes
         guard needed <= budget else { return protecting ? nil : storage }
         var position = 0
-        while heldBytes + needed > budget {
+        // heldBytes ≤ budget always, so this cannot overflow where
+        // heldBytes + needed could (a budget and a canvas near Int.max).
+        while needed > budget - heldBytes {
             while position < recency.count, protecting, wanted.contains(recency[position]) { position += 1 }
             guard position < recency.count else { return protecting ? nil : storage }
             let evicted = remove(recency[position])
@@ -249,7 +264,7 @@ public actor FrameCache {
     private func store(_ frame: RenderedFrame) {
         if frames[frame.index] != nil { _ = remove(frame.index) }
         guard frame.byteCount <= budget else { return }
-        while heldBytes + frame.byteCount > budget, let oldest = recency.first {
+        while frame.byteCount > budget - heldBytes, let oldest = recency.first {
             _ = remove(oldest)
             counters.evictions += 1
         }

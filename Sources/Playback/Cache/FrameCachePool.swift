@@ -8,6 +8,10 @@
 /// else) holds it, and the next request for its key after that makes a new
 /// one. The host owns the pool; the library keeps no global state.
 ///
+/// Each request costs O(1) amortised, however many keys there are: entries
+/// of caches that went away are purged lazily, in one sweep each time the
+/// table has doubled since the last sweep, not on every request.
+///
 /// ```swift
 /// let pool = FrameCachePool()
 /// let cache = try await pool.cache(for: url) { try GIFFrameSource(contentsOf: path) }
@@ -25,6 +29,10 @@ public actor FrameCachePool {
     }
 
     private var entries: [AnyHashable: Entry] = [:]
+    /// The table size that triggers the next sweep of dead entries.
+    private var sweepAt = 64
+    /// Entries visited by sweeps so far (evidence of the amortised cost).
+    private var swept = 0
 
     /// Creates an empty pool.
     /// - Parameters:
@@ -48,13 +56,31 @@ public actor FrameCachePool {
         let key = AnyHashable(key)
         if let cache = entries[key]?.cache { return cache }
         let cache = FrameCache(source: try makeSource(), byteBudget: byteBudget, lookahead: lookahead)
-        entries = entries.filter { $0.value.cache != nil }
         entries[key] = Entry(cache: cache)
+        if entries.count >= sweepAt { sweep() }
         return cache
     }
 
     /// The number of caches alive now (held by a player or by the host).
+    /// Counts every entry: O(keys), unlike ``cache(for:source:)``.
     public var liveCacheCount: Int {
         entries.values.reduce(0) { $0 + ($1.cache == nil ? 0 : 1) }
+    }
+
+    /// Entries in the table, dead ones not yet purged included: fewer than
+    /// 64 or twice the entries the last sweep kept, whichever is more.
+    public var entryCount: Int { entries.count }
+
+    /// Entries visited by the sweeps so far: at most twice the number of
+    /// ``cache(for:source:)`` calls that made a cache, which is what makes
+    /// each request O(1) amortised.
+    public var entriesSwept: Int { swept }
+
+    /// Drops the entries of caches that went away, then waits until the table
+    /// has doubled before the next sweep: n inserts cost O(n) sweeping.
+    private func sweep() {
+        swept += entries.count
+        entries = entries.filter { $0.value.cache != nil }
+        sweepAt = max(64, 2 * entries.count)
     }
 }

@@ -33,6 +33,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// Observers, event streams and driver wake-ups.
     var hub = EventHub<PlaylistEvent>()
     private var loadTasks: [Int: Task<Void, Never>] = [:]
+    /// Loads cancelled whose loader has not returned yet (it may ignore
+    /// cancellation): counted, never awaited.
+    private var abandonedLoads: Set<Int> = []
+    private var cancelledLoads = 0
     private var caches: [String: FrameCache] = [:]
 
     /// Creates a playlist on its first item, idle unless autoplay is on, and
@@ -94,6 +98,19 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     /// The latest instant passed in.
     public var now: Instant { origin.advanced(by: sequencer.now) }
+
+    /// Loads running whose result the playlist still wants.
+    public var runningLoadCount: Int { loadTasks.count }
+
+    /// Loads cancelled so far because their item was removed or handed in
+    /// anew (``replace(items:at:)``). Each was cancelled at once; none is
+    /// awaited.
+    public var cancelledLoadCount: Int { cancelledLoads }
+
+    /// Cancelled loads whose loader has not returned yet: a loader that
+    /// ignores cancellation is abandoned and counted here until it returns
+    /// (its result is then dropped).
+    public var abandonedLoadCount: Int { abandonedLoads.count }
 
     /// The instant of the next change, or `nil` when nothing is scheduled;
     /// computed from anchors, so sleeping until it accumulates no error.
@@ -172,6 +189,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     private func afterChange(_ events: [PlaylistEvent]) {
         startRequestedLoads()
+        cancelUnwantedLoads()
         updateCaches()
         deliver(events)
     }
@@ -192,7 +210,22 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         }
     }
 
+    /// Cancels the loads the sequencer no longer wants (their items were
+    /// removed or handed in anew): their results would be ignored. The tasks
+    /// are not awaited; a loader that ignores cancellation is abandoned and
+    /// counted in ``abandonedLoadCount`` until it returns.
+    private func cancelUnwantedLoads() {
+        guard !loadTasks.isEmpty else { return }
+        for (id, task) in loadTasks where !sequencer.isLoadWanted(id) {
+            task.cancel()
+            loadTasks[id] = nil
+            abandonedLoads.insert(id)
+            cancelledLoads += 1
+        }
+    }
+
     private func arrive(_ request: PlaylistLoadRequest, _ result: Result<any FrameSource, any Error>) {
+        if abandonedLoads.remove(request.id) != nil { return }  // cancelled: the result is not wanted
         loadTasks[request.id] = nil
         afterChange(sequencer.finishLoad(request, result: result))
         // A driver passes time in at once, so an item waited for starts now.
@@ -216,8 +249,18 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         for key in caches.keys where !wanted.contains(key) { caches[key] = nil }
         for key in wanted where caches[key] == nil {
             guard let cache = makeCache(for: key) else { continue }
-            let order = configuration.player.direction.playOrder(frameCount: cache.source.frameCount)
-            cache.requestPrefetch(Array(order.prefix(max(1, cache.lookahead))))
+            cache.requestPrefetch(Self.firstFrames(
+                configuration.player.direction, frameCount: cache.source.frameCount, count: max(1, cache.lookahead)))
+        }
+    }
+
+    /// The first `count` frames of one loop in `direction`'s play order,
+    /// without building the whole order (a source may report any count).
+    static func firstFrames(_ direction: PlaybackDirection, frameCount: Int, count: Int) -> [Int] {
+        let n = min(max(0, frameCount), count)
+        switch direction {
+        case .forward, .bounce: return Array(0..<n)
+        case .reverse: return (0..<n).map { frameCount - 1 - $0 }
         }
     }
 

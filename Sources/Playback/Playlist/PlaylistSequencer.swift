@@ -266,6 +266,19 @@ public struct PlaylistSequencer: Sendable {
         return requests
     }
 
+    /// Whether the load `id` (a ``PlaylistLoadRequest/id``) is still wanted:
+    /// its item is in the list, this is the item's latest load, and no
+    /// result has come back for it. A load that is not wanted (its item
+    /// removed, or handed in anew) can be cancelled: its result would be
+    /// ignored. ``Playlist`` cancels such loads after every change.
+    /// - Parameter id: A load request's identifier.
+    public func isLoadWanted(_ id: Int) -> Bool {
+        loads.values.contains { entry in
+            guard entry.id == id, case .loading = entry.state else { return false }
+            return true
+        }
+    }
+
     /// Records the result of a load asked for by `request`; a result for an
     /// item no longer in the list, or handed in anew since, is ignored.
     ///
@@ -304,7 +317,7 @@ public struct PlaylistSequencer: Sendable {
             current.head = makeHead(for: current.index)
             turn = current
         }
-        return [.loadFinished(key: key, state: entry.state)]
+        return [.loadFinished(key: key, state: loads[key]?.state ?? entry.state)]
     }
 
     // MARK: Internals
@@ -312,6 +325,18 @@ public struct PlaylistSequencer: Sendable {
     /// Runs time forward to `host`, crossing item boundaries, skips and
     /// timeouts in order.
     private mutating func settle(to host: Int64, _ events: inout [PlaylistEvent]) {
+        var crossed = 0, resynced = false
+        /// Goes on to the next item, unless this advance has crossed
+        /// ``maxBoundariesPerAdvance`` already: then it resyncs once.
+        func next(_ sequencer: inout PlaylistSequencer) {
+            crossed += 1
+            if crossed > Self.maxBoundariesPerAdvance, !resynced {
+                resynced = true
+                sequencer.resync(to: host)
+            } else {
+                sequencer.moveToNext(&events)
+            }
+        }
         while state == .playing, var current = turn {
             if !current.begun {
                 begin(&events)
@@ -327,7 +352,7 @@ public struct PlaylistSequencer: Sendable {
                     current.head = head
                     turn = current
                     events.append(.itemFinished(key: current.key))
-                    moveToNext(&events)
+                    next(&self)
                     continue
                 }
                 if target < host { events += wrap(head.advance(to: Nanoseconds.duration(host)), current.key) }
@@ -344,7 +369,7 @@ public struct PlaylistSequencer: Sendable {
                 // Failed before its turn: skipped when the turn came.
                 if current.waitAnchor != .min { nowNanos = max(nowNanos, host) }
                 events.append(.itemSkipped(key: current.key, reason: .loadFailed(error)))
-                moveToNext(&events)
+                next(&self)
             case .loading, .notStarted:
                 let deadline = waitDeadline(current)
                 guard deadline <= host else {
@@ -353,10 +378,26 @@ public struct PlaylistSequencer: Sendable {
                 }
                 nowNanos = max(nowNanos, deadline)
                 events.append(.itemSkipped(key: current.key, reason: .timedOut(after: timeout)))
-                moveToNext(&events)
+                next(&self)
             }
         }
         nowNanos = max(nowNanos, host)
+    }
+
+    /// The most item boundaries (finishes and skips) one advance crosses
+    /// one by one. A host later than that (a tick decades after the last)
+    /// resyncs instead: the item reached then starts afresh at the host's
+    /// time, like ``CatchUpPolicy`` resync, so an advance costs bounded work
+    /// however late it is.
+    public static let maxBoundariesPerAdvance = 1_000
+
+    /// Starts the current item afresh at `host`: the late-tick resync.
+    private mutating func resync(to host: Int64) {
+        nowNanos = max(nowNanos, host)
+        guard let current = turn else { return }
+        var fresh = Turn(index: current.index, key: current.key)
+        if loads[current.key]?.source != nil { fresh.head = makeHead(for: current.index) }
+        turn = fresh
     }
 
     /// Begins the current turn while playing: starts the item, or announces
@@ -381,7 +422,9 @@ public struct PlaylistSequencer: Sendable {
     /// Plays the current (ready) item from its start at ``now``.
     private mutating func start(_ events: inout [PlaylistEvent]) {
         guard var current = turn else { return }
-        var head = current.head ?? makeHead(for: current.index)
+        // No head: the source changed under us and the load is now failed;
+        // the caller's loop skips the item.
+        guard var head = current.head ?? makeHead(for: current.index) else { return }
         events.append(.itemStarted(key: current.key))
         events += wrap(head.play(at: now), current.key)
         current.head = head
@@ -439,15 +482,25 @@ public struct PlaylistSequencer: Sendable {
         }
     }
 
-    /// A fresh idle playhead for item `index` at ``now``.
-    private func makeHead(for index: Int) -> Playhead {
+    /// A fresh idle playhead for item `index` at ``now``, or `nil` when the
+    /// item has no source or its source's timing no longer makes a timeline
+    /// (its frame count or delays changed since ``finishLoad(_:result:)``
+    /// checked them): the item's load is then marked failed with the
+    /// ``PlayerError``, so its turn is skipped instead of trapping.
+    private mutating func makeHead(for index: Int) -> Playhead? {
         let item = items[index]
+        guard let source = loads[item.key]?.source else { return nil }
         var player = configuration.player
         player.loop = .count(max(1, item.loops ?? configuration.loopsPerItem))
         player.autoplay = false
-        // Validated by `init` (rate) and `finishLoad` (timing): cannot fail.
-        let timeline = try! PlaybackTimeline(source: loads[item.key]!.source!, configuration: player)
-        return try! Playhead(timeline: timeline, configuration: player, now: now)
+        do throws(PlayerError) {
+            let timeline = try PlaybackTimeline(source: source, configuration: player)
+            return try Playhead(timeline: timeline, configuration: player, now: now)
+        } catch {
+            loads[item.key]?.state = .failed(error)
+            loads[item.key]?.source = nil
+            return nil
+        }
     }
 
     /// The host time a playing head finishes its last loop, if it will.
