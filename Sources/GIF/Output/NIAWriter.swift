@@ -93,25 +93,66 @@ public struct NIAWriter: Sendable {
     /// transparent black; bytes past the area are ignored. Each side of the
     /// size is clamped to 0...65,535.
     public mutating func appendFrame(_ frame: CompositedFrame, to out: inout [UInt8]) {
+        let area = appendFrameHeader(frame, to: &out)
+        Self.appendBGRA(frame.pixels, 0..<area, to: &out)
+        if area % 2 == 1 { out.append(contentsOf: repeatElement(0, count: 4)) }
+    }
+
+    /// Writes one frame (the bytes of ``appendFrame(_:to:)``) through
+    /// `write`, in parts of about `partBytes` built in `buffer`, so that the
+    /// frame of a large canvas is never held whole beside the canvas. On
+    /// return `buffer` is empty, its capacity kept for the next frame.
+    public mutating func writeFrame<Failure: Error>(
+        _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
+        to write: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let area = appendFrameHeader(frame, to: &buffer)
+        let step = max(1, partBytes / 4)
+        var next = 0
+        while next < area {
+            let end = min(area, next + step)
+            Self.appendBGRA(frame.pixels, next..<end, to: &buffer)
+            next = end
+            if buffer.count >= partBytes {
+                try write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        if area % 2 == 1 { buffer.append(contentsOf: repeatElement(0, count: 4)) }
+        if !buffer.isEmpty {
+            try write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Counts the frame and appends its 24-byte header; returns its pixel
+    /// count (the size clamped, see ``appendFrame(_:to:)``).
+    private mutating func appendFrameHeader(_ frame: CompositedFrame, to out: inout [UInt8]) -> Int {
         elapsedFlicks &+= UInt64(frame.info.delayCentiseconds) &* Self.flicksPerCentisecond
         framesWritten += 1
         lastLoopCount = frame.info.loopCount
         let size = Self.clamped(frame.size)
-        let area = size.area
         withUnsafeBytes(of: elapsedFlicks.littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: Self.frameMagic)
         Self.appendU32(size.width, to: &out)
         Self.appendU32(size.height, to: &out)
+        return size.area
+    }
+
+    /// Appends the pixels `range` of RGBA `pixels` as BGRA, a pixel word at
+    /// a time; pixels past the end of `pixels` are transparent black.
+    private static func appendBGRA(_ pixels: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
         let start = out.count
-        // Zero-filled first: the odd pixel's padding and any missing pixels.
-        out.append(contentsOf: repeatElement(0, count: area * 4 + (area % 2) * 4))
-        let pixels = min(area, frame.pixels.count / 4)
-        frame.pixels.withUnsafeBytes { source in
+        out.append(contentsOf: repeatElement(0, count: range.count * 4))
+        let present = max(0, min(range.upperBound, pixels.count / 4) - range.lowerBound)
+        pixels.withUnsafeBytes { source in
             out.withUnsafeMutableBytes { destination in
-                assert(start + pixels * 4 <= destination.count && pixels * 4 <= source.count)
-                for i in 0..<pixels {
+                assert(start + present * 4 <= destination.count)
+                assert((range.lowerBound + present) * 4 <= source.count)
+                for i in 0..<present {
                     // R G B A in memory, read as a little-endian word: swap R and B.
-                    let rgba = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+                    let offset = (range.lowerBound &+ i) &* 4
+                    let rgba = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
                     let bgra = (rgba & 0xFF00_FF00) | ((rgba & 0xFF) << 16) | ((rgba >> 16) & 0xFF)
                     destination.storeBytes(of: bgra.littleEndian, toByteOffset: start &+ i &* 4, as: UInt32.self)
                 }

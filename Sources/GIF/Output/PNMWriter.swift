@@ -24,23 +24,110 @@ public enum PNMWriter {
     /// Appends the binary PPM of ``ppm(_:background:)`` to `out`, a row of
     /// pixels at a time, without allocating once `out` has the capacity.
     public static func appendPPM(_ frame: CompositedFrame, background: Background = .white, to out: inout [UInt8]) {
+        let area = appendPPMHeader(frame, to: &out)
+        appendRGB(frame.pixels, 0..<area, background: background, to: &out)
+    }
+
+    /// Writes the PPM of ``ppm(_:background:)`` through `write`, in parts of
+    /// about `partBytes` built in `buffer`, so that the image of a large
+    /// canvas is never held whole beside the canvas. On return `buffer` is
+    /// empty, its capacity kept.
+    public static func writePPM<Failure: Error>(
+        _ frame: CompositedFrame, background: Background = .white, buffer: inout [UInt8],
+        partBytes: Int = 1 << 20, to write: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let area = appendPPMHeader(frame, to: &buffer)
+        try writeParts(area: area, bytesPerPixel: 3, partBytes: partBytes, buffer: &buffer, to: write) { range, out in
+            appendRGB(frame.pixels, range, background: background, to: &out)
+        }
+    }
+
+    /// A PAM (`P7`, `TUPLTYPE RGB_ALPHA`): the canvas with its alpha.
+    public static func pam(_ frame: CompositedFrame) -> [UInt8] {
+        var out: [UInt8] = []
+        appendPAM(frame, to: &out)
+        return out
+    }
+
+    /// Appends the PAM of ``pam(_:)`` to `out`, the pixels in one copy.
+    public static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
+        let area = appendPAMHeader(frame, to: &out)
+        appendRGBA(frame.pixels, 0..<area, to: &out)
+    }
+
+    /// Writes the PAM of ``pam(_:)`` through `write` in parts, as
+    /// ``writePPM(_:background:buffer:partBytes:to:)`` does.
+    public static func writePAM<Failure: Error>(
+        _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
+        to write: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let area = appendPAMHeader(frame, to: &buffer)
+        try writeParts(area: area, bytesPerPixel: 4, partBytes: partBytes, buffer: &buffer, to: write) { range, out in
+            appendRGBA(frame.pixels, range, to: &out)
+        }
+    }
+
+    /// Appends the pixels of `area` a part at a time with `append`, handing
+    /// `buffer` to `write` whenever it holds `partBytes`, and at the end.
+    private static func writeParts<Failure: Error>(
+        area: Int, bytesPerPixel: Int, partBytes: Int, buffer: inout [UInt8],
+        to write: ([UInt8]) throws(Failure) -> Void,
+        append: (Range<Int>, inout [UInt8]) -> Void
+    ) throws(Failure) {
+        let step = max(1, partBytes / bytesPerPixel)
+        var next = 0
+        while next < area {
+            let end = min(area, next + step)
+            append(next..<end, &buffer)
+            next = end
+            if buffer.count >= partBytes {
+                try write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        if !buffer.isEmpty {
+            try write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private static func appendPPMHeader(_ frame: CompositedFrame, to out: inout [UInt8]) -> Int {
         let size = NIAWriter.clamped(frame.size)
         appendASCII("P6\n", to: &out)
         appendDecimal(size.width, to: &out)
         appendASCII(" ", to: &out)
         appendDecimal(size.height, to: &out)
         appendASCII("\n255\n", to: &out)
+        return size.area
+    }
+
+    private static func appendPAMHeader(_ frame: CompositedFrame, to out: inout [UInt8]) -> Int {
+        let size = NIAWriter.clamped(frame.size)
+        appendASCII("P7\nWIDTH ", to: &out)
+        appendDecimal(size.width, to: &out)
+        appendASCII("\nHEIGHT ", to: &out)
+        appendDecimal(size.height, to: &out)
+        appendASCII("\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n", to: &out)
+        return size.area
+    }
+
+    /// Appends the pixels `range` of RGBA `pixels` composited over
+    /// `background` as RGB; pixels past the end of `pixels` show the
+    /// background.
+    private static func appendRGB(
+        _ pixels: [UInt8], _ range: Range<Int>, background: Background, to out: inout [UInt8]
+    ) {
         let start = out.count
-        let count = size.area
-        out.append(contentsOf: repeatElement(0, count: count * 3))
-        let pixels = min(count, frame.pixels.count / 4)
+        out.append(contentsOf: repeatElement(0, count: range.count * 3))
+        let present = max(0, min(range.upperBound, pixels.count / 4) - range.lowerBound)
         let (bgRed, bgGreen, bgBlue) = (Int(background.red), Int(background.green), Int(background.blue))
-        frame.pixels.withUnsafeBytes { source in
+        pixels.withUnsafeBytes { source in
             out.withUnsafeMutableBytes { destination in
-                assert(start + count * 3 <= destination.count && pixels * 4 <= source.count)
-                for i in 0..<count {
-                    let s = i &* 4, d = start &+ i &* 3
-                    let alpha = i < pixels ? Int(source[s &+ 3]) : 0
+                assert(start + range.count * 3 <= destination.count)
+                assert((range.lowerBound + present) * 4 <= source.count)
+                for i in 0..<range.count {
+                    let s = (range.lowerBound &+ i) &* 4, d = start &+ i &* 3
+                    let alpha = i < present ? Int(source[s &+ 3]) : 0
                     switch alpha {
                     case 255:
                         destination[d] = source[s]
@@ -60,25 +147,14 @@ public enum PNMWriter {
         }
     }
 
-    /// A PAM (`P7`, `TUPLTYPE RGB_ALPHA`): the canvas with its alpha.
-    public static func pam(_ frame: CompositedFrame) -> [UInt8] {
-        var out: [UInt8] = []
-        appendPAM(frame, to: &out)
-        return out
-    }
-
-    /// Appends the PAM of ``pam(_:)`` to `out`, the pixels in one copy.
-    public static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
-        let size = NIAWriter.clamped(frame.size)
-        appendASCII("P7\nWIDTH ", to: &out)
-        appendDecimal(size.width, to: &out)
-        appendASCII("\nHEIGHT ", to: &out)
-        appendDecimal(size.height, to: &out)
-        appendASCII("\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n", to: &out)
-        let bytes = size.area * 4
-        let present = min(bytes, frame.pixels.count)
-        out.append(contentsOf: frame.pixels[..<present])
-        if present < bytes { out.append(contentsOf: repeatElement(0, count: bytes - present)) }
+    /// Appends the pixels `range` of RGBA `pixels` as they are; pixels past
+    /// the end of `pixels` are transparent black.
+    private static func appendRGBA(_ pixels: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
+        let lower = min(range.lowerBound * 4, pixels.count)
+        let upper = min(range.upperBound * 4, pixels.count)
+        out.append(contentsOf: pixels[lower..<upper])
+        let missing = range.count * 4 - (upper - lower)
+        if missing > 0 { out.append(contentsOf: repeatElement(0, count: missing)) }
     }
 
     /// `value` over the background `base` with `alpha`, rounded.

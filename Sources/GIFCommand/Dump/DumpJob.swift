@@ -70,22 +70,24 @@ struct DumpJob {
                 break
             }
             guard selection?.contains(frame.index) ?? true else { continue }
-            buffer.removeAll(keepingCapacity: true)
             let still = scaled(frame)
-            if format == .ppm {
-                PNMWriter.appendPPM(still, background: background, to: &buffer)
-            } else {
-                PNMWriter.appendPAM(still, to: &buffer)
-            }
             let name = "frame-" + zeroPadded(frame.index, digits) + "." + format.rawValue
-            do {
+            do throws(CommandFailure) {
+                // Written in parts through one reused buffer, so that a large
+                // canvas's image is never held whole beside the canvas.
+                let sink: OutputSink
                 if let standardOutput {
-                    try standardOutput.write(buffer)
-                } else if let directory {
-                    let file = try OutputSink.file(directory + "/" + name)
-                    try file.write(buffer)
-                    try file.commit()
+                    sink = standardOutput
+                } else {
+                    sink = try OutputSink.file((directory ?? ".") + "/" + name)
                 }
+                let write = { (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes) }
+                if format == .ppm {
+                    try PNMWriter.writePPM(still, background: background, buffer: &buffer, to: write)
+                } else {
+                    try PNMWriter.writePAM(still, buffer: &buffer, to: write)
+                }
+                if standardOutput == nil { try sink.commit() }
             } catch {
                 throw Self.failure(error, written: written, of: wanted)
             }
@@ -129,7 +131,8 @@ struct DumpJob {
         let path = directory.map { $0 + "/" + baseName + ".nia" }
         let sink = try path.map { path throws(CommandFailure) in try OutputSink.file(path) } ?? .standardOutput
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(NIAWriter.frameByteCount(image.info.canvasSize) + 64)
+        // Frames are written in parts of about 1 MiB (NIAWriter.writeFrame).
+        buffer.reserveCapacity(min(NIAWriter.frameByteCount(image.info.canvasSize), 1 << 20) + 64)
         var written = 0
         func flush() throws(CommandFailure) {
             do {
@@ -152,8 +155,11 @@ struct DumpJob {
                 break
             }
             guard let frame else { break }
-            writer.appendFrame(frame, to: &buffer)
-            try flush()
+            do {
+                try writer.writeFrame(frame, buffer: &buffer, to: { (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes) })
+            } catch {
+                throw Self.failure(error, written: written, of: count)
+            }
             written += 1
             partial = !frame.isComplete
             progress.update(written)
