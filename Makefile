@@ -34,7 +34,7 @@ test: giflib
 	$(SWIFT) test --skip-build
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '^GIFTests\.'
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '^PlaybackTests\.'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '^(PlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
 	scripts/fuzz.sh 60
 
 ## The benchmarks (issue 6): ordo-one's absolute figures for every workload,

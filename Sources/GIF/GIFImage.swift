@@ -17,6 +17,14 @@ public struct GIFImage: Sendable {
     /// The limits this image was opened with.
     public let limits: DecodingLimits
 
+    /// An image already scanned: `info` must be the scan of `bytes`, or of
+    /// the part of them an ``IncrementalGIF`` has read.
+    init(bytes: [UInt8], info: GIFInfo, limits: DecodingLimits) {
+        self.bytes = bytes
+        self.info = info
+        self.limits = limits
+    }
+
     /// Scans `bytes`.
     ///
     /// - Throws: ``GIFError`` when the bytes are not a GIF (naming what they
@@ -85,10 +93,10 @@ public struct GIFImage: Sendable {
         }
         // Rows the data did not reach stay 0.
         let decodedRows = (0..<outcome.rows).map {
-            FrameDecoding.displayRow($0, height: frame.rect.height, interlaced: frame.isInterlaced)
+            FrameDecoder.displayRow($0, height: frame.rect.height, interlaced: frame.isInterlaced)
         }
         let partialRow = outcome.partialPixels > 0
-            ? FrameDecoding.displayRow(outcome.rows, height: frame.rect.height, interlaced: frame.isInterlaced) : -1
+            ? FrameDecoder.displayRow(outcome.rows, height: frame.rect.height, interlaced: frame.isInterlaced) : -1
         if outcome.rows < frame.rect.height {
             var keep = [Bool](repeating: false, count: frame.rect.height)
             for y in decodedRows { keep[y] = true }
@@ -98,25 +106,10 @@ public struct GIFImage: Sendable {
             }
         }
         let decoded = outcome.rows * width + outcome.partialPixels
-        if let cause = outcome.failure, !outcome.decodedAnything {
-            throw error(for: cause, in: frame, at: outcome.offset)
-        }
+        if !outcome.decodedAnything, let error = outcome.error(in: frame) { throw error }
         return RawFrame(
             info: frame, indices: indices, palette: frame.localPalette ?? info.globalPalette,
             decodedPixelCount: decoded)
-    }
-
-    /// The error for a frame whose data failed.
-    func error(for cause: FrameDecoding.Failure, in frame: FrameInfo, at offset: Int) -> GIFError {
-        let kind: GIFError.Kind
-        switch cause {
-        case .stream(.dataEnded) where frame.isTruncated: kind = .truncated(block: "image data")
-        case .stream(.dataEnded), .stream(.endCode), .stream(.complete): kind = .notEnoughImageData
-        case .stream(.badCode(let code)): kind = .badLZWCode(code)
-        case .stream(.badCodeSize(let size)): kind = .badLZWCodeSize(size)
-        case .giflib(let code): kind = .giflib(code)
-        }
-        return GIFError(kind, frameIndex: frame.index, byteOffset: offset)
     }
 
     private func outOfRange(_ index: Int) -> GIFError {

@@ -13,7 +13,7 @@
 /// Use one iterator from one thread at a time.
 public struct FrameIterator {
     /// The image being decoded.
-    public let image: GIFImage
+    public internal(set) var image: GIFImage
     /// The index of the frame the next call to ``next()`` returns.
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
@@ -22,7 +22,7 @@ public struct FrameIterator {
     public var isParallel: Bool { ahead != nil }
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
-    private var ahead: DecodeAheadOwner?
+    private var ahead: ParallelFrameDecoder?
     private var pendingError: GIFError?
     private var done = false
 
@@ -31,17 +31,17 @@ public struct FrameIterator {
     init(image: GIFImage, parallel: Bool = false, forceParallel: Bool = false) {
         self.image = image
         if forceParallel ? image.info.frameCount > 1 : parallel && Self.worthDecodingAhead(image.info) {
-            ahead = DecodeAheadOwner(image: image)
+            ahead = ParallelFrameDecoder(image: image)
         }
     }
 
     /// Whether a parallel iterator over `info` decodes ahead: with two or more
     /// processors, two or more frames, and pixels enough for two batches of
-    /// ``DecodeAhead/batchArea`` (less is over before a thread wakes up).
+    /// ``ParallelFrameDecoder/batchArea`` (less is over before a thread wakes up).
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
-        guard ConditionLock.processorCount > 1, info.frameCount > 1 else { return false }
+        guard WorkerThread.processorCount > 1, info.frameCount > 1 else { return false }
         let area = info.frames.reduce(0) { $0 + $1.rect.area }
-        return area >= 2 * DecodeAhead.batchArea
+        return area >= 2 * ParallelFrameDecoder.batchArea
     }
 
     /// The next composited frame, or `nil` after the last.
@@ -80,7 +80,7 @@ public struct FrameIterator {
         pendingError = nil
         done = false
         compositor?.rewind()
-        if ahead != nil { ahead = DecodeAheadOwner(image: image) }
+        if ahead != nil { ahead = ParallelFrameDecoder(image: image) }
     }
 
     /// A copy to keep as a checkpoint, holding no more than resuming needs.
@@ -109,8 +109,7 @@ public struct FrameIterator {
         let outcome = decodeAndDraw(frame)
         compositor!.end(frame)
         nextIndex += 1
-        guard let cause = outcome.failure else { return (frame, true) }
-        var failure = image.error(for: cause, in: frame, at: outcome.offset)
+        guard var failure = outcome.error(in: frame) else { return (frame, true) }
         failure.framesDecoded = outcome.decodedAnything ? nextIndex : nextIndex - 1
         guard outcome.decodedAnything else {
             done = true
@@ -126,11 +125,12 @@ public struct FrameIterator {
         return error
     }
 
-    private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoding.Outcome {
-        if let pipeline = ahead?.pipeline, let decoded = pipeline.acquire(frame.index) {
-            compositor!.draw(frame, indices: decoded.indices, outcome: decoded.outcome)
-            pipeline.release(frame.index)
-            return decoded.outcome
+    private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoder.Outcome {
+        if let ahead, let outcome = ahead.withFrame(frame.index, { indices, outcome in
+            compositor!.draw(frame, indices: indices, outcome: outcome)
+            return outcome
+        }) {
+            return outcome
         }
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!

@@ -51,7 +51,7 @@ struct Compositor {
     /// Draws the rows `outcome` names of a frame decoded into `indices` (its
     /// rectangle, row-major in display order), clipped to the canvas.
     mutating func draw(
-        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoding.Outcome
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome
     ) {
         let frameWidth = frame.rect.width, frameHeight = frame.rect.height
         guard outcome.decodedAnything, frameRect.x < width, let source = indices.baseAddress else { return }
@@ -73,10 +73,10 @@ struct Compositor {
                     Self.drawRow(from: from, count: n, to: out, words: words, transparent: transparent)
                 }
                 for r in 0..<outcome.rows {
-                    row(FrameDecoding.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), count: frameWidth)
+                    row(FrameDecoder.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), count: frameWidth)
                 }
                 if outcome.partialPixels > 0 {
-                    let y = FrameDecoding.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced)
+                    let y = FrameDecoder.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced)
                     row(y, count: outcome.partialPixels)
                 }
             }

@@ -6,14 +6,22 @@ import Musl
 import Darwin
 #endif
 
-/// A pthread mutex with one condition variable: the only synchronisation the
-/// decode-ahead pipeline needs, without Foundation.
-final class ConditionLock: @unchecked Sendable {
+/// A value guarded by a pthread mutex, with one condition variable to wait
+/// on it: the only synchronisation the parallel decoder needs, without
+/// Foundation (and without `Synchronization`, which needs macOS 15).
+///
+/// The lock is only ever held inside a ``withLock(wakingWaiters:_:)`` or
+/// ``withLock(when:_:)`` call: it is taken and released in one scope, and the
+/// state cannot be reached without it.
+final class ConditionLock<State>: @unchecked Sendable {
     // The pthread objects live at fixed addresses, as pthreads requires.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Read and written only with `mutex` held.
+    private var state: State
 
-    init() {
+    init(_ state: State) {
+        self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -29,13 +37,25 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-    /// Unlocks, sleeps until ``broadcast()``, and locks again. Call locked.
-    func wait() { pthread_cond_wait(condition, mutex) }
-    /// Wakes every waiter.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    /// Runs `body` on the state with the lock held; with `wakingWaiters`,
+    /// then wakes every thread waiting in ``withLock(when:_:)`` to look at
+    /// the state again.
+    func withLock<Result>(wakingWaiters: Bool = false, _ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer {
+            if wakingWaiters { pthread_cond_broadcast(condition) }
+            pthread_mutex_unlock(mutex)
+        }
+        return body(&state)
+    }
 
-    /// The number of processors online, at least 1.
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// Takes the lock, sleeps (lock released) until `isReady` holds of the
+    /// state, re-checked each time another thread wakes the waiters, then
+    /// runs `body` on it with the lock held.
+    func withLock<Result>(when isReady: (State) -> Bool, _ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !isReady(state) { pthread_cond_wait(condition, mutex) }
+        return body(&state)
+    }
 }

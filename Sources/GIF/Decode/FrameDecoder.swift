@@ -9,8 +9,8 @@ final class FrameDecoder {
     private let scratch = LZWCodeCheck.Scratch()
     private var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The outcomes of a batch of frames decoded ahead, before they are
-    /// published (see ``DecodeAhead``); kept here to be reused.
-    var outcomes: [FrameDecoding.Outcome] = []
+    /// published (see ``ParallelFrameDecoder``); kept here to be reused.
+    var outcomes: [Outcome] = []
 
     init() {
         buffer = .allocate(capacity: 0)
@@ -26,7 +26,7 @@ final class FrameDecoder {
     ///
     /// giflib is asked for exactly the pixels ``LZWCodeCheck`` found to be
     /// sound, so a corrupt stream shows what a browser shows.
-    func decode(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) -> FrameDecoding.Outcome {
+    func decode(_ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         reserve(frame.rect.area)
         return decode(frame, bytes: bytes, into: buffer)
     }
@@ -35,7 +35,7 @@ final class FrameDecoder {
     /// the frame's area) instead of ``indices``.
     func decode(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>
-    ) -> FrameDecoding.Outcome {
+    ) -> Outcome {
         let width = frame.rect.width, height = frame.rect.height
         // A zero-size frame paints nothing; the scanner already skipped its data.
         guard width > 0, height > 0 else { return .empty }
@@ -46,7 +46,7 @@ final class FrameDecoder {
             do throws(GIFLibError) {
                 try decoder.start(frame, bytes: bytes)
                 try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(width * height)]))
-                return FrameDecoding.Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
+                return Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
             } catch {
                 // An early end code or missing data: the full check says how
                 // many pixels a browser shows, on a new handle.
@@ -54,8 +54,8 @@ final class FrameDecoder {
             }
         }
         let check = LZWCodeCheck(frame: frame, bytes: bytes, scratch: scratch)
-        let sound = check.stop == .complete ? nil : FrameDecoding.Failure.stream(check.stop)
-        var outcome = FrameDecoding.Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
+        let sound = check.stop == .complete ? nil : Failure.stream(check.stop)
+        var outcome = Outcome(rows: 0, partialPixels: 0, failure: sound, offset: check.offset)
         guard check.pixels > 0 else { return outcome }
         guard let decoder = openDecoder() else {
             outcome.failure = .giflib(.notEnoughMemory)
@@ -90,8 +90,8 @@ final class FrameDecoder {
     /// place, and stops at the first row giflib fails on.
     private func decodeRows(
         _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, decoder: LZWDecoder, pixels: Int,
-        into buffer: UnsafeMutableBufferPointer<UInt8>, outcome: FrameDecoding.Outcome
-    ) -> FrameDecoding.Outcome {
+        into buffer: UnsafeMutableBufferPointer<UInt8>, outcome: Outcome
+    ) -> Outcome {
         var outcome = outcome
         let width = frame.rect.width, height = frame.rect.height
         let rows = pixels / width, partial = pixels % width
@@ -99,7 +99,7 @@ final class FrameDecoder {
         do throws(GIFLibError) {
             try decoder.start(frame, bytes: bytes)
             for r in 0..<rows {
-                let y = FrameDecoding.displayRow(r, height: height, interlaced: frame.isInterlaced)
+                let y = Self.displayRow(r, height: height, interlaced: frame.isInterlaced)
                 do throws(GIFLibError) {
                     try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<(y + 1) * width]))
                 } catch where sound && r == height - 1 {
@@ -110,7 +110,7 @@ final class FrameDecoder {
                 outcome.rows = r + 1
             }
             if partial > 0 {
-                let y = FrameDecoding.displayRow(rows, height: height, interlaced: frame.isInterlaced)
+                let y = Self.displayRow(rows, height: height, interlaced: frame.isInterlaced)
                 try decoder.readPixels(into: UnsafeMutableBufferPointer(rebasing: buffer[y * width..<y * width + partial]))
                 outcome.partialPixels = partial
             }

@@ -12,14 +12,14 @@ import CGIFLib
 /// an error the decoder should be dropped, as giflib's state is then unknown.
 final class LZWDecoder {
     private let file: UnsafeMutablePointer<GifFileType>
-    private let input: UnsafeMutablePointer<MemoryInput>
+    private let input: UnsafeMutablePointer<GIFLibMemoryReader>
     private let scratch: UnsafeMutablePointer<UInt8>
 
     /// Opens giflib over the synthetic header; `nil` when giflib cannot.
     init?() {
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: MemoryInput.scratchSize)
-        let input = UnsafeMutablePointer<MemoryInput>.allocate(capacity: 1)
-        input.initialize(to: MemoryInput(scratch: scratch))
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: GIFLibMemoryReader.scratchSize)
+        let input = UnsafeMutablePointer<GIFLibMemoryReader>.allocate(capacity: 1)
+        input.initialize(to: GIFLibMemoryReader(scratch: scratch))
         var error: Int32 = 0
         guard let file = DGifOpen(input, readFromMemory, &error) else {
             input.deinitialize(count: 1)
@@ -61,12 +61,12 @@ final class LZWDecoder {
     }
 }
 
-/// giflib's input callback: copies from the ``MemoryInput`` in `UserData`.
+/// giflib's input callback: copies from the ``GIFLibMemoryReader`` in `UserData`.
 private func readFromMemory(
     _ file: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ count: Int32
 ) -> Int32 {
     guard let file, let buffer, count > 0,
-          let input = file.pointee.UserData?.assumingMemoryBound(to: MemoryInput.self)
+          let input = file.pointee.UserData?.assumingMemoryBound(to: GIFLibMemoryReader.self)
     else { return 0 }
     return Int32(input.pointee.read(into: UnsafeMutableBufferPointer(start: buffer, count: Int(count))))
 }

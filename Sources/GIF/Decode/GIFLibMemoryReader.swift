@@ -1,11 +1,11 @@
-/// The byte stream giflib reads: a synthetic 13-byte GIF header once, then
-/// for each frame a synthetic 10-byte image descriptor followed by the
-/// frame's LZW data from the file, with a cut-short last sub-block relabelled
-/// to the length that is really there.
+/// Feeds giflib from memory: the byte stream giflib reads is a synthetic
+/// 13-byte GIF header once, then for each frame a synthetic 10-byte image
+/// descriptor followed by the frame's LZW data from the file, with a
+/// cut-short last sub-block relabelled to the length that is really there.
 ///
-/// One input serves every frame a ``LZWDecoder`` decodes: ``load(frame:bytes:)``
-/// points it at the next frame without allocating.
-struct MemoryInput {
+/// One reader serves every frame a ``LZWDecoder`` decodes:
+/// ``load(frame:bytes:)`` points it at the next frame without allocating.
+struct GIFLibMemoryReader {
     /// The synthetic bytes (header, descriptor, relabelled length); owned by
     /// the ``LZWDecoder``.
     private let scratch: UnsafeMutablePointer<UInt8>

@@ -1,5 +1,6 @@
-/// What decoding one frame's data yields, and the interlace row order.
-enum FrameDecoding {
+/// What decoding one frame's data yields, the error it makes, and the
+/// interlace row order.
+extension FrameDecoder {
     /// How far a frame's decode got.
     struct Outcome: Sendable {
         /// Rows decoded in full, in stream order.
@@ -42,5 +43,23 @@ enum FrameDecoding {
         if r < pass1 + pass2 { return (r - pass1) * 8 + 4 }
         if r < pass1 + pass2 + pass3 { return (r - pass1 - pass2) * 4 + 2 }
         return (r - pass1 - pass2 - pass3) * 2 + 1
+    }
+}
+
+extension FrameDecoder.Outcome {
+    /// The error for `frame` when its data did not yield every pixel: what
+    /// went wrong, in which frame, at which byte offset. The caller that
+    /// knows how many frames came before sets ``GIFError/framesDecoded``.
+    func error(in frame: FrameInfo) -> GIFError? {
+        guard let failure else { return nil }
+        let kind: GIFError.Kind
+        switch failure {
+        case .stream(.dataEnded) where frame.isTruncated: kind = .truncated(block: "image data")
+        case .stream(.dataEnded), .stream(.endCode), .stream(.complete): kind = .notEnoughImageData
+        case .stream(.badCode(let code)): kind = .badLZWCode(code)
+        case .stream(.badCodeSize(let size)): kind = .badLZWCodeSize(size)
+        case .giflib(let code): kind = .giflib(code)
+        }
+        return GIFError(kind, frameIndex: frame.index, byteOffset: offset)
     }
 }

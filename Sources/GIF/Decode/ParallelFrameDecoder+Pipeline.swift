@@ -1,0 +1,154 @@
+extension ParallelFrameDecoder {
+    /// What the worker threads and the consumer share: the claim state, the
+    /// ring of index buffers, the frames' outcomes.
+    final class Pipeline: @unchecked Sendable {
+        /// The most bytes the index buffers may take, unless two frames need more.
+        static let indexBudget = 8 << 20
+
+        /// What the threads share, read and written only under the lock.
+        struct State {
+            /// The next frame nobody has claimed.
+            var nextToClaim = 0
+            /// Frames before this one have been taken and their slots freed.
+            var released = 0
+            /// Per slot, the outcome once its frame is decoded.
+            var outcomes: [FrameDecoder.Outcome?]
+            /// Set when the ``ParallelFrameDecoder`` goes away.
+            var cancelled = false
+        }
+
+        /// What the consumer does next for the frame it wants.
+        private enum Step {
+            case unavailable
+            case ready(FrameDecoder.Outcome)
+            case claimed(Range<Int>)
+        }
+
+        // A slot's buffer is written only by the thread that claimed its frame,
+        // and read by the consumer only after the state's `outcomes` says so.
+        private let image: GIFImage
+        private let frames: [FrameInfo]
+        private let lock: ConditionLock<State>
+        private let window: Int
+        private let slotSize: Int
+        private let buffers: UnsafeMutableBufferPointer<UInt8>
+        /// Used by the consumer only (one iterator, one thread at a time).
+        private let consumerDecoder = FrameDecoder()
+
+        /// A pipeline for `image`'s frames sized for `workers` threads; the
+        /// owner starts them on ``work()``.
+        init(image: GIFImage, workers: Int) {
+            self.image = image
+            frames = image.info.frames
+            slotSize = max(1, frames.map(\.rect.area).max() ?? 1)
+            // A deep window means fewer waits and wake-ups (gifplayer-muybridge:
+            // 0.65x the one-thread time with 4 slots, 0.55x with 16), within
+            // ``indexBudget`` bytes of index buffers.
+            let fitting = max(2, Self.indexBudget / slotSize)
+            let count = max(1, frames.count)
+            let meanArea = max(1, frames.reduce(0) { $0 + $1.rect.area } / count)
+            let perBatch = max(1, ParallelFrameDecoder.batchArea / meanArea)
+            window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
+            buffers = .allocate(capacity: window * slotSize)
+            lock = ConditionLock(State(outcomes: Array(repeating: nil, count: window)))
+        }
+
+        deinit {
+            buffers.deallocate()
+        }
+
+        /// Stops the workers after the batch each is decoding.
+        func cancel() {
+            lock.withLock(wakingWaiters: true) { $0.cancelled = true }
+        }
+
+        /// Runs `body` on frame `index`'s indices and outcome, decoded ahead or,
+        /// when no worker has started it, here, then frees its slot for a frame
+        /// further ahead; `nil` when `index` is not the next frame in order (the
+        /// caller then decodes it itself). While a worker is still on the frame,
+        /// the caller decodes frames further ahead instead of idling.
+        func withFrame<Result>(
+            _ index: Int, _ body: (UnsafeBufferPointer<UInt8>, FrameDecoder.Outcome) -> Result
+        ) -> Result? {
+            let slot = index % window
+            while true {
+                // Ready, or claim the frame itself if nobody has, else the next
+                // unclaimed frame within the window; wait only when there is none.
+                let step = lock.withLock(when: { state in
+                    index != state.released || index >= self.frames.count || state.outcomes[slot] != nil
+                        || self.canClaim(state)
+                }) { state -> Step in
+                    guard index == state.released, index < frames.count else { return .unavailable }
+                    if let outcome = state.outcomes[slot] { return .ready(outcome) }
+                    return .claimed(claimBatch(&state))
+                }
+                switch step {
+                case .unavailable:
+                    return nil
+                case .claimed(let claimed):
+                    decode(claimed, with: consumerDecoder)
+                case .ready(let outcome):
+                    let result = body(UnsafeBufferPointer(buffer(slot)), outcome)
+                    lock.withLock(wakingWaiters: true) { state in
+                        state.outcomes[slot] = nil
+                        state.released = index + 1
+                    }
+                    return result
+                }
+            }
+        }
+
+        /// A worker thread's loop: claim a batch, decode it, publish it, until
+        /// the frames run out or ``cancel()`` is called.
+        func work() {
+            let decoder = FrameDecoder()
+            while true {
+                let claimed = lock.withLock(when: { state in
+                    state.cancelled || state.nextToClaim >= self.frames.count || self.canClaim(state)
+                }) { state -> Range<Int>? in
+                    guard !state.cancelled, state.nextToClaim < frames.count else { return nil }
+                    return claimBatch(&state)
+                }
+                guard let claimed else { return }
+                decode(claimed, with: decoder)
+            }
+        }
+
+        private func buffer(_ slot: Int) -> UnsafeMutableBufferPointer<UInt8> {
+            UnsafeMutableBufferPointer(rebasing: buffers[slot * slotSize..<(slot + 1) * slotSize])
+        }
+
+        /// Whether a frame is left to claim within the window.
+        private func canClaim(_ state: State) -> Bool {
+            state.nextToClaim < frames.count && state.nextToClaim < state.released + window
+        }
+
+        /// Claims the unclaimed frames from `nextToClaim` on, up to about
+        /// ``ParallelFrameDecoder/batchArea`` pixels and within the window. Call with at least one
+        /// frame claimable.
+        private func claimBatch(_ state: inout State) -> Range<Int> {
+            let start = state.nextToClaim
+            let end = min(frames.count, state.released + window)
+            var area = 0
+            repeat {
+                area += frames[state.nextToClaim].rect.area
+                state.nextToClaim += 1
+            } while state.nextToClaim < end && area < ParallelFrameDecoder.batchArea
+            return start..<state.nextToClaim
+        }
+
+        /// Decodes the `claimed` frames into their slots, then publishes their
+        /// outcomes: one hand-over per batch.
+        private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder) {
+            decoder.outcomes.removeAll(keepingCapacity: true)
+            image.bytes.withUnsafeBufferPointer { bytes in
+                for index in claimed {
+                    decoder.outcomes.append(decoder.decode(frames[index], bytes: bytes, into: buffer(index % window)))
+                }
+            }
+            lock.withLock(wakingWaiters: true) { state in
+                for (index, outcome) in zip(claimed, decoder.outcomes) { state.outcomes[index % window] = outcome }
+            }
+        }
+    }
+}

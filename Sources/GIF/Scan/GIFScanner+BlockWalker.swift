@@ -1,0 +1,162 @@
+extension GIFScanner {
+    /// The scanner's loop over the blocks after the header: it owns the
+    /// position in the bytes and fills the ``GIFInfo`` it is given, without
+    /// calling back into the scanner.
+    struct BlockWalker {
+        /// The bytes so far; an ``IncrementalGIF`` hands in longer ones as
+        /// they arrive and takes them back between runs.
+        var bytes: [UInt8]
+        var offset: Int
+        let limits: DecodingLimits
+
+        /// The graphic control extension waiting for the next image.
+        private var control: (disposal: Disposal, transparent: UInt8?, delay: Int)?
+
+        init(bytes: [UInt8], offset: Int, limits: DecodingLimits) {
+            self.bytes = bytes
+            self.offset = offset
+            self.limits = limits
+        }
+
+        /// Reads blocks into `info` until the stream ends or, when `stop` is
+        /// given, until the block starting at or after `stop` (an
+        /// ``IncrementalGIF`` stops before the block still arriving).
+        mutating func run(into info: inout GIFInfo, stoppingAt stop: Int? = nil) {
+            defer { info.endOffset = offset }
+            while offset < (stop ?? bytes.count) {
+                switch bytes[offset] {
+                case 0x3B:
+                    info.hasTrailer = true
+                    return
+                case 0x21:
+                    if let error = readExtension(into: &info) {
+                        info.error = error
+                        return
+                    }
+                case 0x2C:
+                    if let error = readImage(into: &info) {
+                        info.error = error
+                        return
+                    }
+                default:
+                    return  // An unknown block byte ends the stream like a trailer.
+                }
+            }
+        }
+
+        /// Follows a chain of data sub-blocks from `start` (a length byte).
+        /// Returns the offset just past the zero terminator, or `nil` when the
+        /// file ends first.
+        func endOfSubBlocks(from start: Int) -> Int? {
+            var position = start
+            while position < bytes.count {
+                let length = Int(bytes[position])
+                position += 1
+                if length == 0 { return position }
+                position += length
+            }
+            return nil
+        }
+
+        /// The payload ranges of the sub-blocks from `start` up to `end`.
+        func subBlocks(from start: Int, to end: Int) -> [Range<Int>] {
+            var ranges: [Range<Int>] = []
+            var position = start
+            while position < end - 1 {
+                let length = Int(bytes[position])
+                ranges.append(position + 1..<position + 1 + length)
+                position += 1 + length
+            }
+            return ranges
+        }
+
+        private mutating func readExtension(into info: inout GIFInfo) -> GIFError? {
+            let start = offset
+            guard start + 1 < bytes.count, let end = endOfSubBlocks(from: start + 2) else {
+                return truncation("extension", at: start, info)
+            }
+            let blocks = subBlocks(from: start + 2, to: end)
+            offset = end
+            switch bytes[start + 1] {
+            case 0xF9:
+                guard let first = blocks.first, first.count >= 4 else { return nil }
+                let packed = bytes[first.lowerBound]
+                control = (
+                    disposal: Disposal(rawValue: (packed >> 2) & 7),
+                    transparent: packed & 1 != 0 ? bytes[first.lowerBound + 3] : nil,
+                    delay: Int(Self.le16(bytes, first.lowerBound + 1))
+                )
+            case 0xFE:
+                let text = blocks.flatMap { bytes[$0] }
+                info.comments.append(latin1(text))
+            case 0xFF:
+                guard let first = blocks.first else { return nil }
+                let identifier = latin1(bytes[first])
+                let rest = blocks.dropFirst()
+                if identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0",
+                   let loop = rest.first, loop.count >= 3, bytes[loop.lowerBound] == 1 {
+                    info.loopCount = LoopCount(stored: Int(Self.le16(bytes, loop.lowerBound + 1)))
+                } else {
+                    info.applicationExtensions.append(
+                        ApplicationExtension(identifier: identifier, data: rest.flatMap { bytes[$0] }, offset: start))
+                }
+            default:
+                break  // Plain text and unknown extensions are skipped.
+            }
+            return nil
+        }
+
+        private mutating func readImage(into info: inout GIFInfo) -> GIFError? {
+            let start = offset
+            let index = info.frames.count
+            guard start + 10 <= bytes.count else { return truncation("image descriptor", at: start, info) }
+            guard index < limits.maxFrameCount else {
+                return GIFError(
+                    .limitExceeded(.frameCount, value: index + 1, maximum: limits.maxFrameCount),
+                    frameIndex: index, byteOffset: start, framesDecoded: index)
+            }
+            let rect = FrameRect(
+                x: Int(Self.le16(bytes, start + 1)), y: Int(Self.le16(bytes, start + 3)),
+                width: Int(Self.le16(bytes, start + 5)), height: Int(Self.le16(bytes, start + 7)))
+            guard rect.area <= limits.maxFramePixels else {
+                return GIFError(
+                    .limitExceeded(.framePixels, value: rect.area, maximum: limits.maxFramePixels),
+                    frameIndex: index, byteOffset: start, framesDecoded: index)
+            }
+            let flags = bytes[start + 9]
+            var position = start + 10
+            var localPalette: Palette?
+            if flags & 0x80 != 0 {
+                let size = 3 << (Int(flags & 7) + 1)
+                guard position + size <= bytes.count else { return truncation("local colour table", at: position, info) }
+                localPalette = Palette(rgb: bytes[position..<position + size])
+                position += size
+            }
+            guard position < bytes.count else { return truncation("image data", at: position, info, frame: index) }
+            let end = endOfSubBlocks(from: position + 1)
+            info.frames.append(FrameInfo(
+                index: index, rect: rect, isInterlaced: flags & 0x40 != 0, localPalette: localPalette,
+                disposal: control?.disposal ?? .unspecified, transparentIndex: control?.transparent,
+                delayCentiseconds: control?.delay ?? 0, hasControlExtension: control != nil,
+                descriptorOffset: start, dataOffset: position, dataEnd: end ?? bytes.count,
+                lzwMinimumCodeSize: bytes[position], isTruncated: end == nil))
+            control = nil
+            offset = end ?? bytes.count
+            return end == nil ? truncation("image data", at: bytes.count, info, frame: index) : nil
+        }
+
+        private func truncation(_ block: String, at position: Int, _ info: GIFInfo, frame: Int? = nil) -> GIFError {
+            GIFError(.truncated(block: block), frameIndex: frame, byteOffset: position, framesDecoded: info.frames.count)
+        }
+
+        /// The little-endian 16-bit value at `offset`.
+        static func le16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
+            UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+        }
+    }
+}
+
+/// Decodes bytes as ISO 8859-1, which maps every byte to a character.
+func latin1(_ bytes: some Sequence<UInt8>) -> String {
+    String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+}
