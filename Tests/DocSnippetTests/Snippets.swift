@@ -384,7 +384,7 @@ enum Snippets {
             switch event {
             case .loopCompleted(let loopsDone): print("loop \(loopsDone) done")
             case .finished: print("finished")
-            case .frameChanged: break
+            case .frameChanged, .waitingForFrame, .waitEnded: break
             }
         }
         await player.removeObserver(token)
@@ -437,38 +437,39 @@ enum Snippets {
         let loops = await player.loopsCompleted
         let due = await player.nextChangeInstant        // nil when nothing is scheduled
         print(state, frame, intoFrame, elapsed, loops, due as Any)
-        print(player.timeline.frameCount, player.timeline.loopDuration)
+        let timeline = await player.timeline          // grows with a source still loading
+        print(timeline.frameCount, timeline.loopDuration)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:148
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:165
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:166
         let image = try await player.currentImage()
         print(image.index, image.width, image.height, image.pixels.count)   // RGBA8, rows top to bottom
         let stats = await player.cache.statistics   // hits, misses, bytesHeld …
         print(stats.hits, stats.misses, stats.bytesHeld)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:165
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:166
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:184
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:185
         let pool = FrameCachePool()
         let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
         let shared = try Player(source: cache.source, startingAt: clock.now, cache: cache)
         print(try await shared.currentImage().index)     // decoded once for every player of the key
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:184
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:185
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:196
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:197
         let epoch = clock.now
         let left = try Player(source: source, startingAt: clock.now, epoch: epoch)
         let right = try Player(source: source, startingAt: clock.now, epoch: epoch)
         await left.play(at: clock.now)
         await right.play(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:196
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:197
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:209
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:210
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:209
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:210
     }
 }

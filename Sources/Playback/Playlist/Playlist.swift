@@ -34,6 +34,8 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     var hub = EventHub<PlaylistEvent>()
     private var loadTasks: [Int: Task<Void, Never>] = [:]
     private var caches: [String: FrameCache] = [:]
+    /// The tasks that hand growing sources' timings in.
+    private nonisolated let growth = GrowthSubscription()
 
     /// Creates a playlist on its first item, idle unless autoplay is on, and
     /// starts loading the first items at once.
@@ -54,6 +56,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     /// Cancels loads still running and ends every event stream still open.
     deinit {
+        growth.cancel()
         for task in loadTasks.values { task.cancel() }
         hub.finishStreams()
     }
@@ -194,9 +197,26 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     private func arrive(_ request: PlaylistLoadRequest, _ result: Result<any FrameSource, any Error>) {
         loadTasks[request.id] = nil
+        if case .success(let source) = result, let growing = source as? any GrowingFrameSource {
+            // A loader may hand back a source still loading: its frames are
+            // played as they arrive.
+            let updates = growing.timingUpdates()
+            let key = request.item.key
+            growth.start { [weak self] in
+                for await timing in updates {
+                    guard let self else { return }
+                    await self.sourceGrew(key, timing)
+                }
+            }
+        }
         afterChange(sequencer.finishLoad(request, result: result))
         // A driver passes time in at once, so an item waited for starts now.
         hub.signalWakes()
+    }
+
+    /// Takes on a growing source's newer timing and wakes the drivers.
+    private func sourceGrew(_ key: String, _ timing: FrameSourceTiming) {
+        if sequencer.extendSource(of: key, to: timing) { hub.signalWakes() }
     }
 
     /// Keeps caches for the current item and the next loaded one only, and
