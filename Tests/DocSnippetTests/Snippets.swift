@@ -252,6 +252,71 @@ enum Snippets {
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:78
     }
 
+    /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
+    static func loadingProgressively(
+        path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
+        clock: ContinuousClock, player: Player<ContinuousClock.Instant>
+    ) async throws {
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:24
+
+        /// Appends each chunk of a download as it arrives, then says the file ended.
+        @Sendable func download(_ chunks: AsyncStream<[UInt8]>, into source: ProgressiveGIFFrameSource) async {
+            do {
+                for await chunk in chunks { try source.append(chunk) }
+                try source.finish()
+            } catch {
+                print("cannot play this: \(error)")   // also source.error, once complete
+            }
+        }
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:24
+
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:48
+        let (chunks, network) = AsyncStream.makeStream(of: [UInt8].self)
+        for start in stride(from: 0, to: bytes.count, by: 4096) {
+            network.yield(Array(bytes[start..<min(bytes.count, start + 4096)]))
+        }
+        network.finish()
+
+        let growing = ProgressiveGIFFrameSource()
+        let downloading = Task { await download(chunks, into: growing) }
+        try await growing.waitUntilPlayable()
+
+        let live = try Player(source: growing, startingAt: clock.now)
+        await live.addObserver { event in
+            switch event {
+            case .waitingForFrame(let frame): print("buffering: frame \(frame) has not arrived")
+            case .waitEnded(let waited): print("playing on after \(waited)")
+            default: break
+            }
+        }
+        let driving = Task { await PlaybackDriver(player: live, clock: clock).run() }
+        await live.play(at: clock.now)
+        try await clock.sleep(for: .milliseconds(300))
+        let shown = try await live.currentImage()            // a frame that has arrived
+        print(shown.index, await live.isWaiting, await live.timeline.isComplete)
+        driving.cancel()
+        await downloading.value
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:48
+
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:92
+        let onSchedule = try Player(
+            source: growing, configuration: PlayerConfiguration(waiting: .keepSchedule), startingAt: clock.now)
+        print(await onSchedule.state)   // idle until play(), like any player
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:92
+
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:110
+        /// A feed item that plays while it downloads.
+        func progressiveItem(key: String, chunks: AsyncStream<[UInt8]>) -> PlaylistItem {
+            PlaylistItem(key: key) {
+                let source = ProgressiveGIFFrameSource()
+                Task { await download(chunks, into: source) }
+                try await source.waitUntilPlayable()
+                return source
+            }
+        }
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:110
+    }
+
     /// The snippets of Sources/Playback/Playback.docc/PlayingAFeed.md, in order, in one scope.
     static func playingAFeed(
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
