@@ -17,6 +17,14 @@ public struct GIFImage: Sendable {
     /// The limits this image was opened with.
     public let limits: DecodingLimits
 
+    /// An image already scanned: `info` must be the scan of `bytes`, or of
+    /// the part of them an ``IncrementalGIF`` has read.
+    init(bytes: [UInt8], info: GIFInfo, limits: DecodingLimits) {
+        self.bytes = bytes
+        self.info = info
+        self.limits = limits
+    }
+
     /// Scans `bytes`.
     ///
     /// - Throws: ``GIFError`` when the bytes are not a GIF (naming what they

@@ -21,6 +21,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public let executor: FrameDecodeExecutor
     private let checkpointBudget: Int
     private let state: Mutex<State>
+    /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
+    /// and its version, taken on by the seeker before each decode.
+    private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
 
     /// The default memory budget for seek checkpoints: 8 MiB, a few canvases
     /// of a typical GIF, so that nine sources in a feed stay small. The
@@ -36,6 +39,21 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.state = Mutex(State())
+        self.latest = nil
+    }
+
+    /// The decoding engine of a ``ProgressiveGIFFrameSource``: `image` is
+    /// the first snapshot with its canvas known, and `latest` hands the
+    /// newest one (the same bytes and frames, and more) to each decode.
+    init(
+        growing image: GIFImage, checkpointBudget: Int, executor: FrameDecodeExecutor,
+        latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
+    ) {
+        self.image = image
+        self.executor = executor
+        self.checkpointBudget = checkpointBudget
+        self.state = Mutex(State())
+        self.latest = latest
     }
 
     /// Opens and scans the GIF at `path`.
@@ -140,6 +158,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var seeker: FrameSeeker
         /// The ``State/generation`` it was made in.
         var generation: Int
+        /// The version of the growing image the seeker holds (0: ``image``).
+        var version = 0
     }
 
     private struct State: ~Copyable {
@@ -175,6 +195,10 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         guard var request = next.take() else { return }
         var loan = lent.take() ?? Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget), generation: generation)
+        if let (version, grown) = latest?(), version != loan.version {
+            loan.seeker.adopt(grown: grown)
+            loan.version = version
+        }
         let result: Result<RenderedFrame, any Error>
         do {
             _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)

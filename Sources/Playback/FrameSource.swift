@@ -9,7 +9,8 @@
 /// Conformers must be `Sendable`: the frame cache calls ``frame(at:)`` from a
 /// background task while the host reads the timing properties elsewhere.
 public protocol FrameSource: Sendable {
-    /// The number of frames; the player refuses a source with none.
+    /// The number of frames (for a ``GrowingFrameSource``: those available
+    /// so far); the player refuses a source with none.
     var frameCount: Int { get }
 
     /// The canvas width in pixels; every ``RenderedFrame`` has this width.
@@ -62,6 +63,17 @@ public protocol FrameSource: Sendable {
     /// goes away, so a feed's sources that are not playing hold little more
     /// than their files. The default implementation does nothing.
     func releaseDecodingState()
+
+    /// Whether every frame is there: `true` for a file read whole; `false`
+    /// while a ``GrowingFrameSource`` still expects frames. The default
+    /// implementation returns `true`.
+    var isComplete: Bool { get }
+
+    /// ``frameDelays``, ``storedLoopCount`` and ``isComplete`` read together,
+    /// consistent with each other even while frames arrive. The default
+    /// implementation reads the three properties (a fixed source's values do
+    /// not change between the reads).
+    var timing: FrameSourceTiming { get }
 }
 
 extension FrameSource {
@@ -76,4 +88,12 @@ extension FrameSource {
 
     /// Does nothing: a source with no state beyond its frames.
     public func releaseDecodingState() {}
+
+    /// `true`: a source that does not say otherwise has all its frames.
+    public var isComplete: Bool { true }
+
+    /// The delays, the stored loop count and ``isComplete``, read in turn.
+    public var timing: FrameSourceTiming {
+        FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount, isComplete: isComplete)
+    }
 }

@@ -36,4 +36,7 @@ struct RunSnippetsTests {
 
     @Test("Playing a feed's snippets run")
     func playingAFeed() async throws { try await run(Snippets.playingAFeed) }
+
+    @Test("Loading progressively's snippets run")
+    func loadingProgressively() async throws { try await run(Snippets.loadingProgressively) }
 }

@@ -252,6 +252,71 @@ enum Snippets {
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:78
     }
 
+    /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
+    static func loadingProgressively(
+        path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
+        clock: ContinuousClock, player: Player<ContinuousClock.Instant>
+    ) async throws {
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:24
+
+        /// Appends each chunk of a download as it arrives, then says the file ended.
+        @Sendable func download(_ chunks: AsyncStream<[UInt8]>, into source: ProgressiveGIFFrameSource) async {
+            do {
+                for await chunk in chunks { try source.append(chunk) }
+                try source.finish()
+            } catch {
+                print("cannot play this: \(error)")   // also source.error, once complete
+            }
+        }
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:24
+
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:48
+        let (chunks, network) = AsyncStream.makeStream(of: [UInt8].self)
+        for start in stride(from: 0, to: bytes.count, by: 4096) {
+            network.yield(Array(bytes[start..<min(bytes.count, start + 4096)]))
+        }
+        network.finish()
+
+        let growing = ProgressiveGIFFrameSource()
+        let downloading = Task { await download(chunks, into: growing) }
+        try await growing.waitUntilPlayable()
+
+        let live = try Player(source: growing, startingAt: clock.now)
+        await live.addObserver { event in
+            switch event {
+            case .waitingForFrame(let frame): print("buffering: frame \(frame) has not arrived")
+            case .waitEnded(let waited): print("playing on after \(waited)")
+            default: break
+            }
+        }
+        let driving = Task { await PlaybackDriver(player: live, clock: clock).run() }
+        await live.play(at: clock.now)
+        try await clock.sleep(for: .milliseconds(300))
+        let shown = try await live.currentImage()            // a frame that has arrived
+        print(shown.index, await live.isWaiting, await live.timeline.isComplete)
+        driving.cancel()
+        await downloading.value
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:48
+
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:92
+        let onSchedule = try Player(
+            source: growing, configuration: PlayerConfiguration(waiting: .keepSchedule), startingAt: clock.now)
+        print(await onSchedule.state)   // idle until play(), like any player
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:92
+
+        // begin Sources/Playback/Playback.docc/LoadingProgressively.md:110
+        /// A feed item that plays while it downloads.
+        func progressiveItem(key: String, chunks: AsyncStream<[UInt8]>) -> PlaylistItem {
+            PlaylistItem(key: key) {
+                let source = ProgressiveGIFFrameSource()
+                Task { await download(chunks, into: source) }
+                try await source.waitUntilPlayable()
+                return source
+            }
+        }
+        // end Sources/Playback/Playback.docc/LoadingProgressively.md:110
+    }
+
     /// The snippets of Sources/Playback/Playback.docc/PlayingAFeed.md, in order, in one scope.
     static func playingAFeed(
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
@@ -384,7 +449,7 @@ enum Snippets {
             switch event {
             case .loopCompleted(let loopsDone): print("loop \(loopsDone) done")
             case .finished: print("finished")
-            case .frameChanged: break
+            case .frameChanged, .waitingForFrame, .waitEnded: break
             }
         }
         await player.removeObserver(token)
@@ -437,38 +502,39 @@ enum Snippets {
         let loops = await player.loopsCompleted
         let due = await player.nextChangeInstant        // nil when nothing is scheduled
         print(state, frame, intoFrame, elapsed, loops, due as Any)
-        print(player.timeline.frameCount, player.timeline.loopDuration)
+        let timeline = await player.timeline          // grows with a source still loading
+        print(timeline.frameCount, timeline.loopDuration)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:148
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:165
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:166
         let image = try await player.currentImage()
         print(image.index, image.width, image.height, image.pixels.count)   // RGBA8, rows top to bottom
         let stats = await player.cache.statistics   // hits, misses, bytesHeld …
         print(stats.hits, stats.misses, stats.bytesHeld)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:165
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:166
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:184
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:185
         let pool = FrameCachePool()
         let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
         let shared = try Player(source: cache.source, startingAt: clock.now, cache: cache)
         print(try await shared.currentImage().index)     // decoded once for every player of the key
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:184
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:185
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:196
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:197
         let epoch = clock.now
         let left = try Player(source: source, startingAt: clock.now, epoch: epoch)
         let right = try Player(source: source, startingAt: clock.now, epoch: epoch)
         await left.play(at: clock.now)
         await right.play(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:196
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:197
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:209
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:210
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:209
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:210
     }
 }

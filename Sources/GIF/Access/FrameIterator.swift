@@ -15,7 +15,7 @@
 /// Use one iterator from one thread at a time.
 public struct FrameIterator {
     /// The image being decoded.
-    public let image: GIFImage
+    public internal(set) var image: GIFImage
     /// The index of the frame the next call to ``next()`` returns.
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with

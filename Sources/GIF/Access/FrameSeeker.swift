@@ -22,7 +22,7 @@ public struct FrameSeeker {
     public static let defaultMemoryBudget = 64 << 20
 
     /// The image being decoded.
-    public let image: GIFImage
+    public private(set) var image: GIFImage
     /// The most bytes the checkpoints may hold.
     public let memoryBudget: Int
     /// Frames between checkpoints: a request decodes at most this many.
@@ -109,6 +109,18 @@ public struct FrameSeeker {
     public mutating func prepare() throws(GIFError) {
         guard image.info.frameCount > 0 else { return }
         _ = try frame(at: image.info.frameCount - 1)
+    }
+
+    /// Takes on `grown`, the same GIF read further (an ``IncrementalGIF``'s
+    /// ``IncrementalGIF/image`` after more bytes came): its bytes start with
+    /// this image's and its frames with this image's frames, so the saved
+    /// checkpoints and the position stay valid. For GIFPlayback's frame
+    /// source over bytes still arriving; `checkpointInterval` stays the one
+    /// chosen for the frames known at creation.
+    package mutating func adopt(grown: GIFImage) {
+        image = grown
+        live.image = grown
+        for index in checkpoints.keys { checkpoints[index]!.image = grown }
     }
 
     private mutating func saveCheckpoint() {

@@ -3,7 +3,9 @@ extension GIFScanner {
     /// position in the bytes and fills the ``GIFInfo`` it is given, without
     /// calling back into the scanner.
     struct BlockWalker {
-        let bytes: [UInt8]
+        /// The bytes so far; an ``IncrementalGIF`` hands in longer ones as
+        /// they arrive and takes them back between runs.
+        var bytes: [UInt8]
         var offset: Int
         let limits: DecodingLimits
 
@@ -20,9 +22,12 @@ extension GIFScanner {
             self.limits = limits
         }
 
-        mutating func run(into info: inout GIFInfo) {
+        /// Reads blocks into `info` until the stream ends or, when `stop` is
+        /// given, until the block starting at or after `stop` (an
+        /// ``IncrementalGIF`` stops before the block still arriving).
+        mutating func run(into info: inout GIFInfo, stoppingAt stop: Int? = nil) {
             defer { info.endOffset = offset }
-            while offset < bytes.count {
+            while offset < (stop ?? bytes.count) {
                 switch bytes[offset] {
                 case 0x3B:
                     info.hasTrailer = true

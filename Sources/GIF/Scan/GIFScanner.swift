@@ -19,6 +19,19 @@ public enum GIFScanner {
         guard bytes.count <= limits.maxInputBytes else {
             throw GIFError(.limitExceeded(.inputBytes, value: bytes.count, maximum: limits.maxInputBytes))
         }
+        var info = try header(of: bytes)
+        var walker = BlockWalker(bytes: bytes, offset: info.endOffset, limits: limits)
+        walker.run(into: &info)
+        try settleCanvas(&info, limits: limits)
+        return info
+    }
+
+    /// The header's facts (signature, logical screen, global palette) with
+    /// no frames yet; ``GIFInfo/endOffset`` is where the blocks start.
+    ///
+    /// - Throws: ``GIFError`` when the bytes are not a GIF or end inside the
+    ///   header.
+    static func header(of bytes: [UInt8]) throws(GIFError) -> GIFInfo {
         let version = Sniffer.format(of: Array(bytes.prefix(4096)))
         guard version.isGIF else { throw GIFError(.notAGIF(version), byteOffset: 0) }
         guard bytes.count >= 13 else {
@@ -36,13 +49,24 @@ public enum GIFScanner {
             globalPalette = Palette(rgb: bytes[offset..<offset + size])
             offset += size
         }
-        var info = GIFInfo(
+        return GIFInfo(
             version: version, screenSize: screen, canvasSize: screen, backgroundIndex: bytes[11],
             aspectRatioByte: bytes[12], globalPalette: globalPalette, frames: [], loopCount: LoopCount(stored: nil),
             comments: [], applicationExtensions: [], endOffset: offset, hasTrailer: false, error: nil
         )
-        var walker = BlockWalker(bytes: bytes, offset: offset, limits: limits)
-        walker.run(into: &info)
+    }
+
+    /// The number of bytes the header takes: 13, plus the global palette's
+    /// size when its flag is set (known once byte 10 has arrived).
+    static func headerLength(_ bytes: [UInt8]) -> Int {
+        guard bytes.count > 10, bytes[10] & 0x80 != 0 else { return 13 }
+        return 13 + 3 << (Int(bytes[10] & 7) + 1)
+    }
+
+    /// Grows the canvas to include the first frame (the one rule that can
+    /// change it) and checks it against ``DecodingLimits/maxCanvasPixels``.
+    static func settleCanvas(_ info: inout GIFInfo, limits: DecodingLimits) throws(GIFError) {
+        let screen = info.screenSize
         if let first = info.frames.first {
             info.canvasSize.width = max(screen.width, first.rect.x + first.rect.width)
             info.canvasSize.height = max(screen.height, first.rect.y + first.rect.height)
@@ -52,6 +76,5 @@ public enum GIFScanner {
                 .limitExceeded(.canvasPixels, value: info.canvasSize.area, maximum: limits.maxCanvasPixels),
                 byteOffset: 6)
         }
-        return info
     }
 }

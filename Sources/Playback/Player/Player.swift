@@ -23,9 +23,15 @@
 /// given (see ``Playhead`` for what sharing an epoch means) or else from the
 /// instant it was made. All policies and event rules are those of
 /// ``Playhead``.
+///
+/// A ``GrowingFrameSource`` (a file still downloading) plays as its frames
+/// arrive: the player listens to its ``GrowingFrameSource/timingUpdates()``,
+/// waits on the last frame it has when the next is late (reporting
+/// ``PlayerEvent/waitingForFrame(frame:)``, see ``WaitPolicy``), and wakes
+/// its driver when frames arrive.
 public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration {
-    /// The schedule being played.
-    public nonisolated let timeline: PlaybackTimeline
+    /// The schedule being played; it grows with a ``GrowingFrameSource``.
+    public var timeline: PlaybackTimeline { playhead.timeline }
 
     /// The source the frames come from.
     public nonisolated let source: any FrameSource
@@ -43,6 +49,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     var eventBuffer: [PlayerEvent] = []
     /// The look-ahead list handed to the cache, reused from call to call.
     var upcoming: [Int] = []
+    /// The task that hands a growing source's timings in.
+    private nonisolated let growth = GrowthSubscription()
 
     /// The cache budget used when no cache is passed in: 32 MiB.
     public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
@@ -66,9 +74,10 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         epoch: Instant? = nil,
         cache: FrameCache? = nil
     ) throws(PlayerError) {
+        // Subscribed before the timeline is read: no arrival falls in between.
+        let updates = (source as? any GrowingFrameSource)?.timingUpdates()
         let timeline = try PlaybackTimeline(source: source, configuration: configuration)
         let origin = epoch ?? now
-        self.timeline = timeline
         self.source = source
         self.cache = cache ?? FrameCache(source: source, byteBudget: Self.defaultCacheBudget)
         self.origin = origin
@@ -78,12 +87,38 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
             now: origin.duration(to: now),
             epoch: epoch == nil ? nil : .zero
         )
+        if let updates {
+            growth.start { [weak self] in
+                for await timing in updates {
+                    guard let self else { return }
+                    await self.sourceGrew(timing)
+                }
+            }
+        }
     }
 
     /// Ends every event stream still open, so consumers iterating
     /// ``events()`` finish when the player goes away.
     deinit {
+        growth.cancel()
         hub.finishStreams()
+    }
+
+    /// Whether the player waits for a frame that has not arrived (see
+    /// ``Playhead/isWaiting``): the host may show that it is buffering.
+    public var isWaiting: Bool { playhead.isWaiting }
+
+    /// Takes on a growing source's newer timing and wakes the drivers, so
+    /// a wait ends at the clock's time. A timing that does not extend the
+    /// one played is ignored.
+    private func sourceGrew(_ timing: FrameSourceTiming) {
+        let before = playhead.timeline
+        do {
+            try playhead.extend(to: timing)
+        } catch {
+            return
+        }
+        if playhead.timeline != before { hub.signalWakes() }
     }
 
     /// A copy of the deterministic state, for inspection or tests.

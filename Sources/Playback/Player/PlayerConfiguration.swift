@@ -28,6 +28,11 @@ public struct PlayerConfiguration: Sendable, Hashable {
     /// never animates before the host decides it should.
     public var autoplay: Bool
 
+    /// What the clock does while the next frame has not arrived (a
+    /// ``GrowingFrameSource``). Default: ``WaitPolicy/browser``, the animation
+    /// goes on from the frame's arrival.
+    public var waiting: WaitPolicy
+
     /// The rates a player accepts: from 1/100 to 100 times normal speed.
     public static let rateRange: ClosedRange<Double> = 0.01...100
 
@@ -39,7 +44,8 @@ public struct PlayerConfiguration: Sendable, Hashable {
         catchUp: CatchUpPolicy = .browser,
         direction: PlaybackDirection = .forward,
         rate: Double = 1,
-        autoplay: Bool = false
+        autoplay: Bool = false,
+        waiting: WaitPolicy = .browser
     ) {
         self.loop = loop
         self.delay = delay
@@ -47,6 +53,7 @@ public struct PlayerConfiguration: Sendable, Hashable {
         self.direction = direction
         self.rate = rate
         self.autoplay = autoplay
+        self.waiting = waiting
     }
 
     /// Throws ``PlayerError/invalidRate(_:)`` unless `rate` is finite and in

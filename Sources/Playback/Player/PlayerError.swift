@@ -20,4 +20,9 @@ public enum PlayerError: Error, Sendable, Hashable {
     /// A seek to a time offset before zero or at or past the end of a finite
     /// animation (`totalDuration`, `nil` when it loops forever).
     case offsetOutOfRange(Duration, totalDuration: Duration?)
+
+    /// A source's new timing does not extend the one being played: fewer
+    /// frames than `previousFrameCount`, a changed delay, or a change after
+    /// the source was complete (see ``Playhead/extend(to:)``).
+    case timingNotAnExtension(frameCount: Int, previousFrameCount: Int)
 }

@@ -25,4 +25,18 @@ public enum PlayerEvent: Sendable, Hashable {
 
     /// Playback ended after the final loop; the last frame stays shown.
     case finished
+
+    /// The shown frame's time is up but the next frame has not arrived (a
+    /// ``GrowingFrameSource`` still loading): the shown frame stays, and the
+    /// host may show that it is buffering. `frame` is the first frame, in
+    /// file order, that has not arrived. Reported once per wait, after any
+    /// `frameChanged` of the same call; see ``WaitPolicy``.
+    case waitingForFrame(frame: Int)
+
+    /// The wait reported by ``waitingForFrame(frame:)`` is over: frames
+    /// arrived (or the source completed), and `waited` is the host time from
+    /// when the shown frame's time ran out to the call that ended the wait.
+    /// Comes before the events of what follows (`frameChanged`,
+    /// `loopCompleted`).
+    case waitEnded(waited: Duration)
 }

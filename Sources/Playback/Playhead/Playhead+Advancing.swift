@@ -19,7 +19,10 @@ extension Playhead {
         let host = Nanoseconds.of(time)
         guard host >= nowNanos else { return }
         nowNanos = host
-        guard state == .playing, timeline.loopNanos > 0 else { return }
+        guard state == .playing else { return }
+        // A growing timeline: wait where the frames run out, go on once more came.
+        guard endWaitIfArrived(&events), !waitIfOutOfFrames(&events) else { return }
+        guard timeline.loopNanos > 0 else { return }
         let media = mediaNanos(at: host)
         switch configuration.catchUp {
         case .skip:
@@ -92,6 +95,7 @@ extension Playhead {
     /// Shows the last step, reports the final loop and finishes.
     mutating func finish(_ events: inout [PlayerEvent], reportingLoops: Bool) {
         guard let last = timeline.lastStep, let plays = timeline.plays else { return }
+        waitMedia = nil
         move(toStep: last, reportingLoops: false, &events)
         if reportingLoops { events.append(.loopCompleted(loopsDone: plays)) }
         anchorMedia = timeline.totalNanos ?? anchorMedia

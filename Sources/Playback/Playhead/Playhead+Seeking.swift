@@ -28,7 +28,8 @@ extension Playhead {
     @discardableResult
     public mutating func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
         let media = Nanoseconds.of(offset)
-        if media < 0 || (timeline.totalNanos.map { media >= $0 } ?? false) {
+        let end = timeline.isComplete ? timeline.totalNanos : timeline.availableEndNanos
+        if media < 0 || (end.map { media >= $0 } ?? false) {
             throw .offsetOutOfRange(offset, totalDuration: timeline.totalDuration)
         }
         return reposition(toStep: timeline.step(containing: media), media: media)
@@ -39,6 +40,7 @@ extension Playhead {
         move(toStep: target, reportingLoops: false, &events)
         // `move` ignores a same-step target, so set the step here as well.
         step = target
+        waitMedia = nil
         anchorMedia = media
         anchorHost = nowNanos
         if state == .finished { state = .paused }

@@ -42,8 +42,13 @@ extension Playhead {
     /// ends where media time saturates (an epoch centuries back, a high
     /// rate), nothing moves any more, and a driver must rest instead of
     /// waking again at once for a change that never comes.
+    ///
+    /// While waiting for frames (``isWaiting``): `nil` until frames arrive
+    /// (``extend(to:)``), then ``now``, due at once.
     public var nextChangeTime: Duration? {
-        guard state == .playing, timeline.loopNanos > 0, nowNanos < .max else { return nil }
+        guard state == .playing, nowNanos < .max else { return nil }
+        if isWaiting { return waitIsOver ? now : nil }
+        guard timeline.loopNanos > 0 || !timeline.isComplete else { return nil }
         let end = timeline.endNanos(ofStep: step)
         guard end < .max else { return nil }
         return Nanoseconds.duration(hostNanos(whenMediaReaches: end))
@@ -69,7 +74,7 @@ extension Playhead {
     func upcomingFrames(_ count: Int, into frames: inout [Int]) {
         frames.removeAll(keepingCapacity: true)
         guard count > 0, state != .finished else { return }
-        let last = timeline.lastStep ?? Int.max
+        let last = timeline.isComplete ? (timeline.lastStep ?? Int.max) : timeline.availableStepCount - 1
         var next = step
         while frames.count < count, next < last {
             next += 1

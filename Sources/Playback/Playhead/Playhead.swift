@@ -31,9 +31,17 @@
 /// `pause()`, seeks and rate changes move a playhead off the shared timeline;
 /// ``stop(at:)`` followed by ``play(at:)`` joins it again. Without an epoch, the
 /// timeline starts when ``play(at:)`` is first called.
+///
+/// Growing sources: a timeline that is not complete yet (see
+/// ``PlaybackTimeline/isComplete``) plays the frames it has; when the shown
+/// frame's time runs out and the next has not arrived, the playhead keeps
+/// showing it, reports ``PlayerEvent/waitingForFrame(frame:)`` and
+/// ``isWaiting``, and goes on under the ``WaitPolicy`` once ``extend(to:)``
+/// brings more frames (at the next time passed in). No loop ends before the
+/// timeline is complete.
 public struct Playhead: Sendable, Hashable {
-    /// The schedule being played.
-    public let timeline: PlaybackTimeline
+    /// The schedule being played; it grows with ``extend(to:)``.
+    public internal(set) var timeline: PlaybackTimeline
 
     /// The policies in force. The ``PlayerConfiguration/rate`` stored here is
     /// the initial rate; ``rate`` is the current one.
@@ -58,6 +66,18 @@ public struct Playhead: Sendable, Hashable {
     var anchorHost: Int64
     /// Media time at ``anchorHost`` while playing, or the frozen media time.
     var anchorMedia: Int64
+    /// While waiting for frames: the media time at which the available
+    /// steps ran out; `nil` otherwise.
+    var waitMedia: Int64?
+    /// While waiting: the host time at which the wait began.
+    var waitHost: Int64 = 0
+    /// While waiting: the frame shown when the wait began.
+    var waitFrame = 0
+
+    /// Whether the playhead waits for a frame that has not arrived: the
+    /// shown frame's time is up, the timeline is not complete and has no
+    /// step after it (see ``WaitPolicy``). Stays set while paused.
+    public var isWaiting: Bool { waitMedia != nil }
 
     /// Creates a playhead showing frame 0 of loop 0 (the first step in play
     /// order) in state ``PlayerState/idle``, or already playing when
@@ -165,9 +185,10 @@ public struct Playhead: Sendable, Hashable {
 
     // MARK: Internals shared by the extensions
 
-    /// Media time at host time `host`: frozen unless playing, never negative.
+    /// Media time at host time `host`: frozen unless playing (and while
+    /// waiting under ``WaitPolicy/resumeFromArrival``), never negative.
     func mediaNanos(at host: Int64) -> Int64 {
-        guard state == .playing else { return anchorMedia }
+        guard state == .playing, waitMedia == nil || configuration.waiting == .keepSchedule else { return anchorMedia }
         let elapsed = Nanoseconds.subtract(host, anchorHost)
         return max(0, Nanoseconds.add(anchorMedia, Nanoseconds.media(forHost: elapsed, rate: rate)))
     }
@@ -177,7 +198,11 @@ public struct Playhead: Sendable, Hashable {
         state = .playing
         guard let epoch else {
             anchorHost = nowNanos
-            if timeline.loopNanos == 0 { finishWithoutDuration(&events) }
+            if !timeline.isComplete {
+                _ = waitIfOutOfFrames(&events)
+            } else if timeline.loopNanos == 0 {
+                finishWithoutDuration(&events)
+            }
             return
         }
         // Join the shared timeline: one frameChanged for the net move, no
@@ -187,13 +212,16 @@ public struct Playhead: Sendable, Hashable {
         step = 0
         anchorHost = Nanoseconds.of(epoch)
         anchorMedia = 0
-        if timeline.loopNanos == 0 {
+        if !timeline.isComplete, waitIfOutOfFrames(&joined) {
+            // Joined where the frames run out: the last one is shown, waiting.
+        } else if timeline.loopNanos == 0 {
             finishWithoutDuration(&joined)
         } else {
             skip(toMedia: mediaNanos(at: nowNanos), reportingLoops: false, &joined)
         }
         if currentFrame != before { events.append(.frameChanged(frame: currentFrame)) }
         if state == .finished { events.append(.finished) }
+        if isWaiting { events.append(.waitingForFrame(frame: timeline.frameCount)) }
     }
 
     /// A loop without duration cannot advance: a finite animation is over at
@@ -204,6 +232,7 @@ public struct Playhead: Sendable, Hashable {
 
     /// Moves to step 0 with media time 0, keeping the state.
     private mutating func moveHome(_ events: inout [PlayerEvent]) {
+        waitMedia = nil
         anchorMedia = 0
         anchorHost = nowNanos
         move(toStep: 0, reportingLoops: false, &events)

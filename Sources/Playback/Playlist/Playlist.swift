@@ -38,6 +38,8 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private var abandonedLoads: Set<Int> = []
     private var cancelledLoads = 0
     private var caches: [String: FrameCache] = [:]
+    /// The tasks that hand growing sources' timings in.
+    private nonisolated let growth = GrowthSubscription()
 
     /// Creates a playlist on its first item, idle unless autoplay is on, and
     /// starts loading the first items at once.
@@ -58,6 +60,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     /// Cancels loads still running and ends every event stream still open.
     deinit {
+        growth.cancel()
         for task in loadTasks.values { task.cancel() }
         hub.finishStreams()
     }
@@ -227,9 +230,26 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private func arrive(_ request: PlaylistLoadRequest, _ result: Result<any FrameSource, any Error>) {
         if abandonedLoads.remove(request.id) != nil { return }  // cancelled: the result is not wanted
         loadTasks[request.id] = nil
+        if case .success(let source) = result, let growing = source as? any GrowingFrameSource {
+            // A loader may hand back a source still loading: its frames are
+            // played as they arrive.
+            let updates = growing.timingUpdates()
+            let key = request.item.key
+            growth.start { [weak self] in
+                for await timing in updates {
+                    guard let self else { return }
+                    await self.sourceGrew(key, timing)
+                }
+            }
+        }
         afterChange(sequencer.finishLoad(request, result: result))
         // A driver passes time in at once, so an item waited for starts now.
         hub.signalWakes()
+    }
+
+    /// Takes on a growing source's newer timing and wakes the drivers.
+    private func sourceGrew(_ key: String, _ timing: FrameSourceTiming) {
+        if sequencer.extendSource(of: key, to: timing) { hub.signalWakes() }
     }
 
     /// Keeps caches for the current item and the next loaded one only, and

@@ -320,6 +320,30 @@ public struct PlaylistSequencer: Sendable {
         return [.loadFinished(key: key, state: loads[key]?.state ?? entry.state)]
     }
 
+    /// Takes on the newer timing of the loaded item `key` whose source is a
+    /// ``GrowingFrameSource`` (more frames, or complete): when it is the
+    /// current item, its playhead grows (see ``Playhead/extend(to:)``), and
+    /// a wait for its frames ends at the next time passed in. Later turns
+    /// read the source's timing when they begin.
+    /// - Parameters:
+    ///   - key: The item's key.
+    ///   - timing: The source's timing now.
+    /// - Returns: Whether the current item's schedule changed (a host or
+    ///   driver should then pass time in).
+    @discardableResult
+    public mutating func extendSource(of key: String, to timing: FrameSourceTiming) -> Bool {
+        guard var current = turn, current.key == key, var head = current.head else { return false }
+        let before = head.timeline
+        do {
+            try head.extend(to: timing)
+        } catch {
+            return false
+        }
+        current.head = head
+        turn = current
+        return head.timeline != before
+    }
+
     // MARK: Internals
 
     /// Runs time forward to `host`, crossing item boundaries, skips and

@@ -6,6 +6,14 @@
 /// are the positions of one loop in play order (for ``PlaybackDirection/bounce``
 /// a frame appears twice per loop); *media time* is time measured along the
 /// timeline from the start of loop 0, before the playback rate applies.
+///
+/// A timeline of a ``GrowingFrameSource`` that is not complete yet
+/// (``isComplete`` is `false`) holds the frames available so far: forward
+/// and bounce play them in order (the start of the final play order); a
+/// reverse order starts at the last frame, so it has no step available
+/// until the source is complete (it shows frame 0 meanwhile). Its
+/// ``plays`` follow the loop count stored so far, but no loop ends before
+/// the source is complete, and ``totalDuration`` is `nil` until then.
 public struct PlaybackTimeline: Sendable, Hashable {
     /// Each frame's display duration after the ``DelayPolicy``, by frame index.
     public let frameDurations: [Duration]
@@ -20,9 +28,20 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// ``FrameSource/storedLoopCount``), kept next to the effective ``plays``.
     public let storedLoopCount: Int?
 
+    /// Whether every frame is known; `false` while a ``GrowingFrameSource``
+    /// still expects frames.
+    public let isComplete: Bool
+
+    /// The steps that can be shown: all of ``playOrder`` once complete, the
+    /// frames arrived so far before.
+    public let availableStepCount: Int
+
     let stepNanos: [Int64]
     let stepStartNanos: [Int64]
     let loopNanos: Int64
+    /// Media time at which the available steps run out (``loopNanos`` once
+    /// complete).
+    let availableEndNanos: Int64
 
     /// Builds the timeline from raw timing facts.
     /// - Parameters:
@@ -31,17 +50,33 @@ public struct PlaybackTimeline: Sendable, Hashable {
     ///   - loop: How many plays in all.
     ///   - delay: How stored delays become display durations.
     ///   - direction: The play order of one loop.
+    ///   - isComplete: Whether every frame is known (`false` for the frames
+    ///     of a ``GrowingFrameSource`` so far).
     /// - Throws: ``PlayerError/emptySource`` when there are no delays.
     public init(
         frameDelays: [Duration],
         storedLoopCount: Int?,
         loop: LoopPolicy = .fromSource,
         delay: DelayPolicy = .browser,
-        direction: PlaybackDirection = .forward
+        direction: PlaybackDirection = .forward,
+        isComplete: Bool = true
     ) throws(PlayerError) {
         guard !frameDelays.isEmpty else { throw .emptySource }
         let durations = frameDelays.map { delay.displayDuration(forStoredDelay: $0) }
-        let order = direction.playOrder(frameCount: durations.count)
+        let order: [Int]
+        let available: Int
+        switch (isComplete, direction) {
+        case (true, _):
+            order = direction.playOrder(frameCount: durations.count)
+            available = order.count
+        case (false, .reverse):
+            // The reverse order starts at a frame not known yet.
+            order = [0]
+            available = 0
+        case (false, .forward), (false, .bounce):
+            order = Array(0..<durations.count)
+            available = order.count
+        }
         let frameNanos = durations.map(Nanoseconds.of)
         var starts: [Int64] = []
         var total: Int64 = 0
@@ -56,22 +91,37 @@ public struct PlaybackTimeline: Sendable, Hashable {
         self.stepNanos = order.map { frameNanos[$0] }
         self.stepStartNanos = starts
         self.loopNanos = total
+        self.isComplete = isComplete
+        self.availableStepCount = available
+        self.availableEndNanos = available < starts.count ? starts[available] : total
     }
 
     /// Builds the timeline of `source` under `configuration`.
     /// - Throws: ``PlayerError/emptySource`` or
     ///   ``PlayerError/mismatchedDelays(frameCount:delayCount:)``.
     public init(source: some FrameSource, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
+        if source is any GrowingFrameSource {
+            // Frames may arrive between reads: only the snapshot is consistent.
+            try self.init(timing: source.timing, configuration: configuration)
+            return
+        }
         guard source.frameCount > 0 else { throw .emptySource }
         guard source.frameDelays.count == source.frameCount else {
             throw .mismatchedDelays(frameCount: source.frameCount, delayCount: source.frameDelays.count)
         }
+        try self.init(timing: source.timing, configuration: configuration)
+    }
+
+    /// Builds the timeline of a source's `timing` under `configuration`.
+    /// - Throws: ``PlayerError/emptySource`` when no frame is available.
+    public init(timing: FrameSourceTiming, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
         try self.init(
-            frameDelays: source.frameDelays,
-            storedLoopCount: source.storedLoopCount,
+            frameDelays: timing.frameDelays,
+            storedLoopCount: timing.storedLoopCount,
             loop: configuration.loop,
             delay: configuration.delay,
-            direction: configuration.direction
+            direction: configuration.direction,
+            isComplete: timing.isComplete
         )
     }
 
@@ -97,25 +147,36 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// The duration of one loop: the sum of its step durations.
     public var loopDuration: Duration { Nanoseconds.duration(loopNanos) }
 
-    /// The duration of all plays, or `nil` when the animation loops forever.
+    /// The duration of all plays, or `nil` when the animation loops forever
+    /// or is not complete yet.
     public var totalDuration: Duration? { totalNanos.map(Nanoseconds.duration) }
 
     var totalNanos: Int64? {
-        plays.map { Nanoseconds.multiply(Int64(clamping: $0), loopNanos) }
+        guard isComplete else { return nil }
+        return plays.map { Nanoseconds.multiply(Int64(clamping: $0), loopNanos) }
     }
 
     /// The global index of the last step of the last loop (finite plays only).
     /// Saturates: `plays × stepsPerLoop` past `Int.max` (`LoopPolicy.count(.max)`)
     /// is `Int.max`, not a wrapped value that would end playback at once.
     var lastStep: Int? {
-        plays.map { plays in
+        guard isComplete else { return nil }
+        return plays.map { plays in
             let (steps, overflow) = plays.multipliedReportingOverflow(by: stepsPerLoop)
             return overflow ? Int.max : max(0, steps - 1)
         }
     }
 
     func firstStep(showing frame: Int) -> Int? {
-        playOrder.firstIndex(of: frame)
+        playOrder.prefix(availableStepCount).firstIndex(of: frame)
+    }
+
+    /// Whether `newer` is this timeline grown: at least as many frames with
+    /// the same durations for those known, and no change once complete.
+    func isExtended(by newer: PlaybackTimeline) -> Bool {
+        if isComplete { return newer == self }
+        return newer.frameCount >= frameCount
+            && newer.frameDurations.prefix(frameCount).elementsEqual(frameDurations)
     }
 
     /// Start of global step `step` in media nanoseconds.

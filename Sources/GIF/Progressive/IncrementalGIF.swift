@@ -1,0 +1,197 @@
+/// A GIF whose bytes arrive in pieces: it reads what has come so far, makes
+/// each frame available as soon as its data is complete, and ends with the
+/// same frames and the same error as decoding the whole file would.
+///
+/// ```swift
+/// var gif = IncrementalGIF()
+/// for try await chunk in download {          // chunks of any size
+///     try gif.append(chunk)
+///     while let frame = try gif.nextFrame() {
+///         show(frame.pixels, frame.size)      // as soon as its last byte is in
+///     }
+/// }
+/// try gif.finish()                            // the stream ended
+/// while let frame = try gif.nextFrame() { show(frame.pixels, frame.size) }
+/// ```
+///
+/// - The header (the logical screen size, the global palette) is read as
+///   soon as its bytes are in: ``screenSize`` is known from the 13th byte.
+///   ``canvasSize`` is final once the first frame's descriptor is in (the
+///   first frame may grow the canvas, see `CONFORMANCE.md`).
+/// - A frame counts in ``availableFrameCount`` from the append that brought
+///   its last byte (its data's block terminator), not before.
+/// - The scan resumes where it stopped: each byte is looked at about once,
+///   whatever the chunk sizes, and nothing is scanned again from the start.
+///   Memory is the bytes received plus one iterator's decoding state (a
+///   canvas, a saved canvas for disposal 3, one frame's indices).
+/// - The stream is over at the trailer, at a byte that starts no block, at
+///   an error (a limit), or at ``finish()``: ``isComplete``. Bytes appended
+///   after that are ignored. ``finish()`` on a stream cut short gives exactly
+///   the whole-file decode of the bytes received: the frames before the cut,
+///   the partial frame with the rows decoded, then the same ``GIFError``.
+///
+/// A value type like ``FrameIterator``: use it from one task at a time.
+public struct IncrementalGIF {
+    /// The limits the stream is read with.
+    public let limits: DecodingLimits
+
+    private var bytes: [UInt8] = []
+    private var scanned: GIFInfo?
+    private var walker: GIFScanner.BlockWalker?
+    private var completion = BlockCompletion(blockStart: 0)
+    private var frames: FrameIterator?
+    private var canvasSettled = false
+
+    /// Whether the stream is over: its trailer (or a byte that ends it) has
+    /// arrived, an error ended it, or ``finish()`` was called.
+    public private(set) var isComplete = false
+
+    /// A stream with nothing received yet.
+    public init(limits: DecodingLimits = .default) {
+        self.limits = limits
+    }
+
+    /// What the scan has found in the bytes so far, or `nil` until the
+    /// header is in. Its ``GIFInfo/frames`` are the available frames.
+    public var info: GIFInfo? { scanned }
+
+    /// The number of bytes received.
+    public var receivedByteCount: Int { bytes.count }
+
+    /// The logical screen size, once the header's first 13 bytes are in
+    /// (before its global palette).
+    public var screenSize: PixelSize? {
+        if let scanned { return scanned.screenSize }
+        guard bytes.count >= 13, Sniffer.format(of: Array(bytes.prefix(6))).isGIF else { return nil }
+        return PixelSize(
+            width: Int(GIFScanner.BlockWalker.le16(bytes, 6)), height: Int(GIFScanner.BlockWalker.le16(bytes, 8)))
+    }
+
+    /// The canvas frames are composited on, once it is final: from the first
+    /// frame's descriptor on (or the end of a stream with no frame).
+    public var canvasSize: PixelSize? { canvasSettled ? scanned?.canvasSize : nil }
+
+    /// The frames whose data has arrived whole (after ``finish()``, also a
+    /// frame cut short).
+    public var availableFrameCount: Int { scanned?.frameCount ?? 0 }
+
+    /// The index of the frame ``nextFrame()`` returns next.
+    public var nextFrameIndex: Int { frames?.nextIndex ?? 0 }
+
+    /// The frames so far as a ``GIFImage``, for random access or a
+    /// ``FrameSeeker``; `nil` until the canvas is known. The image shares
+    /// the received bytes: while a copy is kept, the next ``append(_:)``
+    /// copies them once.
+    public var image: GIFImage? {
+        guard canvasSettled, let scanned else { return nil }
+        return GIFImage(bytes: bytes, info: scanned, limits: limits)
+    }
+
+    /// Adds the next bytes of the stream and reads every block they
+    /// complete. Ignored once the stream ``isComplete``.
+    ///
+    /// - Throws: ``GIFError`` when the bytes are not a GIF (said once 4,096
+    ///   bytes are in, so the format can be named, or at ``finish()``), when
+    ///   they pass ``DecodingLimits/maxInputBytes``, or when the canvas
+    ///   exceeds ``DecodingLimits/maxCanvasPixels``. The stream is then over.
+    ///   Problems inside the blocks are kept for ``nextFrame()``, after the
+    ///   frames before them, as in a whole-file decode.
+    public mutating func append(_ chunk: some Collection<UInt8>) throws(GIFError) {
+        guard !isComplete else { return }
+        let total = bytes.count + chunk.count
+        guard total <= limits.maxInputBytes else {
+            isComplete = true
+            throw GIFError(.limitExceeded(.inputBytes, value: total, maximum: limits.maxInputBytes))
+        }
+        bytes.append(contentsOf: chunk)
+        do {
+            try readArrivedBlocks()
+        } catch {
+            isComplete = true
+            throw error
+        }
+    }
+
+    /// Says that no more bytes will come: a block cut short becomes the
+    /// same error (and partial frame) a whole-file decode of the bytes
+    /// received gives.
+    ///
+    /// - Throws: The ``GIFError`` a whole-file decode of the bytes received
+    ///   throws when it opens them: not a GIF, a header cut short, a canvas
+    ///   over the limit.
+    public mutating func finish() throws(GIFError) {
+        guard !isComplete else { return }
+        isComplete = true
+        guard scanned != nil else {
+            _ = try GIFScanner.header(of: bytes)
+            return
+        }
+        walk(stoppingAt: nil)
+        try settleCanvas()
+    }
+
+    /// The next composited frame once its data is in, `nil` when it has not
+    /// arrived yet (or, once ``isComplete``, after the last frame).
+    ///
+    /// - Throws: As ``FrameIterator/next()``: ``GIFError`` naming the frame,
+    ///   the byte offset and the frames decoded before it.
+    public mutating func nextFrame() throws(GIFError) -> CompositedFrame? {
+        guard canvasSettled, let scanned else { return nil }
+        if frames == nil {
+            frames = FrameIterator(image: GIFImage(bytes: [], info: scanned, limits: limits))
+        }
+        guard frames!.nextIndex < scanned.frameCount || isComplete else { return nil }
+        // The iterator holds the bytes only while it decodes, so that the
+        // next append finds them unshared and grows them in place.
+        frames!.image = GIFImage(bytes: bytes, info: scanned, limits: limits)
+        defer { frames!.image = GIFImage(bytes: [], info: scanned, limits: limits) }
+        return try frames!.next()
+    }
+
+    // MARK: Reading
+
+    private mutating func readArrivedBlocks() throws(GIFError) {
+        if scanned == nil {
+            guard try readHeader() else { return }
+        }
+        let progress = completion.advance(in: bytes)
+        let stop = completion.blockStart + (progress == .ended ? 1 : 0)
+        if stop > walker!.offset { walk(stoppingAt: stop) }
+        if !canvasSettled, scanned!.frameCount > 0 { try settleCanvas() }
+        if progress == .ended || scanned!.error != nil {
+            isComplete = true
+            try settleCanvas()
+        }
+    }
+
+    /// Reads the header once its bytes are in; false while they are not.
+    private mutating func readHeader() throws(GIFError) -> Bool {
+        let signatureArrived = bytes.count >= 6
+        if signatureArrived, !Sniffer.format(of: Array(bytes.prefix(6))).isGIF {
+            // Wait for as many bytes as the whole-file decode sniffs, so the
+            // error names the same format.
+            guard bytes.count >= 4096 else { return false }
+            _ = try GIFScanner.header(of: bytes)
+        }
+        guard bytes.count >= 13, bytes.count >= GIFScanner.headerLength(bytes) else { return false }
+        let header = try GIFScanner.header(of: bytes)
+        scanned = header
+        walker = GIFScanner.BlockWalker(bytes: [], offset: header.endOffset, limits: limits)
+        completion = BlockCompletion(blockStart: header.endOffset)
+        return true
+    }
+
+    /// Runs the scanner's block walker over the bytes so far, up to `stop`;
+    /// it keeps its state (a pending graphic control, the budgets spent)
+    /// from run to run.
+    private mutating func walk(stoppingAt stop: Int?) {
+        walker!.bytes = bytes
+        walker!.run(into: &scanned!, stoppingAt: stop)
+        walker!.bytes = []
+    }
+
+    private mutating func settleCanvas() throws(GIFError) {
+        try GIFScanner.settleCanvas(&scanned!, limits: limits)
+        canvasSettled = true
+    }
+}

@@ -1,0 +1,247 @@
+import GIF
+import Playback
+import Synchronization
+
+/// A GIF played while its bytes arrive: a `Playback` frame source fed with
+/// ``append(_:)`` as a download goes, built on ``IncrementalGIF``.
+///
+/// ```swift
+/// let source = ProgressiveGIFFrameSource()
+/// Task {
+///     for try await chunk in download { try source.append(chunk) }
+///     try source.finish()
+/// }
+/// try await source.waitUntilPlayable()       // the header and frame 0 are in
+/// let player = try Player(source: source, startingAt: clock.now)
+/// ```
+///
+/// - **Timing so far.** ``frameCount``, ``frameDelays`` and
+///   ``storedLoopCount`` are those of the frames whose data has arrived
+///   whole; ``timing`` reads them together. ``timingUpdates()`` yields a new
+///   timing when frames arrive and a last one when the file completes (the
+///   loop count, and so the total duration, may change then). A ``Player``
+///   listens to it by itself: it plays what has arrived and waits on the
+///   last frame for the next (see `WaitPolicy`).
+/// - **Frames.** ``frame(at:)`` gives any available frame, in any order, as
+///   ``GIFFrameSource`` does: one ``FrameSeeker`` kept between calls, which
+///   takes on the bytes read furthest before each decode, with checkpoints
+///   within ``checkpointBudget``. Decodes run on the ``executor``'s threads,
+///   never on Swift's cooperative pool.
+/// - **Memory.** The bytes received, the seeker's state and its
+///   checkpoints: no frame is kept here (a ``FrameCache`` keeps what the
+///   host's budget allows). While the seeker holds a snapshot of the bytes,
+///   the next append copies them once (frames arrive far less often than
+///   bytes).
+/// - **Errors.** A stream that ends badly ends like the whole-file decode of
+///   the bytes received (``IncrementalGIF/finish()``): the same frames, the
+///   partial frame with its rows, and ``error``. ``append(_:)`` and
+///   ``finish()`` throw what the whole-file decode throws on opening (not a
+///   GIF, a header cut short, a limit).
+///
+/// Thread-safe: bytes may be appended from one task while players read
+/// frames from others.
+public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
+    /// The limits the stream is read with.
+    public let limits: DecodingLimits
+    /// The threads decodes run on.
+    public let executor: FrameDecodeExecutor
+    /// The most bytes the seek checkpoints hold.
+    public let checkpointBudget: Int
+
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        var gif: IncrementalGIF
+        /// Bumped whenever frames arrive or the stream ends: what the
+        /// decoder's seeker compares.
+        var version = 1
+        var timing = FrameSourceTiming(frameDelays: [], storedLoopCount: nil, isComplete: false)
+        var canvas: PixelSize?
+        var failure: GIFError?
+        /// Made once the canvas is known.
+        var decoder: GIFFrameSource?
+        var streams: [Int: AsyncStream<FrameSourceTiming>.Continuation] = [:]
+        var lastToken = 0
+    }
+
+    /// A source with no bytes yet.
+    /// - Parameters:
+    ///   - limits: The limits the stream is read with.
+    ///   - checkpointBudget: The most bytes seek checkpoints hold.
+    ///   - executor: The threads decodes run on.
+    public init(
+        limits: DecodingLimits = .default, checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget,
+        executor: FrameDecodeExecutor = .shared
+    ) {
+        self.limits = limits
+        self.executor = executor
+        self.checkpointBudget = checkpointBudget
+        self.state = Mutex(State(gif: IncrementalGIF(limits: limits)))
+    }
+
+    // MARK: Feeding bytes
+
+    /// Adds the next bytes of the file; frames whose data they complete
+    /// become available, and ``timingUpdates()`` streams hear of it. Ignored
+    /// once ``isComplete``.
+    /// - Throws: As ``IncrementalGIF/append(_:)``: the bytes are not a GIF,
+    ///   pass ``DecodingLimits/maxInputBytes``, or the canvas is over the
+    ///   limit. The source is then complete with that ``error``.
+    public func append(_ chunk: some Collection<UInt8>) throws(GIFError) {
+        try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.append(chunk) }
+    }
+
+    /// Says that no more bytes will come: a block cut short becomes the
+    /// error (and partial frame) of the whole-file decode of the bytes
+    /// received, and the source is complete.
+    /// - Throws: As ``IncrementalGIF/finish()``.
+    public func finish() throws(GIFError) {
+        try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.finish() }
+    }
+
+    /// Waits until frame 0 is available (a player can be made), or throws
+    /// when the source completes without a frame.
+    /// - Throws: The source's ``error``, or `PlayerError.emptySource` for a
+    ///   GIF without frames; `CancellationError` when the task is cancelled.
+    public func waitUntilPlayable() async throws {
+        for await timing in timingUpdates() {
+            if timing.frameCount > 0 { return }
+            if timing.isComplete { break }
+        }
+        try Task.checkCancellation()
+        if frameCount > 0 { return }
+        throw error.map { $0 as any Error } ?? PlayerError.emptySource
+    }
+
+    // MARK: What has arrived
+
+    /// Whether the file is over: the trailer came, an error ended it, or
+    /// ``finish()`` was called.
+    public var isComplete: Bool { state.withLock { $0.timing.isComplete } }
+
+    /// The error that ended the stream, once complete: what ``append(_:)``
+    /// or ``finish()`` threw, or the structural error after the last frame
+    /// (a truncated frame), as ``GIFInfo/error`` of the whole-file decode.
+    /// `nil` while the stream goes on, or when it ended cleanly. (Errors
+    /// inside a frame's LZW data come from ``frame(at:)``, as for a whole
+    /// file.)
+    public var error: GIFError? {
+        state.withLock { state in
+            state.failure ?? (state.timing.isComplete ? state.gif.info?.error : nil)
+        }
+    }
+
+    /// The number of bytes received.
+    public var receivedByteCount: Int { state.withLock { $0.gif.receivedByteCount } }
+
+    /// The canvas, once the first frame's descriptor is in; `nil` before.
+    public var canvasSize: PixelSize? { state.withLock { $0.canvas } }
+
+    /// The delays, the stored loop count and whether the file is complete,
+    /// read together.
+    public var timing: FrameSourceTiming { state.withLock { $0.timing } }
+
+    /// The frames available so far.
+    public var frameCount: Int { timing.frameCount }
+    /// The canvas width, or 0 before the canvas is known.
+    public var canvasWidth: Int { canvasSize?.width ?? 0 }
+    /// The canvas height, or 0 before the canvas is known.
+    public var canvasHeight: Int { canvasSize?.height ?? 0 }
+    /// The stored delays of the frames available so far.
+    public var frameDelays: [Duration] { timing.frameDelays }
+    /// The loop count stored so far; final once ``isComplete``.
+    public var storedLoopCount: Int? { timing.storedLoopCount }
+
+    /// The timing now, then one each time frames arrive, and the complete
+    /// one, after which the stream ends.
+    public func timingUpdates() -> AsyncStream<FrameSourceTiming> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FrameSourceTiming.self)
+        let token = state.withLock { state -> Int? in
+            continuation.yield(state.timing)
+            guard !state.timing.isComplete else { return nil }
+            state.lastToken += 1
+            state.streams[state.lastToken] = continuation
+            return state.lastToken
+        }
+        guard let token else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    // MARK: Frames
+
+    /// The composited frame at `index`, RGBA8, once it has arrived.
+    /// - Throws: `PlayerError.frameOutOfRange` for a frame not arrived, or
+    ///   as ``GIFFrameSource/frame(at:)``.
+    public func frame(at index: Int) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: [])
+    }
+
+    /// The composited frame at `index`, drawn into `storage` when it can
+    /// (see ``GIFFrameSource/frame(at:reusing:)``).
+    /// - Throws: As ``frame(at:)``, or `CancellationError`.
+    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        let (decoder, count) = state.withLock { ($0.decoder, $0.timing.frameCount) }
+        guard let decoder, (0..<count).contains(index) else {
+            throw PlayerError.frameOutOfRange(index, frameCount: count)
+        }
+        return try await decoder.frame(at: index, reusing: storage)
+    }
+
+    /// Drops the seeker's checkpoints and canvas (see
+    /// ``GIFFrameSource/releaseDecodingState()``).
+    public func releaseDecodingState() {
+        state.withLock { $0.decoder }?.releaseDecodingState()
+    }
+
+    // MARK: Internals
+
+    /// The bytes read furthest, for the decoder's seeker.
+    private func latestImage() -> (version: Int, image: GIFImage)? {
+        state.withLock { state in state.gif.image.map { (state.version, $0) } }
+    }
+
+    /// Applies `change` to the stream, then tells the listeners what arrived.
+    private func update(_ change: (inout IncrementalGIF) throws(GIFError) -> Void) throws(GIFError) {
+        var thrown: GIFError?
+        let (timing, listeners, ended) = state.withLock {
+            state -> (FrameSourceTiming?, [AsyncStream<FrameSourceTiming>.Continuation], Bool) in
+            guard !state.timing.isComplete else { return (nil, [], false) }
+            do throws(GIFError) {
+                try change(&state.gif)
+            } catch {
+                thrown = error
+                state.failure = error
+            }
+            let gif = state.gif
+            let timing = FrameSourceTiming(
+                frameDelays: gif.info?.frames.map(\.delay) ?? [],
+                storedLoopCount: gif.info?.loopCount.stored,
+                isComplete: gif.isComplete || thrown != nil)
+            if state.canvas == nil, let canvas = gif.canvasSize { state.canvas = canvas }
+            if state.decoder == nil, let image = gif.image {
+                state.decoder = GIFFrameSource(
+                    growing: image, checkpointBudget: checkpointBudget, executor: executor,
+                    latest: { [weak self] in self?.latestImage() })
+            }
+            guard timing != state.timing else { return (nil, [], false) }
+            state.timing = timing
+            state.version += 1
+            let listeners = Array(state.streams.values)
+            if timing.isComplete { state.streams.removeAll() }
+            return (timing, listeners, timing.isComplete)
+        }
+        if let timing {
+            for listener in listeners {
+                listener.yield(timing)
+                if ended { listener.finish() }
+            }
+        }
+        if let thrown { throw thrown }
+    }
+}
