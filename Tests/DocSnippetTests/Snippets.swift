@@ -11,7 +11,7 @@ enum Snippets {
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
         clock: ContinuousClock, player: Player<ContinuousClock.Instant>
     ) async throws {
-        // begin README.md:44
+        // begin README.md:46
 
         let gif = try GIFImage(contentsOf: path)               // reads and scans
         print(gif.info.canvasSize, gif.info.frameCount)        // known before decoding
@@ -23,23 +23,23 @@ enum Snippets {
             // frame.pixels: the whole canvas, RGBA8; frame.browserDelay: how long to show it
             print(frame.index, frame.pixels.count, frame.browserDelay)
         }
-        // end README.md:44
+        // end README.md:46
 
-        // begin README.md:62
+        // begin README.md:64
         let sniff = Sniffer.sniff(Array(bytes.prefix(32)))
         print(sniff.format)        // .gif89a, .png, .apng, .jpeg, .webp, .avif, .heic, .bmp, .ico, .tiff, .unknown
         print(sniff.pixelSize as Any)   // from a GIF's logical screen or a PNG's IHDR
-        // end README.md:62
+        // end README.md:64
 
-        // begin README.md:70
+        // begin README.md:72
         do {
             _ = try GIFImage(contentsOf: "photo.png")
         } catch {
             print(error.reason)          // "this is a PNG file, not a GIF"
         }
-        // end README.md:70
+        // end README.md:72
 
-        // begin README.md:108
+        // begin README.md:110
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -73,13 +73,13 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:108
+        // end README.md:110
 
-        // begin README.md:157
+        // begin README.md:159
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:157
+        // end README.md:159
 
-        // begin README.md:171
+        // begin README.md:173
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -105,13 +105,13 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end README.md:171
+        // end README.md:173
 
-        // begin README.md:202
+        // begin README.md:204
         try await playGrid([source, source, source])
-        // end README.md:202
+        // end README.md:204
 
-        // begin README.md:231
+        // begin README.md:233
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -120,18 +120,41 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:231
+        // end README.md:233
 
-        // begin README.md:287
+        // begin README.md:290
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:287
+        // end README.md:290
 
-        // begin README.md:309
+        // begin README.md:312
+        var incoming = IncrementalGIF()
+        for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
+            try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
+            while let frame = try incoming.nextFrame() {                  // as soon as its last byte is in
+                _ = frame.pixels
+            }
+        }
+        try incoming.finish()                                             // the stream ended
+
+        let arriving = ProgressiveGIFFrameSource()
+        let feeding = Task {
+            for start in stride(from: 0, to: bytes.count, by: 4096) {    // the network, 4 KiB at a time
+                try arriving.append(bytes[start..<min(bytes.count, start + 4096)])
+            }
+            try arriving.finish()
+        }
+        try await arriving.waitUntilPlayable()                  // the header and frame 0 are in
+        let downloading = try Player(source: arriving, startingAt: clock.now)
+        print(await downloading.isWaiting, await downloading.timeline.frameCount)
+        try await feeding.value
+        // end README.md:312
+
+        // begin README.md:348
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -150,9 +173,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:309
+        // end README.md:348
 
-        // begin README.md:341
+        // begin README.md:380
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -187,20 +210,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:341
+        // end README.md:380
 
-        // begin README.md:396
+        // begin README.md:435
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:396
+        // end README.md:435
 
-        // begin README.md:414
+        // begin README.md:453
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:414
+        // end README.md:453
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
