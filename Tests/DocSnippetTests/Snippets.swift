@@ -39,7 +39,7 @@ enum Snippets {
         }
         // end README.md:72
 
-        // begin README.md:110
+        // begin README.md:113
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -73,13 +73,13 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:110
+        // end README.md:113
 
-        // begin README.md:159
+        // begin README.md:162
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:159
+        // end README.md:162
 
-        // begin README.md:173
+        // begin README.md:176
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -105,13 +105,13 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end README.md:173
+        // end README.md:176
 
-        // begin README.md:204
+        // begin README.md:207
         try await playGrid([source, source, source])
-        // end README.md:204
+        // end README.md:207
 
-        // begin README.md:233
+        // begin README.md:236
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -120,18 +120,18 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:233
+        // end README.md:236
 
-        // begin README.md:290
+        // begin README.md:293
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:290
+        // end README.md:293
 
-        // begin README.md:312
+        // begin README.md:315
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -152,9 +152,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:312
+        // end README.md:315
 
-        // begin README.md:348
+        // begin README.md:351
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -173,9 +173,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:348
+        // end README.md:351
 
-        // begin README.md:380
+        // begin README.md:383
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -210,20 +210,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:380
+        // end README.md:383
 
-        // begin README.md:435
+        // begin README.md:438
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:435
+        // end README.md:438
 
-        // begin README.md:453
+        // begin README.md:456
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:453
+        // end README.md:456
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
