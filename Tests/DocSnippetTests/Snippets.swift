@@ -154,7 +154,7 @@ enum Snippets {
         try await feeding.value
         // end README.md:315
 
-        // begin README.md:351
+        // begin README.md:374
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -173,9 +173,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:351
+        // end README.md:374
 
-        // begin README.md:383
+        // begin README.md:406
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -210,20 +210,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:383
+        // end README.md:406
 
-        // begin README.md:438
+        // begin README.md:461
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:438
+        // end README.md:461
 
-        // begin README.md:456
+        // begin README.md:479
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:456
+        // end README.md:479
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

@@ -11,15 +11,17 @@ import Darwin
 // figure as a ratio.
 //
 // Usage: BenchmarkReport [--rounds N]
-//        BenchmarkReport --profile c|gif|parallel|scan|seek WORKLOAD [--repeat N]
+//        BenchmarkReport --profile c|gif|parallel|scan|seek|whole|chunks WORKLOAD [--repeat N]
 //        BenchmarkReport --player-probe WORKLOAD|playlist|nine-shared W|nine-private W|malloc-check
 //        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
 //        BenchmarkReport --command [--rounds N]
+//        BenchmarkReport --progressive [--rounds N]
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
 // PlayerProbe.swift. The fourth prints only the `gif` command's section
-// (CommandReport.swift), which the full report prints last.
+// (CommandReport.swift), which the full report prints last; the fifth only
+// the progressive decoding section (ProgressiveReport.swift).
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
@@ -35,11 +37,13 @@ var rounds = 7
 var profile: (decoder: String, workload: String)?
 var repeats = 1
 var commandOnly = false
+var progressiveOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = max(1, arguments.popFirst().flatMap { Int($0) } ?? rounds)
     case "--command": commandOnly = true
+    case "--progressive": progressiveOnly = true
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
     case "--profile":
         guard let decoder = arguments.popFirst(), let workload = arguments.popFirst() else { exit(2) }
@@ -50,6 +54,10 @@ while let argument = arguments.popFirst() {
     }
 }
 
+if progressiveOnly {
+    ProgressiveReport.printSection(workloads: Workload.all(), rounds: rounds)
+    exit(0)
+}
 if commandOnly {
     CommandReport.printSection(rounds: rounds)
     exit(0)
@@ -70,6 +78,8 @@ if let profile {
         case "gif": sink &+= Decoders.sequential(workload.image)
         case "scan": sink &+= Decoders.scan(workload.bytes)
         case "parallel": sink &+= Decoders.parallel(workload.image)
+        case "whole": sink &+= ProgressiveReport.wholeDecode(workload.bytes)
+        case "chunks": sink &+= ProgressiveReport.chunkedDecode(workload.bytes)
         case "seek":
             sink &+= Decoders.seek(&seeker, to: Decoders.shuffledIndices(frameCount: workload.frameCount))
         default: exit(2)
@@ -151,5 +161,6 @@ print("  they approach the one-thread figures.")
 
 PlayerReport.printSection(workloads: workloads, cBaseline: cBaselineSeconds)
 await GroupDriverProbe.printSection(workloads: workloads)
+ProgressiveReport.printSection(workloads: workloads, rounds: rounds)
 
 CommandReport.printSection(rounds: rounds)

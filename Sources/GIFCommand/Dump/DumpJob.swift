@@ -3,6 +3,16 @@ import Playback
 
 /// The work of `gif dump`: decodes the frames in order and writes the
 /// selected ones, keeping what was written when a frame fails.
+///
+/// The frames come from a ``FrameSupply``: a whole file, whose frame count
+/// is known up front, or standard input read as it arrives, where each frame
+/// is written as soon as its data is in and the count is known only at the
+/// end. For a stream, PPM and PAM names are padded to 3 digits (growing past
+/// 999: `frame-1000.ppm`), the progress line counts frames without a bar,
+/// the output budget is checked before each frame, and a `--frames` index
+/// past the last frame is reported at the end, after the frames selected
+/// before it were written; reading stops once the last selected frame is
+/// written.
 struct DumpJob {
     /// What was written, in one line, and the error that stopped it.
     struct Outcome {
@@ -10,7 +20,12 @@ struct DumpJob {
         var error: GIFError?
     }
 
-    let image: GIFImage
+    /// The canvas every frame is written at (before ``maxSize``).
+    let canvasSize: PixelSize
+    /// The number of frames, or `nil` while a stream is still arriving.
+    let frameCount: Int?
+    /// The input's limits (the output budget).
+    let limits: DecodingLimits
     let format: DumpFormat
     let selection: FrameSelection?
     let background: PNMWriter.Background
@@ -22,7 +37,7 @@ struct DumpJob {
     let baseName: String
 
     private var canvas: String {
-        let size = image.info.canvasSize
+        let size = canvasSize
         guard let maxSize else { return size.description }
         let scaled = Poster.fit(width: size.width, height: size.height, maxWidth: maxSize, maxHeight: maxSize)
         guard scaled != (size.width, size.height) else { return size.description }
@@ -40,27 +55,37 @@ struct DumpJob {
         return result
     }
 
-    mutating func run() throws(CommandFailure) -> Outcome {
-        format == .nia ? try writeNIA() : try writeImages()
+    /// Writes the frames of a whole file.
+    mutating func run(image: GIFImage) throws(CommandFailure) -> Outcome {
+        let count = image.info.frameCount
+        let wanted = selection?.count(in: count) ?? count
+        // Decoding ahead pays only when several frames are wanted.
+        var frames = image.makeFrameIterator(parallel: format == .nia || wanted > 1)
+        return format == .nia ? try writeNIA(&frames) : try writeImages(&frames)
+    }
+
+    /// Writes the frames of standard input as they arrive.
+    mutating func run(stream: inout StandardInputGIF) throws(CommandFailure) -> Outcome {
+        format == .nia ? try writeNIA(&stream) : try writeImages(&stream)
     }
 
     /// One PPM or PAM per selected frame, each written as soon as it is
     /// composited, through one reused buffer; a frame file appears under its
     /// name only once whole.
-    private func writeImages() throws(CommandFailure) -> Outcome {
-        let count = image.info.frameCount
-        let wanted = selection?.count(in: count) ?? count
-        let digits = max(3, String(max(count - 1, 0)).count)
-        var progress = ProgressBar(total: wanted, label: "frames")
-        // Decoding ahead pays only when several frames are wanted.
-        var iterator = image.makeFrameIterator(parallel: wanted > 1)
+    private func writeImages(_ iterator: inout some FrameSupply) throws(CommandFailure) -> Outcome {
+        let known = frameCount.map { count in (count: count, wanted: selection?.count(in: count) ?? count) }
+        let digits = max(3, String(max((frameCount ?? 0) - 1, 0)).count)
+        var progress = ProgressBar(total: known?.wanted, label: "frames")
+        let frameBytes = Self.bytesPerFrame(canvasSize, format: format, maxSize: maxSize)
         let standardOutput = directory == nil ? OutputSink.standardOutput : nil
         var buffer: [UInt8] = []
         var names: (first: String, last: String)?
         var written = 0
         var partial = false
         var failure: GIFError?
-        while selection == nil || written < wanted {
+        var selectionDone = false
+        while true {
+            if let known, selection != nil, written >= known.wanted { break }
             let frame: CompositedFrame
             do {
                 guard let next = try iterator.next() else { break }
@@ -70,6 +95,15 @@ struct DumpJob {
                 break
             }
             guard selection?.contains(frame.index) ?? true else { continue }
+            if known == nil {
+                // A stream: the budget is checked as the frames come.
+                do throws(GIFError) {
+                    try limits.checkOutput(frames: written + 1, bytesPerFrame: frameBytes)
+                } catch {
+                    failure = error
+                    break
+                }
+            }
             let still = scaled(frame)
             let name = "frame-" + zeroPadded(frame.index, digits) + "." + format.rawValue
             do throws(CommandFailure) {
@@ -89,12 +123,16 @@ struct DumpJob {
                 }
                 if standardOutput == nil { try sink.commit() }
             } catch {
-                throw Self.failure(error, written: written, of: wanted)
+                throw Self.failure(error, written: written, of: known?.wanted)
             }
             names = (names?.first ?? name, name)
             written += 1
             partial = !frame.isComplete
             progress.update(written)
+            if known == nil, let selection, frame.index >= selection.last {
+                selectionDone = true
+                break
+            }
         }
         if partial, failure == nil {
             // The last selected frame was partial: the iterator reports its
@@ -103,6 +141,21 @@ struct DumpJob {
         }
         progress.finish()
 
+        let wanted: Int
+        // A stream's --frames past its last frame, reported after the summary.
+        var outOfRange: GIFError?
+        if let known {
+            wanted = known.wanted
+        } else if selectionDone {
+            wanted = written
+        } else {
+            // The stream's end: its frame count, as a whole file's.
+            let count = iterator.totalFrameCount()
+            wanted = selection?.count(in: count) ?? count
+            if let selection, selection.last >= count {
+                outOfRange = GIFError(.frameOutOfRange(selection.last, count: count))
+            }
+        }
         var summary = "wrote \(written)"
         if written < wanted { summary += " of \(wanted)" }
         summary += " frame\(wanted == 1 ? "" : "s") as \(format.name) (\(canvas)) to "
@@ -117,22 +170,22 @@ struct DumpJob {
         }
         if partial { summary += " (the last one partial)" }
         if let failure { summary += Self.stopped(by: failure) }
-        return Outcome(summary: summary, error: failure)
+        return Outcome(summary: summary, error: failure ?? outOfRange)
     }
 
     /// The whole animation as one NIA stream, each frame written as soon as
     /// it is composited, through one reused buffer: memory stays one canvas
     /// and one frame's bytes whatever the number of frames. A file appears
     /// under its name only once whole (footer included).
-    private func writeNIA() throws(CommandFailure) -> Outcome {
-        var writer = NIAWriter(canvasSize: image.info.canvasSize)
-        let count = image.info.frameCount
+    private func writeNIA(_ iterator: inout some FrameSupply) throws(CommandFailure) -> Outcome {
+        var writer = NIAWriter(canvasSize: canvasSize)
+        let count = frameCount
         var progress = ProgressBar(total: count, label: "frames")
         let path = directory.map { $0 + "/" + baseName + ".nia" }
         let sink = try path.map { path throws(CommandFailure) in try OutputSink.file(path) } ?? .standardOutput
         var buffer: [UInt8] = []
         // Frames are written in parts of about 1 MiB (NIAWriter.writeFrame).
-        buffer.reserveCapacity(min(NIAWriter.frameByteCount(image.info.canvasSize), 1 << 20) + 64)
+        buffer.reserveCapacity(min(NIAWriter.frameByteCount(canvasSize), 1 << 20) + 64)
         var written = 0
         func flush() throws(CommandFailure) {
             do {
@@ -142,8 +195,8 @@ struct DumpJob {
             }
             buffer.removeAll(keepingCapacity: true)
         }
+        let frameBytes = NIAWriter.frameByteCount(canvasSize)
         writer.appendHeader(to: &buffer)
-        var iterator = image.makeFrameIterator(parallel: true)
         var failure: GIFError?
         var partial = false
         while true {
@@ -155,6 +208,15 @@ struct DumpJob {
                 break
             }
             guard let frame else { break }
+            if count == nil {
+                // A stream: the budget is checked as the frames come.
+                do throws(GIFError) {
+                    try limits.checkOutput(frames: written + 1, bytesPerFrame: frameBytes)
+                } catch {
+                    failure = error
+                    break
+                }
+            }
             do {
                 try writer.writeFrame(frame, buffer: &buffer, to: { (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes) })
             } catch {
@@ -173,19 +235,25 @@ struct DumpJob {
         }
         progress.finish()
 
+        let total = count ?? iterator.totalFrameCount()
         var summary = "wrote \(written)"
-        if written < count { summary += " of \(count)" }
-        summary += " frame\(count == 1 ? "" : "s") as NIA (\(canvas), \(sink.bytesWritten) bytes) to \(path ?? "standard output")"
+        if written < total { summary += " of \(total)" }
+        summary += " frame\(total == 1 ? "" : "s") as NIA (\(canvas), \(sink.bytesWritten) bytes) to \(path ?? "standard output")"
         if partial { summary += " (the last one partial)" }
         if let failure { summary += Self.stopped(by: failure) }
         return Outcome(summary: summary, error: failure)
     }
 
     /// An output failure, with how many frames were written whole before it:
-    /// "No space left on device (after 65536 bytes); 2 of 10 frames written".
-    private static func failure(_ failure: CommandFailure, written: Int, of total: Int) -> CommandFailure {
+    /// "No space left on device (after 65536 bytes); 2 of 10 frames written"
+    /// ("; 2 frames written" while a stream's count is unknown).
+    private static func failure(_ failure: CommandFailure, written: Int, of total: Int?) -> CommandFailure {
         var result = failure
-        result.message += "; \(written) of \(total) frame\(total == 1 ? "" : "s") written"
+        if let total {
+            result.message += "; \(written) of \(total) frame\(total == 1 ? "" : "s") written"
+        } else {
+            result.message += "; \(written) frame\(written == 1 ? "" : "s") written"
+        }
         return result
     }
 

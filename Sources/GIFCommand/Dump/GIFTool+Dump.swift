@@ -18,7 +18,11 @@ extension GIFTool {
                 line to standard error. Each frame is written as soon as it is composited; \
                 a file appears under its name only once whole (it is written under a \
                 temporary name and renamed), so a failure never leaves a truncated file. \
-                FILE may be - for standard input.
+                FILE may be - for standard input, read as it arrives: each frame is written \
+                as soon as its data is in (curl -s URL | gif dump - -o frames). Its frame \
+                count is known only at the end, so its file names are padded to 3 digits \
+                (frame-1000.ppm after frame-999.ppm), and a --frames index past its last \
+                frame is reported once it ends, after the frames selected before it.
 
                 PPM has no alpha: transparent pixels show the --background colour \
                 (default FFFFFF, white). PAM keeps the alpha channel.
@@ -78,23 +82,37 @@ extension GIFTool {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let image = try openImage(file)
-                let count = image.info.frameCount
-                if let frames, frames.last >= count {
-                    throw CommandFailure(file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
-                }
-                do throws(GIFError) {
-                    try DumpJob.checkOutputBudget(image, format: format, selection: frames, maxSize: maxSize)
-                } catch {
-                    throw CommandFailure(file: file, error: error)
-                }
                 let toStandardOutput = output == "-"
-                if !toStandardOutput { try OutputSink.makeDirectory(output) }
-                var job = DumpJob(
-                    image: image, format: format, selection: frames,
-                    background: background?.background ?? .white, maxSize: maxSize,
-                    directory: toStandardOutput ? nil : output, baseName: Self.baseName(of: file))
-                let outcome = try job.run()
+                let outcome: DumpJob.Outcome
+                if file == "-" {
+                    // Standard input: each frame is written as soon as its
+                    // data is in; the frame count is known at the end.
+                    var stream = StandardInputGIF()
+                    let canvas: PixelSize
+                    do throws(GIFError) {
+                        canvas = try stream.waitForCanvas()
+                    } catch {
+                        throw CommandFailure(file: file, error: error)
+                    }
+                    if !toStandardOutput { try OutputSink.makeDirectory(output) }
+                    var job = makeJob(canvas: canvas, frameCount: nil, limits: stream.limits)
+                    outcome = try job.run(stream: &stream)
+                } else {
+                    let image = try openImage(file)
+                    let count = image.info.frameCount
+                    if let frames, frames.last >= count {
+                        throw CommandFailure(
+                            file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
+                    }
+                    do throws(GIFError) {
+                        try DumpJob.checkOutputBudget(image, format: format, selection: frames, maxSize: maxSize)
+                    } catch {
+                        throw CommandFailure(file: file, error: error)
+                    }
+                    if !toStandardOutput { try OutputSink.makeDirectory(output) }
+                    var job = makeJob(canvas: image.info.canvasSize, frameCount: count, limits: image.limits)
+                    outcome = try job.run(image: image)
+                }
                 if toStandardOutput {
                     StandardStreams.error(outcome.summary)
                 } else {
@@ -102,6 +120,15 @@ extension GIFTool {
                 }
                 if let error = outcome.error { throw CommandFailure(file: file, error: error) }
             }
+        }
+
+        /// The job for this command line, over a canvas of `canvas` and
+        /// `frameCount` frames (`nil` for a stream still arriving).
+        private func makeJob(canvas: PixelSize, frameCount: Int?, limits: DecodingLimits) -> DumpJob {
+            DumpJob(
+                canvasSize: canvas, frameCount: frameCount, limits: limits, format: format, selection: frames,
+                background: background?.background ?? .white, maxSize: maxSize,
+                directory: output == "-" ? nil : output, baseName: Self.baseName(of: file))
         }
 
         /// The file name without directory and extension: `cat` for `a/cat.gif`,

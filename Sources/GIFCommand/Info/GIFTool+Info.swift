@@ -21,7 +21,8 @@ extension GIFTool {
                 or when the report cannot be written (a full disk, /dev/full).
 
                 FILE may be - for standard input, a pipe or a FIFO; a FIFO that no one opens \
-                for writing fails after 10 seconds.
+                for writing fails after 10 seconds. Standard input is read and decoded as it \
+                arrives; the report is printed when it ends.
 
                 Example:
                   $ gif info cat.gif
@@ -37,13 +38,40 @@ extension GIFTool {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let image = try openImage(file)
-                let report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image, parallel: true))
+                let report: InfoReport
+                if file == "-" {
+                    var stream = StandardInputGIF()
+                    let (image, decodeError) = try Self.readAll(&stream)
+                    report = InfoReport(file: file, image: image, decodeError: decodeError)
+                } else {
+                    let image = try openImage(file)
+                    report = InfoReport(file: file, image: image, decodeError: Self.decodeAll(image, parallel: true))
+                }
                 try StandardStreams.output(json ? JSONOutput.text(report) + "\n" : report.text)
                 if let error = report.decodeError {
                     throw CommandFailure(file: file, message: error.message)
                 }
             }
+        }
+
+        /// Reads standard input to its end, decoding each frame as it
+        /// arrives: the whole input (the report needs all of it, its bytes
+        /// held once) and the first decode error, as ``decodeAll(_:parallel:)``
+        /// gives for the same bytes in a file.
+        static func readAll(_ stream: inout StandardInputGIF) throws(CommandFailure) -> (GIFImage, GIFError?) {
+            var decodeError: GIFError?
+            do {
+                while try stream.nextFrame() != nil {}
+            } catch {
+                decodeError = error
+                stream.readToEnd()
+            }
+            // What would have failed opening a file fails here: no report.
+            if let readError = stream.readError { throw CommandFailure(file: "-", error: readError) }
+            guard let image = stream.gif.image else {
+                throw CommandFailure(file: "-", error: decodeError ?? GIFError(.notAGIF(.unknown), byteOffset: 0))
+            }
+            return (image, decodeError)
         }
 
         /// Decodes and composites every frame (decoding ahead on other

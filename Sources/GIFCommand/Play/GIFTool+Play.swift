@@ -25,6 +25,10 @@ extension GIFTool {
                 starting over until Ctrl-C. A file that fails part-way shows the rows \
                 decoded.
 
+                A FILE of - is standard input, played while it arrives (curl -s URL | gif \
+                play -): playing starts once frame 0 is in; when the next frame is late, \
+                the last one stays on screen until it comes.
+
                 Ctrl-C, or the end, gives the screen and the cursor back. Standard output \
                 must be a terminal; otherwise gif play says so and exits with status 1.
 
@@ -35,7 +39,7 @@ extension GIFTool {
                 """
         )
 
-        @Argument(help: "The GIF files to play, in order.", completion: .file())
+        @Argument(help: "The GIF files to play, in order (- for standard input).", completion: .file())
         var files: [String]
 
         @Option(help: ArgumentHelp("How many times each file plays on its turn.", valueName: "N"))
@@ -56,6 +60,7 @@ extension GIFTool {
 
         func validate() throws {
             if reverse, bounce { throw ValidationError("--reverse and --bounce cannot be used together") }
+            if files.count(where: { $0 == "-" }) > 1 { throw ValidationError("- (standard input) can be played once") }
             if let loops, loops < 1 { throw ValidationError("--loops must be at least 1") }
             if let width, !(1...HalfBlockRenderer.maxColumns).contains(width) {
                 throw ValidationError("--width must be between 1 and \(HalfBlockRenderer.maxColumns) columns")
@@ -70,9 +75,23 @@ extension GIFTool {
                 StandardStreams.error("gif: standard output is not a terminal; gif play draws there (try gif dump)")
                 throw ExitCode.failure
             }
-            var sources: [GIFFrameSource] = []
+            var sources: [any FrameSource] = []
             try reportingFailures { () throws(CommandFailure) in
-                for file in files { sources.append(GIFFrameSource(image: try openImage(file))) }
+                for file in files {
+                    sources.append(file == "-" ? Self.standardInputSource() : GIFFrameSource(image: try openImage(file)))
+                }
+            }
+            for case let arriving as ProgressiveGIFFrameSource in sources {
+                // Playing starts with frame 0; the rest plays as it arrives.
+                do {
+                    try await arriving.waitUntilPlayable()
+                } catch let error as GIFError {
+                    CommandFailure(file: "-", error: error).report()
+                    throw ExitCode.failure
+                } catch {
+                    CommandFailure(file: "-", message: "\(error)").report()
+                    throw ExitCode.failure
+                }
             }
             let playlist = try makePlaylist(sources)
             let screen = Screen(files: files, width: width)
@@ -89,7 +108,30 @@ extension GIFTool {
             if show.isCancelled { throw ExitCode(130) }
         }
 
-        private func makePlaylist(_ sources: [GIFFrameSource]) throws -> Playlist<ContinuousClock.Instant> {
+        /// Standard input as a source that plays while it arrives: a thread
+        /// of its own reads it with `read(2)` calls of at most 64 KiB and
+        /// appends them (the source refuses input past its limit).
+        private static func standardInputSource() -> ProgressiveGIFFrameSource {
+            let source = ProgressiveGIFFrameSource()
+            Thread.detachNewThread {
+                var chunk = [UInt8](repeating: 0, count: StandardInputGIF.chunkSize)
+                while !source.isComplete {
+                    let n = chunk.withUnsafeMutableBytes { buffer in
+                        var n = read(STDIN_FILENO, buffer.baseAddress, buffer.count)
+                        while n < 0, errno == EINTR { n = read(STDIN_FILENO, buffer.baseAddress, buffer.count) }
+                        return n
+                    }
+                    do {
+                        if n > 0 { try source.append(chunk[..<n]) } else { try source.finish() }
+                    } catch {
+                        return  // The source keeps the error and is complete.
+                    }
+                }
+            }
+            return source
+        }
+
+        private func makePlaylist(_ sources: [any FrameSource]) throws -> Playlist<ContinuousClock.Instant> {
             let items = zip(files, sources).map { file, source in
                 let plays: Int
                 if let loops {
