@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 # -O: the fuzzer should spend its time on inputs, not on debug-build overhead;
 # -g keeps sanitizer reports symbolised.
-flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -I Sources/CGIFLib -I "$out")
+flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -package-name swift_gif_engine -I Sources/CGIFLib -I "$out")
 
 module() {  # module NAME SOURCES...
     local name="$1"
