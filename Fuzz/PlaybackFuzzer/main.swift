@@ -200,7 +200,8 @@ func run(_ script: Script) async {
             if let player {
                 _ = await player.advance(to: clock)
                 let frame = await player.currentFrame
-                precondition((0..<player.timeline.frameCount).contains(frame), "player frame \(frame)")
+                let frameCount = await player.timeline.frameCount  // it grows with a growing source
+                precondition((0..<frameCount).contains(frame), "player frame \(frame)")
                 if let wait = await player.timeUntilNextChange { precondition(wait >= .zero) }
             }
         case 3:
