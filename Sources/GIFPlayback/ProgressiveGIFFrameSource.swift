@@ -3,7 +3,7 @@ import Playback
 import Synchronization
 
 /// A GIF played while its bytes arrive: a `Playback` frame source fed with
-/// ``append(_:)`` as a download goes, built on ``IncrementalGIF``.
+/// ``append(_:)`` as a download goes, built on `IncrementalGIF`.
 ///
 /// ```swift
 /// let source = ProgressiveGIFFrameSource()
@@ -19,21 +19,21 @@ import Synchronization
 ///   ``storedLoopCount`` are those of the frames whose data has arrived
 ///   whole; ``timing`` reads them together. ``timingUpdates()`` yields a new
 ///   timing when frames arrive and a last one when the file completes (the
-///   loop count, and so the total duration, may change then). A ``Player``
+///   loop count, and so the total duration, may change then). A `Player`
 ///   listens to it by itself: it plays what has arrived and waits on the
 ///   last frame for the next (see `WaitPolicy`).
 /// - **Frames.** ``frame(at:)`` gives any available frame, in any order, as
-///   ``GIFFrameSource`` does: one ``FrameSeeker`` kept between calls, which
+///   ``GIFFrameSource`` does: one `FrameSeeker` kept between calls, which
 ///   takes on the bytes read furthest before each decode, with checkpoints
 ///   within ``checkpointBudget``. Decodes run on the ``executor``'s threads,
 ///   never on Swift's cooperative pool.
 /// - **Memory.** The bytes received, the seeker's state and its
-///   checkpoints: no frame is kept here (a ``FrameCache`` keeps what the
+///   checkpoints: no frame is kept here (a `FrameCache` keeps what the
 ///   host's budget allows). While the seeker holds a snapshot of the bytes,
 ///   the next append copies them once (frames arrive far less often than
 ///   bytes).
 /// - **Errors.** A stream that ends badly ends like the whole-file decode of
-///   the bytes received (``IncrementalGIF/finish()``): the same frames, the
+///   the bytes received (`IncrementalGIF/finish()`): the same frames, the
 ///   partial frame with its rows, and ``error``. ``append(_:)`` and
 ///   ``finish()`` throw what the whole-file decode throws on opening (not a
 ///   GIF, a header cut short, a limit).
@@ -84,8 +84,8 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// Adds the next bytes of the file; frames whose data they complete
     /// become available, and ``timingUpdates()`` streams hear of it. Ignored
     /// once ``isComplete``.
-    /// - Throws: As ``IncrementalGIF/append(_:)``: the bytes are not a GIF,
-    ///   pass ``DecodingLimits/maxInputBytes``, or the canvas is over the
+    /// - Throws: As `IncrementalGIF/append(_:)`: the bytes are not a GIF,
+    ///   pass `DecodingLimits/maxInputBytes`, or the canvas is over the
     ///   limit. The source is then complete with that ``error``.
     public func append(_ chunk: some Collection<UInt8>) throws(GIFError) {
         try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.append(chunk) }
@@ -94,7 +94,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// Says that no more bytes will come: a block cut short becomes the
     /// error (and partial frame) of the whole-file decode of the bytes
     /// received, and the source is complete.
-    /// - Throws: As ``IncrementalGIF/finish()``.
+    /// - Throws: As `IncrementalGIF/finish()`.
     public func finish() throws(GIFError) {
         try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.finish() }
     }
@@ -121,7 +121,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
 
     /// The error that ended the stream, once complete: what ``append(_:)``
     /// or ``finish()`` threw, or the structural error after the last frame
-    /// (a truncated frame), as ``GIFInfo/error`` of the whole-file decode.
+    /// (a truncated frame), as `GIFInfo/error` of the whole-file decode.
     /// `nil` while the stream goes on, or when it ended cleanly. (Errors
     /// inside a frame's LZW data come from ``frame(at:)``, as for a whole
     /// file.)
