@@ -115,11 +115,16 @@ struct DumpJob {
                 } else {
                     sink = try OutputSink.file((directory ?? ".") + "/" + name)
                 }
-                let write = { (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes) }
+                // Closures passed inline stay non-escaping: no context to
+                // allocate per frame.
                 if format == .ppm {
-                    try PNMWriter.writePPM(still, background: background, buffer: &buffer, to: write)
+                    try PNMWriter.writePPM(still, background: background, buffer: &buffer) {
+                        (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes)
+                    }
                 } else {
-                    try PNMWriter.writePAM(still, buffer: &buffer, to: write)
+                    try PNMWriter.writePAM(still, buffer: &buffer) {
+                        (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes)
+                    }
                 }
                 if standardOutput == nil { try sink.commit() }
             } catch {
