@@ -12,12 +12,15 @@ final class TimedEvents<Event: Sendable>: Sendable {
     var all: [(Event, Duration)] { records.withLock { $0 } }
 }
 
-/// Waits in real time (at most `limit`) until `condition` holds: how a test
-/// knows that work on other tasks has happened. Not a timing assertion.
-func eventually(_ limit: Duration = .seconds(120), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let end = clock.now.advanced(by: limit)
-    while clock.now < end {
+/// Polls `condition` until it holds, at most `polls` times with a 1 ms
+/// sleep between polls (about two minutes on an idle machine); true once it
+/// holds. The bound is a number of polls, not a wall-clock time: when other
+/// tests of the run keep Swift's cooperative pool busy (a loaded 2-core
+/// machine), the task that would make the condition true is starved as much
+/// as this loop is, so a time limit would fail a correct test. How a test
+/// knows that work on other tasks has happened; not a timing assertion.
+func eventually(polls: Int = 120_000, _ condition: @Sendable () async -> Bool) async -> Bool {
+    for _ in 0..<polls {
         if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }

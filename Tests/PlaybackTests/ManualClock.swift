@@ -79,11 +79,14 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 }
 
-/// Polls `condition` in real time for up to `limit`; true once it holds.
-func eventually(_ limit: Duration = .seconds(120), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let end = clock.now.advanced(by: limit)
-    while clock.now < end {
+/// Polls `condition` until it holds, at most `polls` times with a 1 ms
+/// sleep between polls (about two minutes on an idle machine); true once it
+/// holds. The bound is a number of polls, not a wall-clock time: when other
+/// tests of the run keep Swift's cooperative pool busy (a loaded 2-core
+/// machine), the task that would make the condition true is starved as much
+/// as this loop is, so a time limit would fail a correct test.
+func eventually(polls: Int = 120_000, _ condition: @Sendable () async -> Bool) async -> Bool {
+    for _ in 0..<polls {
         if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }
