@@ -79,6 +79,12 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case noWriter(path: String, waited: Duration)
         /// A frame index past the last frame was asked for.
         case frameOutOfRange(Int, count: Int)
+        /// A host buffer's rows were given `bytesPerRow` apart, fewer than
+        /// the `minimum` one canvas row takes (width × 4), or negative.
+        case rowStrideTooSmall(bytesPerRow: Int, minimum: Int)
+        /// A host buffer of `byteCount` bytes cannot hold the canvas, which
+        /// takes `needed` with the row stride given.
+        case bufferTooSmall(byteCount: Int, needed: Int)
     }
 
     /// What went wrong.
@@ -114,6 +120,10 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case .io(let path, let errno): "cannot read \(path): \(errno)"
         case .noWriter(_, let waited): "no writer opened the FIFO within \(waited)"
         case .frameOutOfRange(let index, let count): "there is no frame \(index) (the file has \(count))"
+        case .rowStrideTooSmall(let bytesPerRow, let minimum):
+            "the buffer's rows are \(bytesPerRow) bytes apart, fewer than the \(minimum) a canvas row takes"
+        case .bufferTooSmall(let byteCount, let needed):
+            "the buffer holds \(byteCount) bytes, fewer than the \(needed) the canvas takes"
         }
     }
 

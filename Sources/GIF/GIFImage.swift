@@ -53,15 +53,20 @@ public struct GIFImage: Sendable {
     ///   Files of small frames, where a thread hand-off costs more than the
     ///   decoding, are decoded on the calling thread regardless (see
     ///   ``FrameIterator/isParallel``).
-    public func makeFrameIterator(parallel: Bool = false) -> FrameIterator {
-        FrameIterator(image: self, parallel: parallel)
+    /// - Parameter pixelFormat: the layout of the canvases returned, applied
+    ///   through the colour table at no cost per pixel.
+    public func makeFrameIterator(parallel: Bool = false, pixelFormat: PixelFormat = .rgba8) -> FrameIterator {
+        FrameIterator(image: self, parallel: parallel, pixelFormat: pixelFormat)
     }
 
     /// Random access to the composited frames, with checkpoints saved within
     /// `memoryBudget` bytes so that reaching a frame costs a few frames'
-    /// decoding rather than all the frames before it. See ``FrameSeeker``.
-    public func makeSeeker(memoryBudget: Int = FrameSeeker.defaultMemoryBudget) -> FrameSeeker {
-        FrameSeeker(image: self, memoryBudget: memoryBudget)
+    /// decoding rather than all the frames before it, in `pixelFormat`. See
+    /// ``FrameSeeker``.
+    public func makeSeeker(
+        memoryBudget: Int = FrameSeeker.defaultMemoryBudget, pixelFormat: PixelFormat = .rgba8
+    ) -> FrameSeeker {
+        FrameSeeker(image: self, memoryBudget: memoryBudget, pixelFormat: pixelFormat)
     }
 
     /// The composited frame at `index`, built by compositing every frame

@@ -19,6 +19,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public let image: GIFImage
     /// The threads this source's decodes run on.
     public let executor: FrameDecodeExecutor
+    /// The layout of every frame's pixels, chosen at creation.
+    public let pixelFormat: GIF.PixelFormat
     private let checkpointBudget: Int
     private let state: Mutex<State>
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
@@ -31,11 +33,15 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public static let defaultCheckpointBudget = 8 << 20
 
     /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
-    /// make jumps back cheap, and `executor` runs the decodes.
+    /// make jumps back cheap, `executor` runs the decodes, and every frame
+    /// comes in `pixelFormat` (applied through the colour table, at no cost
+    /// per pixel).
     public init(
-        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared
+        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared,
+        pixelFormat: GIF.PixelFormat = .rgba8
     ) {
         self.image = image
+        self.pixelFormat = pixelFormat
         self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.state = Mutex(State())
@@ -50,6 +56,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
     ) {
         self.image = image
+        self.pixelFormat = .rgba8
         self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.state = Mutex(State())
@@ -76,7 +83,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// The stored loop count: `nil` without a loop extension, 0 forever.
     public var storedLoopCount: Int? { image.info.loopCount.stored }
 
-    /// The composited frame at `index`, RGBA8.
+    /// The composited frame at `index`, in ``pixelFormat``.
     ///
     /// - Throws: `GIFError` when the frame cannot be decoded. A frame whose
     ///   data fails part-way is returned with the rows decoded.
@@ -194,16 +201,24 @@ public final class GIFFrameSource: FrameSource, Sendable {
             generation = state.generation
         }
         guard var request = next.take() else { return }
-        var loan = lent.take() ?? Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget), generation: generation)
+        var loan = lent.take() ?? Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget, pixelFormat: pixelFormat), generation: generation)
         if let (version, grown) = latest?(), version != loan.version {
             loan.seeker.adopt(grown: grown)
             loan.version = version
         }
         let result: Result<RenderedFrame, any Error>
         do {
-            _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)
+            let canvasBytes = image.info.canvasSize.area * 4
+            if request.pixels.count != canvasBytes { request.pixels = [UInt8](repeating: 0, count: canvasBytes) }
+            let copy = try request.pixels.withUnsafeMutableBytes { buffer throws(GIFError) in
+                try loan.seeker.copyFrame(at: request.index, into: buffer, bytesPerRow: canvasWidth * 4)
+            }
+            let changed = copy.changedRect
             result = .success(
-                RenderedFrame(index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels))
+                RenderedFrame(
+                    index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels,
+                    pixelFormat: pixelFormat.rendered,
+                    changedRect: PixelRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height)))
         } catch {
             result = .failure(error)
         }
@@ -221,5 +236,15 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         request.continuation.resume(with: result)
         if more { executor.enqueue(self) }
+    }
+}
+
+extension GIF.PixelFormat {
+    /// The same layout as `Playback` names it.
+    var rendered: RenderedFrame.PixelFormat {
+        switch self {
+        case .rgba8: .rgba8
+        case .premultipliedBGRA8: .premultipliedBGRA8
+        }
     }
 }

@@ -131,7 +131,27 @@ enum Snippets {
         print(await tested.currentFrame)          // the frame due 250 ms in
         // end README.md:293
 
-        // begin README.md:315
+        // begin README.md:317
+        let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
+        let bitmap = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
+        defer { bitmap.deallocate() }
+        var hostSeeker = gif.makeSeeker(pixelFormat: .premultipliedBGRA8)
+        for index in 0..<gif.info.frameCount {
+            // The bitmap holds frame index − 1: write (and upload) only what changed.
+            let copy = try hostSeeker.copyFrame(at: index, into: bitmap, bytesPerRow: rowBytes, onlyChanged: index > 0)
+            print(index, copy.changedRect)      // "WIDTHxHEIGHT+X+Y", inside the canvas
+        }
+
+        // Through a player: the source's frames are premultiplied BGRA, and a
+        // RenderedFrame copies itself the same way.
+        let bgraPlayer = try Player(source: GIFFrameSource(image: gif, pixelFormat: .premultipliedBGRA8), startingAt: clock.now)
+        let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
+        try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
+        print(drawn.changedRect)
+        // end README.md:317
+
+        // begin README.md:350
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -152,9 +172,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:315
+        // end README.md:350
 
-        // begin README.md:374
+        // begin README.md:409
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -173,9 +193,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:374
+        // end README.md:409
 
-        // begin README.md:406
+        // begin README.md:441
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -210,20 +230,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:406
+        // end README.md:441
 
-        // begin README.md:461
+        // begin README.md:496
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:461
+        // end README.md:496
 
-        // begin README.md:479
+        // begin README.md:514
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:479
+        // end README.md:514
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

@@ -51,6 +51,29 @@ import Testing
         }
         await #expect(throws: GIFError.self) { try await source.frame(at: 240) }
     }
+
+    @Test func premultipliedBGRASourceGivesTheSwappedPixelsAndTheChangedRect() async throws {
+        let image = try GIFImage(contentsOf: Self.fixture("demo.gif"))
+        let source = GIFFrameSource(image: image, pixelFormat: .premultipliedBGRA8)
+        #expect(source.pixelFormat == .premultipliedBGRA8)
+        for index in [0, 1, 2, 57, 3] {
+            let rendered = try await source.frame(at: index)
+            let frame = try image.frame(at: index)
+            // demo.gif's pixels are opaque or transparent black, so the
+            // premultiplied BGRA bytes are the RGBA ones with R and B swapped.
+            var swapped = frame.pixels
+            for i in stride(from: 0, to: swapped.count, by: 4) { swapped.swapAt(i, i + 2) }
+            #expect(frame.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 || $0.element == 0 })
+            #expect(rendered.pixelFormat == .premultipliedBGRA8)
+            #expect(rendered.pixels == swapped, "frame \(index)")
+            let changed = frame.changedRect
+            #expect(rendered.changedRect
+                == PixelRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height))
+        }
+        let plain = try await GIFFrameSource(image: image).frame(at: 5)
+        #expect(plain.pixelFormat == .rgba8)
+        #expect(plain.pixels == (try image.frame(at: 5).pixels))
+    }
 }
 
 @Suite struct GIFFrameSourceMemoryTests {

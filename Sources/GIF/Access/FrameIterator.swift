@@ -10,7 +10,7 @@
 /// it returns `nil`.
 ///
 /// An iterator reuses one giflib handle and its buffers from frame to frame.
-/// A parallel one (``GIFImage/makeFrameIterator(parallel:)``) also decodes
+/// A parallel one (``GIFImage/makeFrameIterator(parallel:pixelFormat:)``) also decodes
 /// the frames after the current one on other threads while it composites.
 /// Use one iterator from one thread at a time.
 public struct FrameIterator {
@@ -19,9 +19,11 @@ public struct FrameIterator {
     /// The index of the frame the next call to ``next()`` returns.
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
-    /// ``GIFImage/makeFrameIterator(parallel:)``, and worth it (more than one
+    /// ``GIFImage/makeFrameIterator(parallel:pixelFormat:)``, and worth it (more than one
     /// processor and frame, and 65,536 pixels or more in all).
     public var isParallel: Bool { ahead != nil }
+    /// The layout of the canvases it returns.
+    public let pixelFormat: PixelFormat
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
     private var ahead: ParallelFrameDecoder?
@@ -30,8 +32,9 @@ public struct FrameIterator {
 
     /// `forceParallel` decodes ahead whenever there are two or more frames,
     /// for tests.
-    init(image: GIFImage, parallel: Bool = false, forceParallel: Bool = false) {
+    init(image: GIFImage, parallel: Bool = false, forceParallel: Bool = false, pixelFormat: PixelFormat = .rgba8) {
         self.image = image
+        self.pixelFormat = pixelFormat
         if forceParallel ? image.info.frameCount > 1 : parallel && Self.worthDecodingAhead(image.info) {
             ahead = ParallelFrameDecoder(image: image)
         }
@@ -53,7 +56,8 @@ public struct FrameIterator {
     public mutating func next() throws(GIFError) -> CompositedFrame? {
         guard let (frame, complete) = try advance() else { return nil }
         return CompositedFrame(
-            info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, isComplete: complete)
+            info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, pixelFormat: pixelFormat,
+            changedRect: compositor!.changedRect, isComplete: complete)
     }
 
     /// Composites frames up to, not including, `index`, without copying
@@ -106,7 +110,7 @@ public struct FrameIterator {
             return nil
         }
         let frame = image.info.frames[nextIndex]
-        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize) }
+        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat) }
         compositor!.begin(frame, globalPalette: image.info.globalPalette)
         let outcome = decodeAndDraw(frame)
         compositor!.end(frame)

@@ -27,6 +27,8 @@ public struct FrameSeeker {
     public let memoryBudget: Int
     /// Frames between checkpoints: a request decodes at most this many.
     public let checkpointInterval: Int
+    /// The layout of the canvases it returns.
+    public var pixelFormat: PixelFormat { live.pixelFormat }
     /// Saved states, by the index of the frame they come before.
     private var checkpoints: [Int: FrameIterator] = [:]
     private var checkpointBytes = 0
@@ -34,15 +36,16 @@ public struct FrameSeeker {
     private var live: FrameIterator
 
     /// A seeker over `image` whose checkpoints hold at most `memoryBudget`
-    /// bytes (each holds about one canvas, width × height × 4 bytes).
-    public init(image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget) {
+    /// bytes (each holds about one canvas, width × height × 4 bytes), with
+    /// canvases in `pixelFormat`.
+    public init(image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget, pixelFormat: PixelFormat = .rgba8) {
         self.image = image
         self.memoryBudget = memoryBudget
         let canvasBytes = max(1, image.info.canvasSize.area * 4)
         let fitting = max(1, memoryBudget / canvasBytes)
         let frames = max(1, image.info.frameCount)
         checkpointInterval = max(1, (frames + fitting - 1) / fitting)
-        live = image.makeFrameIterator()
+        live = image.makeFrameIterator(pixelFormat: pixelFormat)
     }
 
     /// The number of checkpoints saved so far.
@@ -101,6 +104,63 @@ public struct FrameSeeker {
         return frame.isComplete
     }
 
+    /// Composites the frame at `index` like ``frame(at:)`` and writes it into
+    /// memory the host owns (a bitmap context's, a texture upload buffer's),
+    /// `bytesPerRow` bytes from one row's start to the next, in
+    /// ``pixelFormat``. Row `y` of the canvas starts at byte
+    /// `y × bytesPerRow`; the bytes past `width × 4` in each row, and every
+    /// byte outside the rows written, are left as they were.
+    ///
+    /// With `onlyChanged`, only the frame's ``CompositedFrame/changedRect``
+    /// is written: enough when `buffer` holds frame `index` − 1 (the host
+    /// drew frames in order), and the rest of the canvas is untouched.
+    /// Nothing is allocated per call once the seeker is warm.
+    ///
+    /// - Returns: The frame's changed rectangle and whether its data was
+    ///   whole.
+    /// - Throws: ``GIFError`` with ``GIFError/Kind/rowStrideTooSmall(bytesPerRow:minimum:)``
+    ///   when `bytesPerRow` is below `width × 4`, or
+    ///   ``GIFError/Kind/bufferTooSmall(byteCount:needed:)`` when `buffer`
+    ///   cannot hold `height` rows, both before decoding anything; otherwise
+    ///   as ``frame(at:)``.
+    @discardableResult
+    public mutating func copyFrame(
+        at index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int, onlyChanged: Bool = false
+    ) throws(GIFError) -> FrameCopy {
+        let size = image.info.canvasSize
+        let needed = try Self.bytesNeeded(for: size, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        let frame = try frame(at: index)
+        let area = onlyChanged ? frame.changedRect : FrameRect(x: 0, y: 0, width: size.width, height: size.height)
+        if !area.isEmpty, needed > 0, let target = buffer.baseAddress {
+            let rowBytes = area.width * 4
+            frame.pixels.withUnsafeBytes { canvas in
+                let source = canvas.baseAddress!
+                for y in area.y..<area.y + area.height {
+                    let from = (y * size.width + area.x) * 4, to = y * bytesPerRow + area.x * 4
+                    assert(from + rowBytes <= canvas.count && to + rowBytes <= buffer.count)
+                    (target + to).copyMemory(from: source + from, byteCount: rowBytes)
+                }
+            }
+        }
+        return FrameCopy(index: index, changedRect: frame.changedRect, isComplete: frame.isComplete)
+    }
+
+    /// The bytes a `size` canvas takes with rows `bytesPerRow` apart (the
+    /// last row only `width × 4`), checked against `bufferCount`.
+    static func bytesNeeded(for size: PixelSize, bytesPerRow: Int, bufferCount: Int) throws(GIFError) -> Int {
+        let rowBytes = size.width * 4
+        guard bytesPerRow >= rowBytes else {
+            throw GIFError(.rowStrideTooSmall(bytesPerRow: bytesPerRow, minimum: rowBytes))
+        }
+        guard size.height > 0, rowBytes > 0 else { return 0 }
+        let (rows, overflow) = (size.height - 1).multipliedReportingOverflow(by: bytesPerRow)
+        let (needed, overflow2) = rows.addingReportingOverflow(rowBytes)
+        guard !overflow, !overflow2, needed <= bufferCount else {
+            throw GIFError(.bufferTooSmall(byteCount: bufferCount, needed: overflow || overflow2 ? Int.max : needed))
+        }
+        return needed
+    }
+
     /// Decodes the whole file once, saving every checkpoint the budget
     /// allows, so that every later ``frame(at:)`` costs at most
     /// ``checkpointInterval`` frames.
@@ -131,5 +191,24 @@ public struct FrameSeeker {
         guard checkpointBytes + bytes <= memoryBudget else { return }
         checkpoints[index] = checkpoint
         checkpointBytes += bytes
+    }
+}
+
+/// What ``FrameSeeker/copyFrame(at:into:bytesPerRow:onlyChanged:)`` wrote.
+public struct FrameCopy: Sendable, Hashable {
+    /// The frame's position in the file, from 0.
+    public var index: Int
+    /// The part of the canvas where the frame can differ from frame
+    /// `index` − 1 (see ``CompositedFrame/changedRect``).
+    public var changedRect: FrameRect
+    /// `false` when the frame's data failed part-way (see
+    /// ``CompositedFrame/isComplete``).
+    public var isComplete: Bool
+
+    /// Creates a record of a copy.
+    public init(index: Int, changedRect: FrameRect, isComplete: Bool) {
+        self.index = index
+        self.changedRect = changedRect
+        self.isComplete = isComplete
     }
 }

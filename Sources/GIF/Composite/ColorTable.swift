@@ -1,23 +1,29 @@
-/// A frame's 256 palette entries as RGBA8 words, ready for the compositor's
-/// inner loop: entries past the palette, and every entry when there is no
-/// palette, are opaque black.
+/// A frame's 256 palette entries as words in the canvas's ``PixelFormat``,
+/// ready for the compositor's inner loop: entries past the palette, and every
+/// entry when there is no palette, are opaque black. The format is applied
+/// here, 256 times per palette, so the inner loop only stores words.
 struct ColorTable {
-    /// Entry `i` as a `UInt32` whose bytes in memory are R, G, B, A.
+    /// Entry `i` as a `UInt32` whose bytes in memory are the pixel's bytes in
+    /// ``format``.
     private(set) var words: [UInt32]
+    /// The layout of each word's bytes.
+    let format: PixelFormat
 
-    init(_ palette: Palette?) {
+    init(_ palette: Palette?, format: PixelFormat = .rgba8) {
         words = [UInt32](repeating: 0, count: 256)
+        self.format = format
         fill(from: palette)
     }
 
     /// Rewrites every entry from `palette`, in place.
     mutating func fill(from palette: Palette?) {
-        let black = Self.word(red: 0, green: 0, blue: 0, alpha: 255)
+        let format = format
+        let black = Self.word(red: 0, green: 0, blue: 0, alpha: 255, format: format)
         words.withUnsafeMutableBufferPointer { words in
             var i = 0
             if let palette {
                 for color in palette.colors.prefix(256) {
-                    words[i] = Self.word(red: color.red, green: color.green, blue: color.blue, alpha: 255)
+                    words[i] = Self.word(red: color.red, green: color.green, blue: color.blue, alpha: 255, format: format)
                     i += 1
                 }
             }
@@ -28,8 +34,10 @@ struct ColorTable {
         }
     }
 
-    /// Packs a colour so that its bytes in memory are R, G, B, A.
-    static func word(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) -> UInt32 {
-        (UInt32(red) | UInt32(green) << 8 | UInt32(blue) << 16 | UInt32(alpha) << 24).littleEndian
+    /// Packs a colour (not premultiplied) so that its bytes in memory are
+    /// the pixel's bytes in `format`: R, G, B, A for ``PixelFormat/rgba8``.
+    static func word(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8, format: PixelFormat = .rgba8) -> UInt32 {
+        let (b0, b1, b2, b3) = format.bytes(red: red, green: green, blue: blue, alpha: alpha)
+        return (UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24).littleEndian
     }
 }

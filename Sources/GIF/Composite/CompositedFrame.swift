@@ -5,9 +5,26 @@ public struct CompositedFrame: Sendable, Hashable {
     public var info: FrameInfo
     /// The canvas size.
     public var size: PixelSize
-    /// The canvas, `size.width × size.height` pixels, RGBA8 (not
-    /// premultiplied), row-major, top row first.
+    /// The canvas, `size.width × size.height` pixels of four bytes in
+    /// ``pixelFormat`` (RGBA8, not premultiplied, unless another format was
+    /// asked for), row-major, top row first.
     public var pixels: [UInt8]
+    /// The layout of ``pixels``, chosen when the iterator or seeker was made.
+    public var pixelFormat: PixelFormat
+    /// The part of the canvas where this frame's pixels can differ from frame
+    /// ``index`` − 1's: the bounding box of this frame's rectangle and the
+    /// area frame ``index`` − 1's disposal restored (disposal 2 or 3; none
+    /// for 0 and 1), clipped to the canvas. The whole canvas for frame 0
+    /// (the previous frame is taken as nothing drawn). Empty, at the origin,
+    /// when the frame changes nothing (its rectangle lies off the canvas and
+    /// the previous frame disposed of nothing).
+    ///
+    /// It is relative to frame ``index`` − 1, however this frame was reached
+    /// (in order, after a seek or after a rewind): a host that last drew
+    /// frame ``index`` − 1 needs to update only this rectangle; a host that
+    /// last drew another frame updates the whole canvas. Every pixel outside
+    /// it equals frame ``index`` − 1's.
+    public var changedRect: FrameRect
     /// `false` when the frame's data failed part-way: the rows decoded so far
     /// are shown, the rest of the rectangle keeps the canvas as it was, and
     /// the iterator reports the error on its next call.
@@ -24,9 +41,21 @@ public struct CompositedFrame: Sendable, Hashable {
     /// The frame's disposal.
     public var disposal: Disposal { info.disposal }
 
-    /// The RGBA8 pixel at column `x`, row `y` of the canvas.
+    /// The pixel at column `x`, row `y` of the canvas, as RGBA8 not
+    /// premultiplied, whatever ``pixelFormat`` is (a premultiplied colour is
+    /// divided by its alpha; alpha 0 gives transparent black).
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         let i = (y * size.width + x) * 4
-        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        switch pixelFormat {
+        case .rgba8:
+            return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        case .premultipliedBGRA8:
+            let alpha = pixels[i + 3]
+            guard alpha > 0 else { return (0, 0, 0, 0) }
+            func unscaled(_ c: UInt8) -> UInt8 {
+                UInt8(min(255, (UInt32(c) * 255 + UInt32(alpha) / 2) / UInt32(alpha)))
+            }
+            return (unscaled(pixels[i + 2]), unscaled(pixels[i + 1]), unscaled(pixels[i]), alpha)
+        }
     }
 }

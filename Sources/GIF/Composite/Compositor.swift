@@ -5,32 +5,42 @@
 /// Memory is the canvas plus, for a frame with disposal 3 ("restore
 /// previous"), a copy of the part of the canvas under that frame, in a buffer
 /// kept between frames. The palette table is rebuilt only when the palette
-/// changes, and the inner loop runs over raw pointers with the clipping done
-/// once per frame. A compositor is a value: a copy is a checkpoint.
+/// changes, in the canvas's ``PixelFormat``, and the inner loop runs over raw
+/// pointers with the clipping done once per frame. A compositor is a value:
+/// a copy is a checkpoint.
 struct Compositor {
     let width: Int
     let height: Int
-    /// The canvas, RGBA8, row-major.
+    /// The canvas, in ``format``, row-major.
     private(set) var canvas: [UInt8]
+    /// The layout of the canvas's pixels.
+    let format: PixelFormat
+    /// The part of the canvas the frame being drawn can change from the
+    /// previous frame's canvas (see ``CompositedFrame/changedRect``), set by
+    /// ``begin(_:globalPalette:)``.
+    private(set) var changedRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
     /// The previous frame's disposal, applied when the next frame begins.
     private var pending: (rect: FrameRect, disposal: Disposal)?
     /// The canvas under the current frame, kept for disposal 3.
     private var saved: [UInt8] = []
-    private var table = ColorTable(nil)
+    private var table: ColorTable
     /// Which palette `table` holds: -1 none yet, -2 the global one, else the
     /// index of the frame whose local palette it is.
     private var tableSource = -1
     private var transparent = -1
     private var frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
 
-    init(canvasSize: PixelSize) {
+    init(canvasSize: PixelSize, format: PixelFormat = .rgba8) {
         width = canvasSize.width
         height = canvasSize.height
+        self.format = format
+        table = ColorTable(nil, format: format)
         canvas = [UInt8](repeating: 0, count: width * height * 4)
     }
 
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
+        changedRect = changedArea(for: frame)
         applyPendingDisposal()
         if let local = frame.localPalette {
             if tableSource != frame.index {
@@ -132,6 +142,29 @@ struct Compositor {
         }
     }
 
+    /// The canvas area `frame` can change from the previous frame's canvas:
+    /// the whole canvas for frame 0; otherwise the bounding box of the
+    /// frame's rectangle and the area the previous frame's disposal restores
+    /// (disposal 2 or 3), both clipped to the canvas; an empty rectangle at
+    /// the origin when neither holds a pixel.
+    private func changedArea(for frame: FrameInfo) -> FrameRect {
+        guard frame.index > 0 else { return FrameRect(x: 0, y: 0, width: width, height: height) }
+        var area = frame.rect.clipped(toWidth: width, height: height)
+        if let (restored, disposal) = pending, disposal == .restoreBackground || disposal == .restorePrevious {
+            area = Self.union(area, restored)
+        }
+        return area.isEmpty ? FrameRect(x: 0, y: 0, width: 0, height: 0) : area
+    }
+
+    /// The bounding box of `a` and `b`, ignoring an empty one.
+    static func union(_ a: FrameRect, _ b: FrameRect) -> FrameRect {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        let left = min(a.x, b.x), top = min(a.y, b.y)
+        let right = max(a.x + a.width, b.x + b.width), bottom = max(a.y + a.height, b.y + b.height)
+        return FrameRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// Records `frame`'s disposal, to apply before the next frame is drawn.
     mutating func end(_ frame: FrameInfo) {
         pending = (frame.rect.clipped(toWidth: width, height: height), frame.disposal.effective)
@@ -198,6 +231,7 @@ struct Compositor {
             canvas = other.canvas
         }
         pending = other.pending
+        changedRect = other.changedRect
         saved = other.saved
         table = other.table
         tableSource = other.tableSource
@@ -210,6 +244,7 @@ struct Compositor {
     mutating func rewind() {
         canvas.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         pending = nil
+        changedRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
         tableSource = -1
         transparent = -1
         frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
