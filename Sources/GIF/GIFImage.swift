@@ -59,9 +59,13 @@ public struct GIFImage: Sendable {
 
     /// Random access to the composited frames, with checkpoints saved within
     /// `memoryBudget` bytes so that reaching a frame costs a few frames'
-    /// decoding rather than all the frames before it. See ``FrameSeeker``.
-    public func makeSeeker(memoryBudget: Int = FrameSeeker.defaultMemoryBudget) -> FrameSeeker {
-        FrameSeeker(image: self, memoryBudget: memoryBudget)
+    /// decoding rather than all the frames before it, and frames' palette
+    /// indices stored within `indexBudget` bytes so that compositing a frame
+    /// again costs no decoding. See ``FrameSeeker``.
+    public func makeSeeker(
+        memoryBudget: Int = FrameSeeker.defaultMemoryBudget, indexBudget: Int = FrameSeeker.defaultIndexBudget
+    ) -> FrameSeeker {
+        FrameSeeker(image: self, memoryBudget: memoryBudget, indexBudget: indexBudget)
     }
 
     /// The composited frame at `index`, built by compositing every frame
