@@ -16,12 +16,15 @@ import Darwin
 //        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
 //        BenchmarkReport --command [--rounds N]
 //        BenchmarkReport --progressive [--rounds N]
+//        BenchmarkReport --steady
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
 // PlayerProbe.swift. The fourth prints only the `gif` command's section
 // (CommandReport.swift), which the full report prints last; the fifth only
-// the progressive decoding section (ProgressiveReport.swift).
+// the progressive decoding section (ProgressiveReport.swift); the sixth only
+// the index tier's steady-loop figures (SteadyLoop.swift), which the player
+// section prints too.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
@@ -38,12 +41,14 @@ var profile: (decoder: String, workload: String)?
 var repeats = 1
 var commandOnly = false
 var progressiveOnly = false
+var steadyOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = max(1, arguments.popFirst().flatMap { Int($0) } ?? rounds)
     case "--command": commandOnly = true
     case "--progressive": progressiveOnly = true
+    case "--steady": steadyOnly = true
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
     case "--profile":
         guard let decoder = arguments.popFirst(), let workload = arguments.popFirst() else { exit(2) }
@@ -56,6 +61,10 @@ while let argument = arguments.popFirst() {
 
 if progressiveOnly {
     ProgressiveReport.printSection(workloads: Workload.all(), rounds: rounds)
+    exit(0)
+}
+if steadyOnly {
+    SteadyLoop.printSection(preload: nil)
     exit(0)
 }
 if commandOnly {
