@@ -61,12 +61,14 @@ public struct GIFImage: Sendable {
 
     /// Random access to the composited frames, with checkpoints saved within
     /// `memoryBudget` bytes so that reaching a frame costs a few frames'
-    /// decoding rather than all the frames before it, in `pixelFormat`. See
-    /// ``FrameSeeker``.
+    /// decoding rather than all the frames before it, and frames' palette
+    /// indices stored within `indexBudget` bytes so that compositing a frame
+    /// again costs no decoding, in `pixelFormat`. See ``FrameSeeker``.
     public func makeSeeker(
-        memoryBudget: Int = FrameSeeker.defaultMemoryBudget, pixelFormat: PixelFormat = .rgba8
+        memoryBudget: Int = FrameSeeker.defaultMemoryBudget, indexBudget: Int = FrameSeeker.defaultIndexBudget,
+        pixelFormat: PixelFormat = .rgba8
     ) -> FrameSeeker {
-        FrameSeeker(image: self, memoryBudget: memoryBudget, pixelFormat: pixelFormat)
+        FrameSeeker(image: self, memoryBudget: memoryBudget, indexBudget: indexBudget, pixelFormat: pixelFormat)
     }
 
     /// The composited frame at `index`, built by compositing every frame

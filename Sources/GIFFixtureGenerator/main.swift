@@ -30,6 +30,7 @@ func allFixtures() throws(EncoderError) -> [Fixture] {
     fixtures.append(try .noTrailer())
     fixtures.append(try .unknownBlock())
     fixtures.append(try .demo())
+    fixtures.append(try .screenRecording())
     return fixtures
 }
 

@@ -14,6 +14,18 @@ import Synchronization
 /// (holding no thread) and resumed with its frame. A source's requests run
 /// one at a time, in the order asked; a lock guards only the queue and the
 /// hand-over of the seeker, never a decode.
+///
+/// The seeker's memory is split in two budgets. The index budget comes
+/// first: it keeps each decoded frame's palette indices (one byte a pixel of
+/// the frame's own rectangle), so a looping player whose frame cache cannot
+/// hold the whole animation re-composites frames from them instead of
+/// decoding them again with giflib (compositing is about a tenth of a
+/// decode). When the GIF's indices need less than the index budget, the
+/// rest goes to the checkpoint budget. Checkpoints (whole canvases) bound
+/// how far back a jump resumes. The composited canvases themselves stay in
+/// the player's `FrameCache`. So a source holds at most
+/// `indexBudget + checkpointBudget` bytes of decoding state, plus its
+/// working canvas.
 public final class GIFFrameSource: FrameSource, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
@@ -22,6 +34,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// The layout of every frame's pixels, chosen at creation.
     public let pixelFormat: GIF.PixelFormat
     private let checkpointBudget: Int
+    private let indexBudget: Int
     private let state: Mutex<State>
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
     /// and its version, taken on by the seeker before each decode.
@@ -32,18 +45,29 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// player's frame cache has its own budget.
     public static let defaultCheckpointBudget = 8 << 20
 
+    /// The default budget for stored frame indices: 16 MiB. It holds every
+    /// frame of most GIFs on the web (16 million frame pixels: 60 whole
+    /// 520 × 520 frames, or a 783-frame 640 × 421 screen recording's 7.8 MB
+    /// of changed rectangles), so they loop without decoding, for half the
+    /// bytes of the player's 32 MiB frame cache, which holds 8 such canvases.
+    public static let defaultIndexBudget = 16 << 20
+
     /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
-    /// make jumps back cheap, `executor` runs the decodes, and every frame
-    /// comes in `pixelFormat` (applied through the colour table, at no cost
-    /// per pixel).
+    /// make jumps back cheap, `indexBudget` the frames' palette indices kept
+    /// so that no frame is decoded twice (0 turns that off), `executor` runs
+    /// the decodes, and every frame comes in `pixelFormat` (applied through
+    /// the colour table, at no cost per pixel).
     public init(
-        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared,
-        pixelFormat: GIF.PixelFormat = .rgba8
+        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, indexBudget: Int = defaultIndexBudget,
+        executor: FrameDecodeExecutor = .shared, pixelFormat: GIF.PixelFormat = .rgba8
     ) {
         self.image = image
         self.pixelFormat = pixelFormat
         self.executor = executor
-        self.checkpointBudget = checkpointBudget
+        let indexNeed = image.info.frames.reduce(0) { $0 + $1.rect.area }
+        let indexBudget = max(0, indexBudget)
+        self.indexBudget = min(indexBudget, indexNeed)
+        self.checkpointBudget = checkpointBudget + indexBudget - self.indexBudget
         self.state = Mutex(State())
         self.latest = nil
     }
@@ -52,13 +76,14 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// the first snapshot with its canvas known, and `latest` hands the
     /// newest one (the same bytes and frames, and more) to each decode.
     init(
-        growing image: GIFImage, checkpointBudget: Int, executor: FrameDecodeExecutor,
-        latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
+        growing image: GIFImage, checkpointBudget: Int, indexBudget: Int = defaultIndexBudget,
+        executor: FrameDecodeExecutor, latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
     ) {
         self.image = image
         self.pixelFormat = .rgba8
         self.executor = executor
         self.checkpointBudget = checkpointBudget
+        self.indexBudget = max(0, indexBudget)
         self.state = Mutex(State())
         self.latest = latest
     }
@@ -71,6 +96,19 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// The seek checkpoints held now (see `FrameSeeker`), for diagnostics:
     /// the count after the latest decode.
     public var checkpointCount: Int { state.withLock { $0.checkpointCount } }
+
+    /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
+    /// diagnostics and memory accounting: the figure after the latest decode.
+    public var indexBytes: Int { state.withLock { $0.indexBytes } }
+
+    /// The bytes of decoding state held: stored indices and checkpoints,
+    /// after the latest decode (the working canvas not counted).
+    public var decodingStateBytes: Int { state.withLock { $0.decodingStateBytes } }
+
+    /// The frames giflib has decoded for this source so far, across
+    /// releases. A player looping over a GIF whose indices fit the index
+    /// budget sees it stop growing after the first loop.
+    public var decodeCount: Int { state.withLock { $0.retiredDecodes + $0.decodeCount } }
 
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
@@ -99,7 +137,27 @@ public final class GIFFrameSource: FrameSource, Sendable {
         state.withLock { state in
             state.generation += 1
             state.checkpointCount = 0
+            state.indexBytes = 0
+            state.decodingStateBytes = 0
+            state.retiredDecodes += state.decodeCount
+            state.decodeCount = 0
             state.idle = nil
+        }
+    }
+
+    /// Drops seek checkpoints, then stored frame indices (the last frames
+    /// first), until at most `bytes` of decoding state remain, for a memory
+    /// budget shared across sources. Done now when no decode runs, else when
+    /// the running decode ends. Later decodes may store again within this
+    /// source's budgets.
+    public func trimDecodingState(toBytes bytes: Int) {
+        state.withLock { state in
+            if state.idle != nil {
+                state.idle!.seeker.trim(toBytes: bytes)
+                state.record(state.idle!.seeker)
+            } else {
+                state.pendingTrim = min(state.pendingTrim ?? .max, bytes)
+            }
         }
     }
 
@@ -180,9 +238,25 @@ public final class GIFFrameSource: FrameSource, Sendable {
         /// decode and after a release).
         var idle: Loan?
         var checkpointCount = 0
+        var indexBytes = 0
+        var decodingStateBytes = 0
+        /// The giflib decodes of the current seeker, and of those released.
+        var decodeCount = 0
+        var retiredDecodes = 0
+        /// A ``trimDecodingState(toBytes:)`` asked for while the seeker was
+        /// lent, applied when it comes back.
+        var pendingTrim: Int?
         /// Bumped by ``releaseDecodingState()``: an older seeker is dropped
         /// when its decode ends.
         var generation = 0
+
+        /// Takes the statistics of `seeker`, the current one.
+        mutating func record(_ seeker: FrameSeeker) {
+            checkpointCount = seeker.checkpointCount
+            indexBytes = seeker.indexBytes
+            decodingStateBytes = seeker.decodingStateBytes
+            decodeCount = seeker.decodeCount
+        }
     }
 
     /// Runs the oldest request on the calling executor thread, then queues
@@ -201,7 +275,10 @@ public final class GIFFrameSource: FrameSource, Sendable {
             generation = state.generation
         }
         guard var request = next.take() else { return }
-        var loan = lent.take() ?? Loan(seeker: image.makeSeeker(memoryBudget: checkpointBudget, pixelFormat: pixelFormat), generation: generation)
+        var loan = lent.take() ?? Loan(
+            seeker: image.makeSeeker(
+                memoryBudget: checkpointBudget, indexBudget: indexBudget, pixelFormat: pixelFormat),
+            generation: generation)
         if let (version, grown) = latest?(), version != loan.version {
             loan.seeker.adopt(grown: grown)
             loan.version = version
@@ -224,8 +301,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         var returned: Loan? = loan
         let more = state.withLock { state -> Bool in
-            if let loan = returned.take(), loan.generation == state.generation {
-                state.checkpointCount = loan.seeker.checkpointCount
+            if var loan = returned.take(), loan.generation == state.generation {
+                if let bytes = state.pendingTrim.take() { loan.seeker.trim(toBytes: bytes) }
+                state.record(loan.seeker)
                 state.idle = loan
             }
             guard !state.requests.isEmpty else {

@@ -105,3 +105,43 @@ import Testing
         }
     }
 }
+
+/// The source's index tier: a looping caller decodes each frame once.
+@Suite struct GIFFrameSourceIndexTierTests {
+    /// Fixtures/README.md: screen-recording.gif, 600 frames whose indices
+    /// take 640 × 400 + 11 × 200 × 120 + 588 × 16 × 14 bytes, well within
+    /// the default index budget.
+    @Test func secondLoopDecodesNothingAndDrawsTheSameFrames() async throws {
+        let path = GIFFrameSourceTests.fixture("screen-recording.gif")
+        let source = try GIFFrameSource(contentsOf: path)
+        var iterator = try GIFImage(contentsOf: path).makeFrameIterator()
+        var expected: [UInt32] = []
+        while let frame = try iterator.next() { expected.append(CRC32.checksum(frame.pixels)) }
+        #expect(expected.count == 600)
+        var storage: [UInt8] = []
+        for loop in 0..<2 {
+            for index in 0..<600 {
+                let frame = try await source.frame(at: index, reusing: storage)
+                #expect(CRC32.checksum(frame.pixels) == expected[index], "loop \(loop) frame \(index)")
+                storage = frame.pixels
+            }
+            #expect(source.decodeCount == 600)
+        }
+        #expect(source.indexBytes == 640 * 400 + 11 * 200 * 120 + 588 * 16 * 14)
+        source.trimDecodingState(toBytes: 640 * 400)
+        #expect(source.decodingStateBytes <= 640 * 400)
+        #expect(source.indexBytes > 0)
+        source.releaseDecodingState()
+        #expect(source.indexBytes == 0 && source.decodingStateBytes == 0)
+        _ = try await source.frame(at: 1)
+        #expect(source.decodeCount == 602)
+    }
+
+    @Test func aZeroIndexBudgetDecodesEveryTime() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let source = GIFFrameSource(image: image, indexBudget: 0)
+        for index in [0, 1, 2, 0, 1, 2] { _ = try await source.frame(at: index) }
+        #expect(source.decodeCount == 6)
+        #expect(source.indexBytes == 0)
+    }
+}

@@ -14,8 +14,8 @@ struct FixtureInventoryTests {
         "disposal-3.gif", "disposal-4.gif", "disposal-5.gif", "disposal-6.gif", "disposal-7.gif",
         "extra-pixel-data.gif", "first-frame-growth.gif", "gce-last-wins.gif", "index-past-palette.gif",
         "interlace.gif", "local-palette.gif", "loop-2.gif", "loop-absent.gif", "loop-forever.gif",
-        "loop-latest-wins.gif", "no-palette.gif", "no-trailer.gif", "palette-256.gif", "transparency.gif",
-        "truncated.gif", "unknown-block.gif", "zero-size-frame.gif",
+        "loop-latest-wins.gif", "no-palette.gif", "no-trailer.gif", "palette-256.gif", "screen-recording.gif",
+        "transparency.gif", "truncated.gif", "unknown-block.gif", "zero-size-frame.gif",
     ]
 
     @Test func everyFixtureIsCovered() {

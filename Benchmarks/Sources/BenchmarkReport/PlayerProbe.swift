@@ -10,6 +10,8 @@ import Playback
 /// - `[--paced] WORKLOAD [LOOPS]`: one player, ``loops`` loops (or `LOOPS`);
 ///   `--paced` waits for the cache's prefetch before each frame change.
 /// - `playlist`: a ``Playlist`` of every workload file, one lap.
+/// - `steady WORKLOAD`: one player, four paced loops, the last one's process
+///   CPU time against the C baseline's (see ``SteadyLoop``).
 /// - `nine-shared WORKLOAD` / `nine-private WORKLOAD`: nine players on one
 ///   epoch, one loop, sharing one frame cache or each with its own.
 /// - `malloc-sites WORKLOAD [LOOPS]`: one player, the last of ``loops``
@@ -40,6 +42,9 @@ enum PlayerProbe {
                     path: file.path, loops: arguments.dropFirst(2).first.flatMap { Int($0) } ?? loops, paced: paced)
             case "playlist":
                 try await playlist()
+            case "steady":
+                guard arguments.count > 1 else { return usage() }
+                try await SteadyLoop.probe(name: arguments[1])
             case "nine-shared", "nine-private":
                 guard arguments.count > 1, let file = location(of: arguments[1]) else { return usage() }
                 try await nine(path: file.path, sharingCache: arguments[0] == "nine-shared")
@@ -58,7 +63,7 @@ enum PlayerProbe {
     }
 
     private static func usage() -> Int32 {
-        print("usage: --player-probe [--paced] WORKLOAD [LOOPS] | playlist | nine-shared WORKLOAD | nine-private WORKLOAD | malloc-check")
+        print("usage: --player-probe [--paced] WORKLOAD [LOOPS] | playlist | steady WORKLOAD | nine-shared WORKLOAD | nine-private WORKLOAD | malloc-check")
         print("       --player-probe [--paced] malloc-sites WORKLOAD [LOOPS]")
         print("workloads: \(Workload.locations().map(\.name).joined(separator: " "))")
         return 2

@@ -35,6 +35,8 @@ enum PlayerReport {
         printPlayerTable(runs, cBaseline: cBaseline)
         printTargets(runs, workloads: workloads)
         print()
+        SteadyLoop.printSection(preload: preload)
+        print()
         printPlaylistTable(workloads: workloads, cBaseline: cBaseline, preload: preload)
         if let workload = workloads.first(where: { $0.name == nineWorkload }), let c = cBaseline[workload.name] {
             print()

@@ -17,13 +17,16 @@ import Darwin
 //        BenchmarkReport --command [--rounds N]
 //        BenchmarkReport --progressive [--rounds N]
 //        BenchmarkReport --layout [--rounds N]
+//        BenchmarkReport --steady
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
 // PlayerProbe.swift. The fourth prints only the `gif` command's section
 // (CommandReport.swift), which the full report prints last; the fifth only
 // the progressive decoding section (ProgressiveReport.swift); the sixth only
-// drawing into a host buffer in each pixel format (LayoutReport.swift).
+// drawing into a host buffer in each pixel format (LayoutReport.swift); the
+// seventh only the index tier's steady-loop figures (SteadyLoop.swift), which the player
+// section prints too.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
@@ -41,6 +44,7 @@ var repeats = 1
 var commandOnly = false
 var progressiveOnly = false
 var layoutOnly = false
+var steadyOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -48,6 +52,7 @@ while let argument = arguments.popFirst() {
     case "--command": commandOnly = true
     case "--progressive": progressiveOnly = true
     case "--layout": layoutOnly = true
+    case "--steady": steadyOnly = true
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
     case "--profile":
         guard let decoder = arguments.popFirst(), let workload = arguments.popFirst() else { exit(2) }
@@ -64,6 +69,10 @@ if progressiveOnly {
 }
 if layoutOnly {
     LayoutReport.printSection(workloads: Workload.all(), rounds: rounds)
+    exit(0)
+}
+if steadyOnly {
+    SteadyLoop.printSection(preload: nil)
     exit(0)
 }
 if commandOnly {

@@ -132,7 +132,7 @@ public struct HostDrivenPlayers: Sendable {
     }
 
     /// Waits until every cache has decoded what it was asked to prefetch.
-    func waitForPrefetch() async {
+    public func waitForPrefetch() async {
         for cache in caches { await cache.waitForPrefetch() }
     }
 

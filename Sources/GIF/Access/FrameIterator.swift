@@ -29,6 +29,15 @@ public struct FrameIterator {
     private var ahead: ParallelFrameDecoder?
     private var pendingError: GIFError?
     private var done = false
+    /// The index tier a seeker lends: frames held there are drawn without
+    /// decoding, and decoded frames are offered to it. `nil` for a plain or
+    /// parallel iterator.
+    var indexCache: FrameIndexCache?
+    /// The frames this iterator has had giflib decode, on this thread or (for
+    /// a parallel iterator) on the threads ahead. A frame drawn from a
+    /// seeker's stored indices does not count, so a seeker looping over a
+    /// GIF whose indices it holds shows no growth after the first loop.
+    public private(set) var decodeCount = 0
 
     /// `forceParallel` decodes ahead whenever there are two or more frames,
     /// for tests.
@@ -68,6 +77,7 @@ public struct FrameIterator {
 
     /// Takes on `checkpoint`'s position and canvas, reusing this iterator's
     /// canvas storage and decoder (see ``Compositor/restore(from:)``).
+    /// The decode count and index tier stay this iterator's own.
     mutating func restore(from checkpoint: FrameIterator) {
         nextIndex = checkpoint.nextIndex
         pendingError = checkpoint.pendingError
@@ -134,7 +144,18 @@ public struct FrameIterator {
         return error
     }
 
+    /// Draws `frame` from the index tier when it holds the frame, else
+    /// decodes it (ahead on other threads, or here) and offers the indices
+    /// to the tier.
     private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoder.Outcome {
+        assert(indexCache == nil || ahead == nil, "the index tier is for sequential iterators only")
+        if let indexCache, let outcome = indexCache.withEntry(frame.index, { indices, outcome in
+            compositor!.draw(frame, indices: indices, outcome: outcome)
+            return outcome
+        }) {
+            return outcome
+        }
+        decodeCount += 1
         if let ahead, let outcome = ahead.withFrame(frame.index, { indices, outcome in
             compositor!.draw(frame, indices: indices, outcome: outcome)
             return outcome
@@ -144,7 +165,10 @@ public struct FrameIterator {
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!
         let outcome = image.bytes.withUnsafeBufferPointer { decoder.decode(frame, bytes: $0) }
-        decoder.withIndices { compositor!.draw(frame, indices: $0, outcome: outcome) }
+        decoder.withIndices { indices in
+            compositor!.draw(frame, indices: indices, outcome: outcome)
+            indexCache?.offer(frame, indices: indices, outcome: outcome)
+        }
         return outcome
     }
 }

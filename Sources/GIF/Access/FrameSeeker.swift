@@ -13,6 +13,18 @@
 /// frames on the way, saving checkpoints as it goes; ``prepare()`` does that
 /// for the whole file at once.
 ///
+/// A seeker also keeps each decoded frame's palette indices (its own
+/// rectangle, one byte a pixel), as many frames as ``indexBudget`` holds,
+/// taken in the order they are first decoded. A frame held there is
+/// composited again without giflib, about a tenth of a decode's cost, so a
+/// player looping over a GIF whose indices fit decodes each frame once
+/// (``decodeCount`` stops growing after the first loop), and a seek resumes
+/// from a checkpoint by compositing stored frames. The two budgets split a
+/// seeker's memory: indices come first, as they save the most work per byte
+/// (a whole frame's decode for at most a quarter of a canvas, and for a
+/// small changed rectangle far less); checkpoints take what their own budget
+/// allows and bound how far back a seek resumes.
+///
 /// ```swift
 /// var seeker = image.makeSeeker()
 /// let frame = try seeker.frame(at: 120)
@@ -20,11 +32,17 @@
 public struct FrameSeeker {
     /// The default budget for checkpoints: 64 MiB.
     public static let defaultMemoryBudget = 64 << 20
+    /// The default budget for stored frame indices: 16 MiB, the indices of
+    /// 16 million frame pixels (for instance 60 whole 520 × 520 frames, or
+    /// a long screen recording of small changed rectangles).
+    public static let defaultIndexBudget = 16 << 20
 
     /// The image being decoded.
     public private(set) var image: GIFImage
     /// The most bytes the checkpoints may hold.
     public let memoryBudget: Int
+    /// The most bytes of stored frame indices.
+    public var indexBudget: Int { indices.budget }
     /// Frames between checkpoints: a request decodes at most this many.
     public let checkpointInterval: Int
     /// The layout of the canvases it returns.
@@ -34,22 +52,59 @@ public struct FrameSeeker {
     private var checkpointBytes = 0
     /// Where the last request left off.
     private var live: FrameIterator
+    /// The index tier, shared by `live` (checkpoints copied from it hold
+    /// the same reference, unused).
+    private let indices: FrameIndexCache
 
     /// A seeker over `image` whose checkpoints hold at most `memoryBudget`
-    /// bytes (each holds about one canvas, width × height × 4 bytes), with
-    /// canvases in `pixelFormat`.
-    public init(image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget, pixelFormat: PixelFormat = .rgba8) {
+    /// bytes (each holds about one canvas, width × height × 4 bytes) and
+    /// whose stored frame indices hold at most `indexBudget` bytes (one a
+    /// pixel of each frame's rectangle; 0 turns the index tier off), with
+    /// canvases in `pixelFormat`. Negative budgets count as 0.
+    public init(
+        image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget, indexBudget: Int = Self.defaultIndexBudget,
+        pixelFormat: PixelFormat = .rgba8
+    ) {
         self.image = image
         self.memoryBudget = memoryBudget
         let canvasBytes = max(1, image.info.canvasSize.area * 4)
         let fitting = max(1, memoryBudget / canvasBytes)
         let frames = max(1, image.info.frameCount)
         checkpointInterval = max(1, (frames + fitting - 1) / fitting)
+        indices = FrameIndexCache(budget: indexBudget)
         live = image.makeFrameIterator(pixelFormat: pixelFormat)
+        live.indexCache = indices
     }
 
     /// The number of checkpoints saved so far.
     public var checkpointCount: Int { checkpoints.count }
+    /// The bytes the checkpoints hold now.
+    public var checkpointByteCount: Int { checkpointBytes }
+    /// The bytes of frame indices stored now (at most ``indexBudget``).
+    public var indexBytes: Int { indices.byteCount }
+    /// The number of frames whose indices are stored now.
+    public var indexedFrameCount: Int { indices.frameCount }
+    /// The frames this seeker has had giflib decode so far. Frames drawn
+    /// from stored indices do not count: in a steady loop over a GIF whose
+    /// indices fit ``indexBudget`` it stops growing.
+    public var decodeCount: Int { live.decodeCount }
+
+    /// The bytes of decoding state this seeker holds beyond its working
+    /// canvas: checkpoints and stored indices.
+    public var decodingStateBytes: Int { checkpointBytes + indices.byteCount }
+
+    /// Drops saved state until at most `bytes` of checkpoints and stored
+    /// indices remain: checkpoints first, the furthest frame first, then
+    /// the indices of the highest-numbered frames (a looping player gains
+    /// most from the first frames kept). The budgets stay as they were, so
+    /// later decodes may store again; call it again to hold a lower figure.
+    public mutating func trim(toBytes bytes: Int) {
+        let target = max(0, bytes)
+        for index in checkpoints.keys.sorted(by: >) where decodingStateBytes > target {
+            checkpointBytes -= checkpoints.removeValue(forKey: index)!.stateByteCount
+        }
+        if decodingStateBytes > target { indices.trim(toBytes: target - checkpointBytes) }
+    }
 
     /// The composited frame at `index`.
     ///
@@ -174,10 +229,13 @@ public struct FrameSeeker {
     /// Takes on `grown`, the same GIF read further (an ``IncrementalGIF``'s
     /// ``IncrementalGIF/image`` after more bytes came): its bytes start with
     /// this image's and its frames with this image's frames, so the saved
-    /// checkpoints and the position stay valid. For GIFPlayback's frame
+    /// checkpoints and the position stay valid. Stored indices of frames
+    /// that failed or whose scan changed are dropped (more bytes may
+    /// complete them). For GIFPlayback's frame
     /// source over bytes still arriving; `checkpointInterval` stays the one
     /// chosen for the frames known at creation.
     package mutating func adopt(grown: GIFImage) {
+        indices.keepValid(old: image, grown: grown)
         image = grown
         live.image = grown
         for index in checkpoints.keys { checkpoints[index]!.image = grown }

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import GIF
+
+/// The index tier (a seeker's stored palette indices) composites every
+/// frame exactly as the plain iterator does, in loops and after seeks, with
+/// budgets that hold every frame, half of them or none; and when every frame
+/// fits, no frame is decoded twice.
+@Suite struct FrameIndexCacheTests {
+    static let files: [String] = ["blink", "go", "image-gif", "nsgif", "pillow"]
+        .flatMap { Corpus.files(in: $0) }.filter { $0.hasSuffix(".gif") }
+
+    /// The plain whole-file iterator's frames (an independent path: no
+    /// seeker, no stored indices): each frame's CRC-32 and completeness,
+    /// up to the first error.
+    static func expected(_ image: GIFImage) -> [(crc: UInt32, complete: Bool)] {
+        var iterator = image.makeFrameIterator()
+        var frames: [(UInt32, Bool)] = []
+        while let frame = try? iterator.next() { frames.append((CRC32.checksum(frame.pixels), frame.isComplete)) }
+        return frames
+    }
+
+    /// A fixed-seed shuffle (SplitMix64), with repeats and backward jumps.
+    static func randomOrder(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [Int] {
+        var state = seed
+        return (0..<2 * count).map { _ in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(count))
+        }
+    }
+
+    static func check(
+        _ seeker: inout FrameSeeker, _ index: Int, _ expected: [(crc: UInt32, complete: Bool)],
+        _ file: String
+    ) throws {
+        let frame = try seeker.frame(at: index)
+        #expect(CRC32.checksum(frame.pixels) == expected[index].crc, "\(file) frame \(index)")
+        #expect(frame.isComplete == expected[index].complete, "\(file) frame \(index)")
+    }
+
+    @Test(arguments: files)
+    func loopsAndSeeksMatchTheIterator(_ file: String) throws {
+        guard let image = try? GIFImage(contentsOf: Corpus.path(file)) else { return }
+        let expected = Self.expected(image)
+        guard !expected.isEmpty else { return }
+        let need = image.info.frames.prefix(expected.count).reduce(0) { $0 + $1.rect.area }
+        let canvas = image.info.canvasSize.area * 4
+        // Three loops and 64 seeks with every frame's indices held; two
+        // loops and 32 seeks with half of them; two loops with none.
+        for (indexBudget, loops, seeks) in [(FrameSeeker.defaultIndexBudget, 3, 64), (need / 2, 2, 32), (0, 2, 0)] {
+            // Checkpoints for about every fourth frame, so seeks resume from
+            // them too, and a seek costs a few frames.
+            let checkpoints = canvas * max(1, expected.count / 4)
+            var seeker = image.makeSeeker(memoryBudget: checkpoints, indexBudget: indexBudget)
+            var decodesAfterLoop: [Int] = []
+            for _ in 0..<loops {
+                for index in expected.indices { try Self.check(&seeker, index, expected, file) }
+                decodesAfterLoop.append(seeker.decodeCount)
+            }
+            #expect(seeker.indexBytes <= indexBudget)
+            let held = seeker.indexedFrameCount
+            // The first loop decodes every frame once; later loops decode
+            // exactly the frames not held.
+            #expect(decodesAfterLoop[0] == expected.count, "\(file)")
+            for loop in 1..<loops {
+                #expect(
+                    decodesAfterLoop[loop] - decodesAfterLoop[loop - 1] == expected.count - held,
+                    "\(file) budget \(indexBudget)")
+            }
+            if indexBudget >= need {
+                #expect(held == expected.count, "\(file)")
+                // A frame that decoded no pixel keeps no indices.
+                let whole = expected.allSatisfy(\.complete)
+                #expect(whole ? seeker.indexBytes == need : seeker.indexBytes <= need, "\(file)")
+            } else if indexBudget == 0 {
+                #expect(held == 0)
+            }
+            let before = seeker.decodeCount
+            for index in Self.randomOrder(expected.count).prefix(seeks) {
+                try Self.check(&seeker, index, expected, file)
+            }
+            if indexBudget >= need { #expect(seeker.decodeCount == before, "\(file): seeks decoded") }
+        }
+    }
+
+    /// Screen recording fixture: 600 frames whose canvases take 614 MB and
+    /// whose indices take 256,000 + 11 × 24,000 + 588 × 224 bytes
+    /// (Fixtures/README.md, Sources/GIFFixtureGenerator).
+    @Test func screenRecordingLoopsWithoutDecoding() throws {
+        let image = try Fixture.open("screen-recording.gif")
+        #expect(image.info.frameCount == 600)
+        let expected = Self.expected(image)
+        #expect(expected.count == 600)
+        var seeker = image.makeSeeker()
+        for index in 0..<600 { try Self.check(&seeker, index, expected, "screen-recording.gif") }
+        #expect(seeker.decodeCount == 600)
+        #expect(seeker.indexBytes == 640 * 400 + 11 * 200 * 120 + 588 * 16 * 14)
+        for index in 0..<600 { try Self.check(&seeker, index, expected, "screen-recording.gif") }
+        #expect(seeker.decodeCount == 600)
+    }
+
+    /// Trimming drops checkpoints first, then the last frames' indices, and
+    /// the frames stay the same.
+    @Test func trimKeepsFramesIdentical() throws {
+        let image = try Fixture.open("demo.gif")
+        let expected = Self.expected(image)
+        var seeker = image.makeSeeker()
+        for index in expected.indices { try Self.check(&seeker, index, expected, "demo.gif") }
+        let indexBytes = seeker.indexBytes
+        #expect(seeker.checkpointCount > 0)
+        seeker.trim(toBytes: indexBytes)
+        #expect(seeker.checkpointCount == 0)
+        #expect(seeker.indexBytes == indexBytes)
+        seeker.trim(toBytes: indexBytes / 2)
+        #expect(seeker.indexBytes <= indexBytes / 2)
+        #expect(seeker.indexedFrameCount < expected.count)
+        seeker.trim(toBytes: -1)
+        #expect(seeker.decodingStateBytes == 0)
+        for index in expected.indices.reversed() { try Self.check(&seeker, index, expected, "demo.gif") }
+    }
+}
