@@ -1,6 +1,10 @@
 import Foundation
 import Playback
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Threads the library owns that run ``GIFFrameSource`` decodes, so that
 /// decoding never occupies a thread of Swift's cooperative pool.
 ///
@@ -21,6 +25,9 @@ import Playback
 /// - **One decode per source at a time**, its most urgent request first and
 ///   otherwise in the order asked: a source's seeker decodes forward, so its
 ///   requests are served one after another.
+/// - **Below the threads that keep time.** On Linux the threads run at nice
+///   5 (the nice value is per thread there), so a driver's wake-up or the
+///   host's own work preempts a decode instead of queueing behind it.
 /// - **No allocation per frame** once warm: requests and the queue reuse
 ///   their storage.
 ///
@@ -126,6 +133,10 @@ public final class FrameDecodeExecutor: Sendable {
         }
 
         private func work() {
+            #if canImport(Glibc)
+            // `who` 0 is the calling thread on Linux, not the process.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+            #endif
             condition.lock()
             while true {
                 while queue.isEmpty, !stopping {
