@@ -1,4 +1,9 @@
 import Foundation
+import Playback
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Threads the library owns that run ``GIFFrameSource`` decodes, so that
 /// decoding never occupies a thread of Swift's cooperative pool.
@@ -11,9 +16,18 @@ import Foundation
 /// is ready.
 ///
 /// - **Bounded.** At most ``threadCount`` threads, started when work first
-///   arrives; the sources queue for them first come, first served.
-/// - **One decode per source at a time**, in the order asked: a source's
-///   seeker decodes forward, so its requests are served one after another.
+///   arrives.
+/// - **Most urgent first.** A source waits in the queue with the priority of
+///   its most urgent request (`FrameRequestPriority`): sources with a frame
+///   a player needs now are served first, then those with look-ahead
+///   prefetches, then the rest (posters, preloads); first come, first
+///   served within a priority.
+/// - **One decode per source at a time**, its most urgent request first and
+///   otherwise in the order asked: a source's seeker decodes forward, so its
+///   requests are served one after another.
+/// - **Below the threads that keep time.** On Linux the threads run at nice
+///   5 (the nice value is per thread there), so a driver's wake-up or the
+///   host's own work preempts a decode instead of queueing behind it.
 /// - **No allocation per frame** once warm: requests and the queue reuse
 ///   their storage.
 ///
@@ -42,10 +56,36 @@ public final class FrameDecodeExecutor: Sendable {
         core.stop()
     }
 
-    /// Queues `source` to run one of its requests on a thread of this
-    /// executor; the source queues itself again while it has more.
-    func enqueue(_ source: GIFFrameSource) {
-        core.enqueue(source)
+    /// Queues `source`, as urgent as `priority`, to run one of its requests
+    /// on a thread of this executor; the source queues itself again while
+    /// it has more.
+    func enqueue(_ source: GIFFrameSource, priority: FrameRequestPriority) {
+        core.enqueue(source, priority: priority)
+    }
+
+    /// Moves `source`, if it is waiting in the queue, up to `priority` (a
+    /// more urgent request came while it waited).
+    func raise(_ source: GIFFrameSource, to priority: FrameRequestPriority) {
+        core.raise(source, to: priority)
+    }
+
+    /// The position of the first of the most urgent elements of `elements`,
+    /// or `nil` when it is empty: how the queue and each source pick.
+    static func mostUrgent<C: Collection>(
+        _ elements: C, _ priority: (C.Element) -> FrameRequestPriority
+    ) -> C.Index? {
+        var best: C.Index?
+        var bestPriority = FrameRequestPriority.background
+        var position = elements.startIndex
+        while position != elements.endIndex {
+            let candidate = priority(elements[position])
+            if best == nil || candidate > bestPriority {
+                best = position
+                bestPriority = candidate
+            }
+            position = elements.index(after: position)
+        }
+        return best
     }
 
     /// The queue and the threads. `@unchecked Sendable`: every stored
@@ -53,7 +93,7 @@ public final class FrameDecodeExecutor: Sendable {
     private final class Core: @unchecked Sendable {
         private let condition = NSCondition()
         private let limit: Int
-        private var queue: [GIFFrameSource] = []
+        private var queue: [(source: GIFFrameSource, priority: FrameRequestPriority)] = []
         private var threads = 0
         private var idle = 0
         private var stopping = false
@@ -63,9 +103,9 @@ public final class FrameDecodeExecutor: Sendable {
             queue.reserveCapacity(64)
         }
 
-        func enqueue(_ source: GIFFrameSource) {
+        func enqueue(_ source: GIFFrameSource, priority: FrameRequestPriority) {
             condition.lock()
-            queue.append(source)
+            queue.append((source, priority))
             let start = idle == 0 && threads < limit
             if start { threads += 1 }
             condition.signal()
@@ -77,6 +117,14 @@ public final class FrameDecodeExecutor: Sendable {
             }
         }
 
+        func raise(_ source: GIFFrameSource, to priority: FrameRequestPriority) {
+            condition.lock()
+            if let position = queue.firstIndex(where: { $0.source === source }), queue[position].priority < priority {
+                queue[position].priority = priority
+            }
+            condition.unlock()
+        }
+
         func stop() {
             condition.lock()
             stopping = true
@@ -85,6 +133,10 @@ public final class FrameDecodeExecutor: Sendable {
         }
 
         private func work() {
+            #if canImport(Glibc)
+            // `who` 0 is the calling thread on Linux, not the process.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+            #endif
             condition.lock()
             while true {
                 while queue.isEmpty, !stopping {
@@ -92,8 +144,8 @@ public final class FrameDecodeExecutor: Sendable {
                     condition.wait()
                     idle -= 1
                 }
-                guard !queue.isEmpty else { break }
-                let source = queue.removeFirst()
+                guard let next = FrameDecodeExecutor.mostUrgent(queue, { $0.priority }) else { break }
+                let source = queue.remove(at: next).source
                 condition.unlock()
                 source.runOneRequest()
                 condition.lock()

@@ -12,8 +12,10 @@ import Synchronization
 /// Decodes run on a ``FrameDecodeExecutor``'s threads, never on Swift's
 /// cooperative pool: a request is queued, the asking task is suspended
 /// (holding no thread) and resumed with its frame. A source's requests run
-/// one at a time, in the order asked; a lock guards only the queue and the
-/// hand-over of the seeker, never a decode.
+/// one at a time, the most urgent first (`FrameRequestPriority`: a frame a
+/// player needs now, then look-ahead, then the rest) and otherwise in the
+/// order asked; a lock guards only the queue and the hand-over of the
+/// seeker, never a decode.
 ///
 /// The seeker's memory is split in two budgets. The index budget comes
 /// first: it keeps each decoded frame's palette indices (one byte a pixel of
@@ -171,6 +173,17 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// has started finishes.
     /// - Throws: As ``frame(at:)``, or `CancellationError`.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage, priority: .background)
+    }
+
+    /// The composited frame at `index`, as ``frame(at:reusing:)``, queued
+    /// with `priority`: it runs before this source's less urgent requests,
+    /// and this source goes before sources with only less urgent ones on
+    /// the ``executor``.
+    /// - Throws: As ``frame(at:)``, or `CancellationError`.
+    public func frame(
+        at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
+    ) async throws -> RenderedFrame {
         var pixels = consume storage
         let id = state.withLock { state in
             state.lastRequestID += 1
@@ -187,14 +200,19 @@ public final class GIFFrameSource: FrameSource, Sendable {
                 // a copy.
                 var moved: [UInt8] = []
                 swap(&moved, &pixels)
-                var request: Request? = Request(id: id, index: index, pixels: moved, continuation: continuation)
+                var request: Request? = Request(
+                    id: id, index: index, priority: priority, pixels: moved, continuation: continuation)
                 moved = []
                 let schedule = state.withLock { state -> Bool in
                     if let request = request.take() { state.requests.append(request) }
                     defer { state.scheduled = true }
                     return !state.scheduled
                 }
-                if schedule { executor.enqueue(self) }
+                if schedule {
+                    executor.enqueue(self, priority: priority)
+                } else {
+                    executor.raise(self, to: priority)
+                }
             }
         } onCancel: {
             let dropped = state.withLock { state -> Request? in
@@ -212,6 +230,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         /// Names the request for ``frame(at:reusing:)``'s cancellation.
         var id: Int
         var index: Int
+        var priority: FrameRequestPriority
         var pixels: [UInt8]
         var continuation: UnsafeContinuation<RenderedFrame, any Error>
     }
@@ -228,7 +247,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
     }
 
     private struct State: ~Copyable {
-        /// Requests not yet run, in the order asked; storage reused.
+        /// Requests not yet run, in the order asked (run most urgent
+        /// first); storage reused.
         var requests: [Request] = []
         /// Whether the source is queued on, or running on, the executor.
         var scheduled = false
@@ -259,8 +279,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
     }
 
-    /// Runs the oldest request on the calling executor thread, then queues
-    /// the source again if more are waiting.
+    /// Runs the most urgent request (the oldest among equals) on the
+    /// calling executor thread, then queues the source again, as urgent as
+    /// its most urgent request, if more are waiting.
     func runOneRequest() {
         var next: Request?
         var lent: Loan?
@@ -270,7 +291,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
                 state.scheduled = false
                 return
             }
-            next = state.requests.removeFirst()
+            let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) ?? 0
+            next = state.requests.remove(at: position)
             lent = state.idle.take()
             generation = state.generation
         }
@@ -300,20 +322,20 @@ public final class GIFFrameSource: FrameSource, Sendable {
             result = .failure(error)
         }
         var returned: Loan? = loan
-        let more = state.withLock { state -> Bool in
+        let more = state.withLock { state -> FrameRequestPriority? in
             if var loan = returned.take(), loan.generation == state.generation {
                 if let bytes = state.pendingTrim.take() { loan.seeker.trim(toBytes: bytes) }
                 state.record(loan.seeker)
                 state.idle = loan
             }
-            guard !state.requests.isEmpty else {
+            guard let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) else {
                 state.scheduled = false
-                return false
+                return nil
             }
-            return true
+            return state.requests[position].priority
         }
         request.continuation.resume(with: result)
-        if more { executor.enqueue(self) }
+        if let more { executor.enqueue(self, priority: more) }
     }
 }
 

@@ -186,11 +186,20 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// (see ``GIFFrameSource/frame(at:reusing:)``).
     /// - Throws: As ``frame(at:)``, or `CancellationError`.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage, priority: .background)
+    }
+
+    /// The composited frame at `index`, queued with `priority` (see
+    /// ``GIFFrameSource/frame(at:reusing:priority:)``).
+    /// - Throws: As ``frame(at:)``, or `CancellationError`.
+    public func frame(
+        at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
+    ) async throws -> RenderedFrame {
         let (decoder, count) = state.withLock { ($0.decoder, $0.timing.frameCount) }
         guard let decoder, (0..<count).contains(index) else {
             throw PlayerError.frameOutOfRange(index, frameCount: count)
         }
-        return try await decoder.frame(at: index, reusing: storage)
+        return try await decoder.frame(at: index, reusing: storage, priority: priority)
     }
 
     /// Drops the seeker's checkpoints and canvas (see

@@ -57,6 +57,20 @@ public protocol FrameSource: Sendable {
     ///   - storage: Pixel memory the result may reuse.
     func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame
 
+    /// Returns frame `index` like ``frame(at:reusing:)``, served before
+    /// less urgent requests when decodes queue (see
+    /// ``FrameRequestPriority``). A ``FrameCache`` calls this; a request
+    /// whose task is cancelled before its decode starts may be dropped,
+    /// throwing `CancellationError`. The default implementation ignores
+    /// `priority` and calls ``frame(at:reusing:)``.
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Pixel memory the result may reuse.
+    ///   - priority: How urgently the frame is wanted.
+    func frame(
+        at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
+    ) async throws -> RenderedFrame
+
     /// Drops what the source keeps only to make later frames cheaper (for a
     /// GIF: seek checkpoints, the canvas, the giflib handle); the next
     /// ``frame(at:)`` builds it again. A ``FrameCache`` calls this when it
@@ -84,6 +98,18 @@ extension FrameSource {
     ///   - storage: Ignored.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await frame(at: index)
+    }
+
+    /// Calls ``frame(at:reusing:)``: a conformer without a queue of its own
+    /// has nothing to order.
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Pixel memory the result may reuse.
+    ///   - priority: Ignored.
+    public func frame(
+        at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
+    ) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage)
     }
 
     /// Does nothing: a source with no state beyond its frames.

@@ -122,16 +122,16 @@ enum Snippets {
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
         // end README.md:249
 
-        // begin README.md:306
+        // begin README.md:310
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:306
+        // end README.md:310
 
-        // begin README.md:330
+        // begin README.md:334
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -149,9 +149,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:330
+        // end README.md:334
 
-        // begin README.md:363
+        // begin README.md:367
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -172,9 +172,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:363
+        // end README.md:367
 
-        // begin README.md:422
+        // begin README.md:426
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -193,9 +193,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:422
+        // end README.md:426
 
-        // begin README.md:454
+        // begin README.md:458
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -230,20 +230,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:454
+        // end README.md:458
 
-        // begin README.md:509
+        // begin README.md:513
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:509
+        // end README.md:513
 
-        // begin README.md:527
+        // begin README.md:531
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:527
+        // end README.md:531
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -487,26 +487,40 @@ enum Snippets {
         print(await fast.state)               // playing
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:37
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:63
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:73
+        var calm = PlayerConfiguration(autoplay: true)
+        calm.playTimeLimit = .seconds(5)       // WCAG 2.2.2
+        calm.stillFrame = .last                // end on the last frame (.shown freezes, .frame(i) a poster)
+        let capped = try Player(source: source, configuration: calm, startingAt: clock.now)
+        print(await capped.nextChangeInstant as Any)
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:73
+
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:90
+        await capped.setReducedMotion(true)    // stops, shows the still frame
+        await capped.play(at: clock.now)       // the user asked: plays from the beginning
+        print(await capped.state)              // playing
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:90
+
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:103
         let token = await player.addObserver { event in
             switch event {
             case .loopCompleted(let loopsDone): print("loop \(loopsDone) done")
             case .finished: print("finished")
-            case .frameChanged, .waitingForFrame, .waitEnded: break
+            case .frameChanged, .waitingForFrame, .waitEnded, .timeLimitReached: break
             }
         }
         await player.removeObserver(token)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:63
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:103
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:77
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:117
         func waitUntilFinished(_ player: Player<ContinuousClock.Instant>) async {
             for await event in await player.events() where event == .finished {
                 return
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:77
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:117
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:93
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:133
         func hostLoop(_ player: Player<ContinuousClock.Instant>, clock: ContinuousClock,
                       draw: (RenderedFrame) -> Void) async throws {
             await player.play(at: clock.now)
@@ -518,27 +532,27 @@ enum Snippets {
                 }
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:93
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:133
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:116
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:156
         let driver = PlaybackDriver(player: player, clock: clock)
         let driving = Task { await driver.run() }
         await player.play(at: clock.now)
         try await clock.sleep(for: .milliseconds(300))
         driving.cancel()
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:116
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:156
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:135
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:175
         await player.pause(at: clock.now)
         try await player.seek(toFrame: 0)
         try await player.seek(toOffset: .milliseconds(250))
         try await player.setRate(0.5)
         await player.play(at: clock.now)
         await player.stop(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:135
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:175
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:148
-        let state = await player.state                  // .idle, .playing, .paused, .finished
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:188
+        let state = await player.state                  // .idle, .playing, .paused, .finished, .timeLimitReached
         let frame = await player.currentFrame           // the index shown now
         let intoFrame = await player.timeIntoFrame      // media time spent in that frame
         let elapsed = await player.elapsed              // media time since loop 0 began
@@ -547,37 +561,37 @@ enum Snippets {
         print(state, frame, intoFrame, elapsed, loops, due as Any)
         let timeline = await player.timeline          // grows with a source still loading
         print(timeline.frameCount, timeline.loopDuration)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:148
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:188
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:166
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:206
         let image = try await player.currentImage()
         print(image.index, image.width, image.height, image.pixels.count)   // RGBA8, rows top to bottom
         let stats = await player.cache.statistics   // hits, misses, bytesHeld …
         print(stats.hits, stats.misses, stats.bytesHeld)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:166
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:206
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:185
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:225
         let pool = FrameCachePool()
         let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
         let shared = try Player(source: cache.source, startingAt: clock.now, cache: cache)
         print(try await shared.currentImage().index)     // decoded once for every player of the key
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:185
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:225
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:197
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:237
         let epoch = clock.now
         let left = try Player(source: source, startingAt: clock.now, epoch: epoch)
         let right = try Player(source: source, startingAt: clock.now, epoch: epoch)
         await left.play(at: clock.now)
         await right.play(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:197
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:237
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:210
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:250
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:210
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:250
     }
 }

@@ -27,12 +27,12 @@ struct DumpTests {
     @Test("PPM: one file per frame, exact header and size", arguments: [
         "blink/animated.gif", "blink/full2loop.gif", "blink/animated-gif-with-offsets.gif", "go/video-001.gif",
     ])
-    func ppm(file: String) throws {
+    func ppm(file: String) async throws {
         let bytes = try Corpus.bytes(file)
         let (width, height) = Corpus.screenSize(bytes)
         let frames = try GIFImage(bytes: bytes).info.frameCount
         let out = try TemporaryDirectory()
-        let run = try GIFRun(["dump", Corpus.path(file), "-o", out.url.appending(path: "frames").path])
+        let run = try await GIFRun(["dump", Corpus.path(file), "-o", out.url.appending(path: "frames").path])
         #expect(run.status == 0)
         #expect(run.error.isEmpty)
         let names = (0..<frames).map { "frame-" + String(repeating: "0", count: 3 - String($0).count) + "\($0).ppm" }
@@ -48,10 +48,10 @@ struct DumpTests {
     }
 
     @Test("PAM: exact header, size and RGBA pixels")
-    func pam() throws {
+    func pam() async throws {
         let out = try TemporaryDirectory()
         let input = try out.file("pair.gif", Self.transparentPair)
-        let run = try GIFRun(["dump", input, "--format", "pam", "-o", out.url.appending(path: "frames").path])
+        let run = try await GIFRun(["dump", input, "--format", "pam", "-o", out.url.appending(path: "frames").path])
         #expect(run.status == 0)
         #expect(try out.names(in: "frames") == ["frame-000.pam"])
         let data = [UInt8](try Data(contentsOf: out.url.appending(path: "frames/frame-000.pam")))
@@ -59,10 +59,10 @@ struct DumpTests {
     }
 
     @Test("PAM for a corpus file: exact header and size")
-    func pamCorpus() throws {
+    func pamCorpus() async throws {
         let file = "blink/animated-10color.gif"
         let (width, height) = Corpus.screenSize(try Corpus.bytes(file))
-        let run = try GIFRun(["dump", Corpus.path(file), "--format", "pam", "--frames", "4", "-o", "-"])
+        let run = try await GIFRun(["dump", Corpus.path(file), "--format", "pam", "--frames", "4", "-o", "-"])
         #expect(run.status == 0)
         let header = Self.pamHeader(width, height)
         #expect(Array(run.output.prefix(header.count)) == header)
@@ -71,21 +71,21 @@ struct DumpTests {
     }
 
     @Test("PPM shows transparent pixels over white by default, or over --background")
-    func background() throws {
+    func background() async throws {
         let out = try TemporaryDirectory()
         let input = try out.file("pair.gif", Self.transparentPair)
-        let white = try GIFRun(["dump", input, "-o", "-"])
+        let white = try await GIFRun(["dump", input, "-o", "-"])
         #expect(white.output == Self.ppmHeader(2, 1) + [255, 255, 255, 0, 0, 255])
-        let green = try GIFRun(["dump", input, "-o", "-", "--background", "00FF00"])
+        let green = try await GIFRun(["dump", input, "-o", "-", "--background", "00FF00"])
         #expect(green.output == Self.ppmHeader(2, 1) + [0, 255, 0, 0, 0, 255])
-        let hash = try GIFRun(["dump", input, "-o", "-", "--background", "#102030"])
+        let hash = try await GIFRun(["dump", input, "-o", "-", "--background", "#102030"])
         #expect(hash.output == Self.ppmHeader(2, 1) + [0x10, 0x20, 0x30, 0, 0, 255])
     }
 
     @Test("--frames writes exactly the frames listed")
-    func frameSelection() throws {
+    func frameSelection() async throws {
         let out = try TemporaryDirectory()
-        let run = try GIFRun(["dump", Corpus.path("blink/animated-10color.gif"), "--frames", "0,3,5-9", "-o", "sel"],
+        let run = try await GIFRun(["dump", Corpus.path("blink/animated-10color.gif"), "--frames", "0,3,5-9", "-o", "sel"],
                              in: out.url)
         #expect(run.status == 0)
         #expect(try out.names(in: "sel") == [0, 3, 5, 6, 7, 8, 9].map { "frame-00\($0).ppm" })
@@ -93,21 +93,21 @@ struct DumpTests {
     }
 
     @Test("PPM frames to stdout are concatenated; the summary goes to stderr")
-    func ppmToStandardOutput() throws {
+    func ppmToStandardOutput() async throws {
         let file = "blink/animated.gif"
         let bytes = try Corpus.bytes(file)
         let (width, height) = Corpus.screenSize(bytes)
         let frames = try GIFImage(bytes: bytes).info.frameCount
-        let run = try GIFRun(["dump", Corpus.path(file), "-o", "-"])
+        let run = try await GIFRun(["dump", Corpus.path(file), "-o", "-"])
         #expect(run.status == 0)
         #expect(run.output.count == frames * (Self.ppmHeader(width, height).count + width * height * 3))
         #expect(run.error == "wrote \(frames) frames as PPM (\(width)x\(height)) to standard output\n")
     }
 
     @Test("NIA to stdout matches the published CRC32", arguments: Corpus.niaFiles)
-    func niaChecksum(file: String) throws {
+    func niaChecksum(file: String) async throws {
         let published = try #require(try Corpus.publishedNIAChecksums().first { $0.file == file })
-        let run = try GIFRun(["dump", Corpus.path(file), "--format", "nia", "-o", "-"])
+        let run = try await GIFRun(["dump", Corpus.path(file), "--format", "nia", "-o", "-"])
         #expect(crc32(run.output) == published.crc)
         if published.ok {
             #expect(run.status == 0)
@@ -120,9 +120,9 @@ struct DumpTests {
     }
 
     @Test("NIA to a directory is one file named after the input")
-    func niaFile() throws {
+    func niaFile() async throws {
         let out = try TemporaryDirectory()
-        let run = try GIFRun(["dump", Corpus.path("blink/animated.gif"), "--format", "nia", "-o", out.url.path])
+        let run = try await GIFRun(["dump", Corpus.path("blink/animated.gif"), "--format", "nia", "-o", out.url.path])
         #expect(run.status == 0)
         let data = [UInt8](try Data(contentsOf: out.url.appending(path: "animated.nia")))
         #expect(crc32(data) == 0xC5ED_1E55)
@@ -132,15 +132,15 @@ struct DumpTests {
         ["--frames", "3-1"], ["--frames", "x"], ["--background", "12345"], ["--format", "gif"],
         ["--format", "nia", "--frames", "1"], ["--format", "pam", "--background", "000000"],
     ])
-    func usageErrors(arguments: [String]) throws {
-        let run = try GIFRun(["dump", Corpus.path("blink/animated.gif"), "-o", "-"] + arguments)
+    func usageErrors(arguments: [String]) async throws {
+        let run = try await GIFRun(["dump", Corpus.path("blink/animated.gif"), "-o", "-"] + arguments)
         #expect(run.status == 64)
         #expect(run.output.isEmpty)
     }
 
     @Test("a frame past the last is an error naming the count")
-    func frameOutOfRange() throws {
-        let run = try GIFRun(["dump", Corpus.path("blink/animated.gif"), "-o", "-", "--frames", "0,2"])
+    func frameOutOfRange() async throws {
+        let run = try await GIFRun(["dump", Corpus.path("blink/animated.gif"), "-o", "-", "--frames", "0,2"])
         #expect(run.status == 1)
         #expect(run.error == "gif: \(Corpus.path("blink/animated.gif")): there is no frame 2 (the file has 2)\n")
         #expect(run.output.isEmpty)

@@ -7,35 +7,35 @@ import Testing
 @Suite("gif errors")
 struct ErrorTests {
     @Test("a missing file", arguments: ["info", "dump", "bench"])
-    func missing(command: String) throws {
-        let run = try GIFRun([command, "/nonexistent/missing.gif"])
+    func missing(command: String) async throws {
+        let run = try await GIFRun([command, "/nonexistent/missing.gif"])
         #expect(run.status == 1)
         #expect(run.errorLines.last == "gif: /nonexistent/missing.gif: No such file or directory")
         #expect(run.output.isEmpty)
     }
 
     @Test("a directory", arguments: ["info", "dump", "sniff"])
-    func directory(command: String) throws {
+    func directory(command: String) async throws {
         let scratch = try TemporaryDirectory()
-        let run = try GIFRun([command, scratch.url.path] + (command == "dump" ? ["-o", "-"] : []))
+        let run = try await GIFRun([command, scratch.url.path] + (command == "dump" ? ["-o", "-"] : []))
         #expect(run.status == 1)
         #expect(run.error == "gif: \(scratch.url.path): Is a directory\n")
     }
 
     @Test("an empty file", arguments: ["info", "dump"])
-    func empty(command: String) throws {
+    func empty(command: String) async throws {
         let scratch = try TemporaryDirectory()
         let path = try scratch.file("empty.gif", [])
-        let run = try GIFRun([command, path] + (command == "dump" ? ["-o", scratch.url.path] : []))
+        let run = try await GIFRun([command, path] + (command == "dump" ? ["-o", scratch.url.path] : []))
         #expect(run.status == 1)
         #expect(run.error == "gif: \(path): the file is empty\n")
         #expect(try scratch.names(in: "") == ["empty.gif"])
     }
 
     @Test("a PNG", arguments: ["info", "dump"])
-    func png(command: String) throws {
+    func png(command: String) async throws {
         let path = Corpus.path("not-gif/green-10.png")
-        let run = try GIFRun([command, path] + (command == "dump" ? ["-o", "-"] : []))
+        let run = try await GIFRun([command, path] + (command == "dump" ? ["-o", "-"] : []))
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1)
         #expect(run.error.hasPrefix("gif: \(path): this is a PNG file, not a GIF"))
@@ -52,10 +52,10 @@ struct ErrorTests {
     }
 
     @Test("a truncated GIF: dump keeps the frames before the cut, equal to the whole file's")
-    func truncatedDump() throws {
+    func truncatedDump() async throws {
         let scratch = try TemporaryDirectory()
         let (path, full) = try Self.truncatedCopy(in: scratch)
-        let run = try GIFRun(["dump", path, "-o", "cut"], in: scratch.url)
+        let run = try await GIFRun(["dump", path, "-o", "cut"], in: scratch.url)
         #expect(run.status == 1)
         #expect(try scratch.names(in: "cut") == ["frame-000.ppm", "frame-001.ppm", "frame-002.ppm"])
         #expect(run.text.hasPrefix("wrote 3 frames as PPM (100x100) to cut: frame-000.ppm … frame-002.ppm; stopped"))
@@ -63,7 +63,7 @@ struct ErrorTests {
         #expect(run.error.hasPrefix("gif: \(path): the file ends inside the image descriptor ("))
         #expect(run.error.contains("3 frames decoded"))
 
-        let whole = try GIFRun(["dump", full, "-o", "whole", "--frames", "0-2"], in: scratch.url)
+        let whole = try await GIFRun(["dump", full, "-o", "whole", "--frames", "0-2"], in: scratch.url)
         #expect(whole.status == 0)
         for name in try scratch.names(in: "cut") {
             let cutFrame = try Data(contentsOf: scratch.url.appending(path: "cut/\(name)"))
@@ -73,20 +73,21 @@ struct ErrorTests {
     }
 
     @Test("a truncated GIF: NIA to stdout holds the frames before the cut and the footer")
-    func truncatedNIA() throws {
+    func truncatedNIA() async throws {
         let scratch = try TemporaryDirectory()
         let (path, _) = try Self.truncatedCopy(in: scratch)
-        let run = try GIFRun(["dump", path, "--format", "nia", "-o", "-"])
+        let run = try await GIFRun(["dump", path, "--format", "nia", "-o", "-"])
         #expect(run.status == 1)
-        #expect(run.output.count == 16 + 3 * (24 + 100 * 100 * 4) + 8)
+        let niaBytes: Int = 16 + 3 * (24 + 100 * 100 * 4) + 8
+        #expect(run.output.count == niaBytes)
         #expect(run.errorLines.count == 2)
     }
 
     @Test("a truncated GIF: info still reports, with the error, and exits 1")
-    func truncatedInfo() throws {
+    func truncatedInfo() async throws {
         let scratch = try TemporaryDirectory()
         let (path, _) = try Self.truncatedCopy(in: scratch)
-        let run = try GIFRun(["info", "--json", path])
+        let run = try await GIFRun(["info", "--json", path])
         #expect(run.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output)) as? [String: Any])
         #expect((json["frameCount"] as? NSNumber)?.intValue == 3)
@@ -96,10 +97,10 @@ struct ErrorTests {
     }
 
     @Test("an unwritable output directory")
-    func unwritable() throws {
+    func unwritable() async throws {
         let scratch = try TemporaryDirectory()
         let blocker = try scratch.file("blocker", [1])
-        let run = try GIFRun(["dump", Corpus.path("blink/animated.gif"), "-o", blocker + "/frames"])
+        let run = try await GIFRun(["dump", Corpus.path("blink/animated.gif"), "-o", blocker + "/frames"])
         #expect(run.status == 1)
         #expect(run.error == "gif: \(blocker)/frames: Not a directory\n")
     }

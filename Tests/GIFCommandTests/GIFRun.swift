@@ -16,7 +16,7 @@ struct GIFRun {
 
     /// Runs `gif ARGUMENTS…` in `directory`, with stdout and stderr captured
     /// through files so that large outputs cannot fill a pipe.
-    init(_ arguments: [String], in directory: URL? = nil) throws {
+    init(_ arguments: [String], in directory: URL? = nil) async throws {
         let scratch = try TemporaryDirectory()
         let outURL = scratch.url.appending(path: "stdout"), errURL = scratch.url.appending(path: "stderr")
         try Data().write(to: outURL)
@@ -29,13 +29,33 @@ struct GIFRun {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         if let directory { process.currentDirectoryURL = directory }
-        try process.run()
-        process.waitUntilExit()
+        try await process.runUntilExit()
         try out.close()
         try err.close()
         status = process.terminationStatus
         output = [UInt8](try Data(contentsOf: outURL))
         error = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+    }
+}
+
+extension Process {
+    /// Runs the process and waits, suspended, until it has exited.
+    ///
+    /// Not `waitUntilExit()`: Swift Testing runs tests on the cooperative
+    /// pool (one thread per core), and a test blocking its thread for a
+    /// child's lifetime starves every other test's tasks. On two cores, two
+    /// such tests at once stopped all async work in the process for minutes
+    /// and made the manual-clock tests' real-time waits run out (issue 16).
+    func runUntilExit() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            terminationHandler = { _ in continuation.resume() }
+            do {
+                try run()
+            } catch {
+                terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
     }
 }
 

@@ -9,8 +9,8 @@ import Testing
 
     @Test("gif play --width beyond the limit is a usage error naming it",
           arguments: ["9223372036854775807", "3037000500", "4097", "0", "-1"])
-    func playWidthOutOfRange(width: String) throws {
-        let run = try GIFRun(["play", Self.demo, "--width=" + width])
+    func playWidthOutOfRange(width: String) async throws {
+        let run = try await GIFRun(["play", Self.demo, "--width=" + width])
         #expect(run.status == 64)
         #expect(run.error.contains("--width must be between 1 and 4096 columns"))
     }
@@ -47,17 +47,17 @@ import Testing
     }
 
     @Test("gif dump of 65,536 frames on an 8192² canvas is refused at the output budget before writing anything")
-    func dumpOutputBudget() throws {
+    func dumpOutputBudget() async throws {
         let scratch = try TemporaryDirectory()
         let path = try scratch.file("many.gif", Self.manyTinyFrames)
         // NIA: 65,536 frames × (24 + 4 × 8192²) bytes.
-        let nia = try GIFRun(["dump", path, "--format", "nia", "-o", "-"])
+        let nia = try await GIFRun(["dump", path, "--format", "nia", "-o", "-"])
         #expect(nia.status == 1)
         #expect(nia.output.isEmpty)
         #expect(nia.errorLines == ["gif: \(path): the output bytes limit is exceeded (17592187617280 > 4294967296)"])
         // PPM files into a directory: refused before the directory is made.
         let directory = scratch.url.appending(path: "frames").path
-        let ppm = try GIFRun(["dump", path, "-o", directory])
+        let ppm = try await GIFRun(["dump", path, "-o", directory])
         #expect(ppm.status == 1)
         #expect(ppm.error.contains("the output bytes limit is exceeded ("))
         #expect(!FileManager.default.fileExists(atPath: directory))

@@ -25,11 +25,11 @@ struct InfoTests {
     }
 
     @Test("--json parses and matches the scanner", arguments: Corpus.niaFiles)
-    func jsonMatchesScanner(file: String) throws {
+    func jsonMatchesScanner(file: String) async throws {
         let image = try GIFImage(contentsOf: Corpus.path(file))
         let info = image.info
         let decodeError = Self.decodeError(image)
-        let run = try GIFRun(["info", "--json", Corpus.path(file)])
+        let run = try await GIFRun(["info", "--json", Corpus.path(file)])
         #expect(run.status == (decodeError == nil ? 0 : 1))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output)) as? [String: Any])
 
@@ -103,9 +103,9 @@ struct InfoTests {
     }
 
     @Test("--json is stable: keys sorted, same bytes on every run")
-    func jsonIsStable() throws {
-        let first = try GIFRun(["info", "--json", Corpus.path("blink/animated-gif-with-offsets.gif")])
-        let second = try GIFRun(["info", "--json", Corpus.path("blink/animated-gif-with-offsets.gif")])
+    func jsonIsStable() async throws {
+        let first = try await GIFRun(["info", "--json", Corpus.path("blink/animated-gif-with-offsets.gif")])
+        let second = try await GIFRun(["info", "--json", Corpus.path("blink/animated-gif-with-offsets.gif")])
         #expect(first.output == second.output)
         // The top-level keys (indented by two spaces) appear in sorted order.
         let keys = first.text.split(separator: "\n")
@@ -116,10 +116,10 @@ struct InfoTests {
     }
 
     @Test("text output carries the same facts")
-    func text() throws {
+    func text() async throws {
         let file = "blink/animated-gif-with-offsets.gif"
         let info = try GIFImage(contentsOf: Corpus.path(file)).info
-        let run = try GIFRun(["info", Corpus.path(file)])
+        let run = try await GIFRun(["info", Corpus.path(file)])
         #expect(run.status == 0)
         let lines = run.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func value(_ label: String) -> String? {

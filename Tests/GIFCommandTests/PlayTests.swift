@@ -49,18 +49,18 @@ import Testing
     }
 
     @Test("Without a terminal, gif play says so in one line and exits non-zero")
-    func refusesWithoutATerminal() throws {
+    func refusesWithoutATerminal() async throws {
         let demo = Corpus.packageRoot.appending(path: "Fixtures/demo.gif").path
-        let run = try GIFRun(["play", demo])
+        let run = try await GIFRun(["play", demo])
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
         #expect(run.errorLines == ["gif: standard output is not a terminal; gif play draws there (try gif dump)"])
     }
 
     @Test("Contradictory options are refused before anything is drawn")
-    func options() throws {
+    func options() async throws {
         let demo = Corpus.packageRoot.appending(path: "Fixtures/demo.gif").path
-        let run = try GIFRun(["play", demo, "--reverse", "--bounce"])
+        let run = try await GIFRun(["play", demo, "--reverse", "--bounce"])
         #expect(run.status == 64)
         #expect(run.error.contains("--reverse and --bounce cannot be used together"))
     }

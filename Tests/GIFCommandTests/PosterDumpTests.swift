@@ -6,8 +6,8 @@ import Testing
 @Suite struct PosterDumpTests {
     static let demo = Corpus.packageRoot.appending(path: "Fixtures/demo.gif").path
 
-    @Test func firstFrameAt128IsScaledToFit() throws {
-        let run = try GIFRun(["dump", Self.demo, "--frames", "0", "--max-size", "128", "-o", "-"])
+    @Test func firstFrameAt128IsScaledToFit() async throws {
+        let run = try await GIFRun(["dump", Self.demo, "--frames", "0", "--max-size", "128", "-o", "-"])
         #expect(run.status == 0)
         let header = Array("P6\n128 96\n255\n".utf8)
         #expect(Array(run.output.prefix(header.count)) == header)
@@ -17,8 +17,8 @@ import Testing
 
     /// At 40 (a quarter of 160 × 120) every output pixel is the mean of a
     /// 4 × 4 block of the decoder's first frame.
-    @Test func pamPixelsAreBlockMeans() throws {
-        let run = try GIFRun(["dump", Self.demo, "--frames", "0", "--max-size", "40", "--format", "pam", "-o", "-"])
+    @Test func pamPixelsAreBlockMeans() async throws {
+        let run = try await GIFRun(["dump", Self.demo, "--frames", "0", "--max-size", "40", "--format", "pam", "-o", "-"])
         #expect(run.status == 0)
         let header = "P7\nWIDTH 40\nHEIGHT 30\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
         #expect(Array(run.output.prefix(header.utf8.count)) == Array(header.utf8))
@@ -36,8 +36,8 @@ import Testing
         #expect(Array(run.output.dropFirst(header.utf8.count)) == expected)
     }
 
-    @Test func maxSizeIsRefusedForNIA() throws {
-        let run = try GIFRun(["dump", Self.demo, "--format", "nia", "--max-size", "8", "-o", "-"])
+    @Test func maxSizeIsRefusedForNIA() async throws {
+        let run = try await GIFRun(["dump", Self.demo, "--format", "nia", "--max-size", "8", "-o", "-"])
         #expect(run.status == 64)
         #expect(run.error.contains("--max-size does not apply to NIA"))
     }

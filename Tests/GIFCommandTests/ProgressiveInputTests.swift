@@ -15,7 +15,7 @@ struct ProgressiveInputTests {
     static func runPiped(
         _ arguments: [String], bytes: [UInt8], pauseAt: Int? = nil, in directory: URL,
         resume: () -> Bool = { true }
-    ) throws -> (status: Int32, output: [UInt8], resumedOnCue: Bool) {
+    ) async throws -> (status: Int32, output: [UInt8], resumedOnCue: Bool) {
         let outURL = directory.appending(path: ".stdout")
         try Data().write(to: outURL)
         let out = try FileHandle(forWritingTo: outURL)
@@ -27,24 +27,29 @@ struct ProgressiveInputTests {
         process.standardInput = input
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        let exited = Task { try await process.runUntilExit() }
+        // The process must be running before its pipe is written to.
+        while !process.isRunning, !exited.isCancelled {
+            try await Task.sleep(for: .milliseconds(1))
+            if process.processIdentifier != 0 { break }
+        }
         let split = pauseAt ?? bytes.count
         input.fileHandleForWriting.write(Data(bytes[..<split]))
         let deadline = Date().addingTimeInterval(60)
         var cued = resume()
         while !cued, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
             cued = resume()
         }
         input.fileHandleForWriting.write(Data(bytes[split...]))
         try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try await exited.value
         try out.close()
         return (process.terminationStatus, [UInt8](try Data(contentsOf: outURL)), cued)
     }
 
     @Test("gif dump - -o DIR from a slow pipe writes frame 0 before the pipe closes, and the file's frames")
-    func dumpFromSlowPipe() throws {
+    func dumpFromSlowPipe() async throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.demo)))
         let info = try GIFImage(bytes: bytes).info
         try #require(info.frameCount > 1)
@@ -52,13 +57,13 @@ struct ProgressiveInputTests {
         try #require(frame0End < bytes.count)
         let scratch = try TemporaryDirectory()
         let first = scratch.url.appending(path: "streamed/frame-000.ppm").path
-        let run = try Self.runPiped(
+        let run = try await Self.runPiped(
             ["dump", "-", "-o", "streamed"], bytes: bytes, pauseAt: frame0End, in: scratch.url
         ) { FileManager.default.fileExists(atPath: first) }
         #expect(run.resumedOnCue, "frame-000.ppm appeared while the rest of the file was held back")
         #expect(run.status == 0)
 
-        let whole = try GIFRun(["dump", Self.demo, "-o", "whole"], in: scratch.url)
+        let whole = try await GIFRun(["dump", Self.demo, "-o", "whole"], in: scratch.url)
         #expect(whole.status == 0)
         let names = try scratch.names(in: "whole")
         #expect(names.count == info.frameCount)
@@ -73,12 +78,12 @@ struct ProgressiveInputTests {
     }
 
     @Test("gif info - from a pipe prints the file's report", arguments: [false, true])
-    func infoFromPipe(json: Bool) throws {
+    func infoFromPipe(json: Bool) async throws {
         let scratch = try TemporaryDirectory()
         let path = Corpus.path("blink/size-failure.gif")
         let flags = json ? ["--json"] : []
-        let piped = try Self.runPiped(["info", "-"] + flags, bytes: try Corpus.bytes("blink/size-failure.gif"), in: scratch.url)
-        let file = try GIFRun(["info", path] + flags)
+        let piped = try await Self.runPiped(["info", "-"] + flags, bytes: try Corpus.bytes("blink/size-failure.gif"), in: scratch.url)
+        let file = try await GIFRun(["info", path] + flags)
         #expect(piped.status == file.status)
         // The report names its input: the path, or "-".
         let quoted = json ? "\"\(path)\"" : path
@@ -89,21 +94,21 @@ struct ProgressiveInputTests {
     @Test("NIA and PAM streams from a pipe equal the file's", arguments: [
         ("nia", "go/video-001.gif"), ("pam", "go/video-001.gif"), ("ppm", "blink/animated.gif"),
     ])
-    func streamsFromPipe(format: String, file: String) throws {
+    func streamsFromPipe(format: String, file: String) async throws {
         let scratch = try TemporaryDirectory()
         let arguments = ["--format", format, "-o", "-"]
-        let piped = try Self.runPiped(["dump", "-"] + arguments, bytes: try Corpus.bytes(file), in: scratch.url)
-        let whole = try GIFRun(["dump", Corpus.path(file)] + arguments)
+        let piped = try await Self.runPiped(["dump", "-"] + arguments, bytes: try Corpus.bytes(file), in: scratch.url)
+        let whole = try await GIFRun(["dump", Corpus.path(file)] + arguments)
         #expect(piped.status == whole.status)
         #expect(piped.output == whole.output)
     }
 
     @Test("--frames past a stream's last frame is reported at its end, after the frames selected")
-    func framesPastTheEnd() throws {
+    func framesPastTheEnd() async throws {
         let scratch = try TemporaryDirectory()
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.demo)))
         let count = try GIFImage(bytes: bytes).info.frameCount
-        let run = try Self.runPiped(["dump", "-", "-o", "out", "--frames", "0,\(count)"], bytes: bytes, in: scratch.url)
+        let run = try await Self.runPiped(["dump", "-", "-o", "out", "--frames", "0,\(count)"], bytes: bytes, in: scratch.url)
         #expect(run.status == 1)
         #expect(try scratch.names(in: "out") == ["frame-000.ppm"])
     }

@@ -10,9 +10,9 @@ struct SniffTests {
     ]
 
     @Test("names every non-GIF file and exits 1", arguments: notGIF)
-    func namesNonGIF(file: String, format: String) throws {
+    func namesNonGIF(file: String, format: String) async throws {
         let path = Corpus.path("not-gif/\(file)")
-        let run = try GIFRun(["sniff", path])
+        let run = try await GIFRun(["sniff", path])
         #expect(run.status == 1)
         let line = try #require(run.text.split(separator: "\n").first)
         #expect(line.hasPrefix("\(path): \(format)"))
@@ -28,15 +28,15 @@ struct SniffTests {
     }
 
     @Test("reads the PNG's size from IHDR")
-    func pngSize() throws {
-        let run = try GIFRun(["sniff", Corpus.path("not-gif/green-10.png")])
+    func pngSize() async throws {
+        let run = try await GIFRun(["sniff", Corpus.path("not-gif/green-10.png")])
         #expect(run.text == "\(Corpus.path("not-gif/green-10.png")): PNG 10x10 (not a GIF)\n")
     }
 
     @Test("names every corpus GIF by its signature and screen size, exits 0")
-    func namesGIFs() throws {
+    func namesGIFs() async throws {
         let paths = Corpus.niaFiles.map(Corpus.path)
-        let run = try GIFRun(["sniff"] + paths)
+        let run = try await GIFRun(["sniff"] + paths)
         #expect(run.status == 0)
         let expected = try Corpus.niaFiles.map { file in
             let bytes = try Corpus.bytes(file)
@@ -47,15 +47,15 @@ struct SniffTests {
     }
 
     @Test("exits 1 when one file of several is not a GIF, and still names them all")
-    func mixed() throws {
-        let run = try GIFRun(["sniff", Corpus.path("blink/animated.gif"), Corpus.path("not-gif/55.jpg")])
+    func mixed() async throws {
+        let run = try await GIFRun(["sniff", Corpus.path("blink/animated.gif"), Corpus.path("not-gif/55.jpg")])
         #expect(run.status == 1)
         #expect(run.text.split(separator: "\n").count == 2)
     }
 
     @Test("reports a missing file on stderr, keeps going, exits 1")
-    func missing() throws {
-        let run = try GIFRun(["sniff", "/nonexistent/a.gif", Corpus.path("blink/animated.gif")])
+    func missing() async throws {
+        let run = try await GIFRun(["sniff", "/nonexistent/a.gif", Corpus.path("blink/animated.gif")])
         #expect(run.status == 1)
         #expect(run.error == "gif: /nonexistent/a.gif: No such file or directory\n")
         #expect(run.text.hasPrefix(Corpus.path("blink/animated.gif") + ": GIF89a"))

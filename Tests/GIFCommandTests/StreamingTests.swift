@@ -11,7 +11,7 @@ struct ShellRun {
     var error: String
     var errorLines: [Substring] { error.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
 
-    init(_ script: String, in directory: URL) throws {
+    init(_ script: String, in directory: URL) async throws {
         let outURL = directory.appending(path: ".stdout"), errURL = directory.appending(path: ".stderr")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -20,8 +20,7 @@ struct ShellRun {
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["GIF": try Corpus.binary.path, "OUT": outURL.path, "ERR": errURL.path]) { $1 }
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await process.runUntilExit()
         status = process.terminationStatus
         output = (try? Data(contentsOf: outURL)).map { [UInt8]($0) } ?? []
         error = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
@@ -40,10 +39,10 @@ struct StreamingTests {
     static let published: [(file: String, crc: UInt32, ok: Bool)] = (try? Corpus.publishedNIAChecksums()) ?? []
 
     @Test("NIA streamed to a file matches the published CRC32", arguments: Corpus.niaFiles)
-    func niaToFile(file: String) throws {
+    func niaToFile(file: String) async throws {
         let entry = try #require(Self.published.first { $0.file == file })
         let out = try TemporaryDirectory()
-        let run = try GIFRun(["dump", Corpus.path(file), "--format", "nia", "-o", out.url.path])
+        let run = try await GIFRun(["dump", Corpus.path(file), "--format", "nia", "-o", out.url.path])
         #expect(run.status == (entry.ok ? 0 : 1))
         let name = String(file.split(separator: "/").last!.dropLast(4)) + ".nia"
         #expect(try out.names(in: "") == [name])  // no temporary file left
@@ -58,25 +57,25 @@ struct StreamingTests {
         ("dump -o -", "gif: standard output: No space left on device (after 0 bytes); 0 of 4 frames written"),
         ("dump --format pam -o -", "gif: standard output: No space left on device (after 0 bytes); 0 of 4 frames written"),
     ])
-    func fullDevice(command: String, line: String) throws {
+    func fullDevice(command: String, line: String) async throws {
         let scratch = try TemporaryDirectory()
         let fixture = Corpus.packageRoot.appending(path: "Fixtures/delays.gif").path
         let words = command.split(separator: " ")
         let arguments = ([String(words[0]), "'\(fixture)'"] + words.dropFirst().map(String.init)).joined(separator: " ")
-        let run = try ShellRun("\"$GIF\" \(arguments) > /dev/full 2> \"$ERR\"", in: scratch.url)
+        let run = try await ShellRun("\"$GIF\" \(arguments) > /dev/full 2> \"$ERR\"", in: scratch.url)
         #expect(run.status == 1)
         #expect(run.error == line + "\n")
     }
 
     /// `gif dump` under a file size limit of `blocks` × 512 bytes (`ulimit -f`),
     /// with SIGXFSZ ignored so that the write past it fails with EFBIG.
-    func limitedDump(_ arguments: String, blocks: Int, in directory: URL) throws -> ShellRun {
-        try ShellRun(
+    func limitedDump(_ arguments: String, blocks: Int, in directory: URL) async throws -> ShellRun {
+        try await ShellRun(
             "trap '' XFSZ; ulimit -f \(blocks); \"$GIF\" dump \(arguments) 2> \"$ERR\"", in: directory)
     }
 
     @Test("a write failing part-way to standard output names what was written")
-    func partWayToStandardOutput() throws {
+    func partWayToStandardOutput() async throws {
         let scratch = try TemporaryDirectory()
         let file = "blink/animated.gif"
         let bytes = try Corpus.bytes(file)
@@ -89,7 +88,7 @@ struct StreamingTests {
         let frameSize = 24 + 4 * (width * height + (width * height) % 2)
         let blocks = (16 + frameSize + frameSize / 2) / 512
         try #require(blocks * 512 > 16 + frameSize && blocks * 512 < 16 + 2 * frameSize)
-        let run = try limitedDump("'\(Corpus.path(file))' --format nia -o - > \"$OUT\"", blocks: blocks, in: scratch.url)
+        let run = try await limitedDump("'\(Corpus.path(file))' --format nia -o - > \"$OUT\"", blocks: blocks, in: scratch.url)
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1)
         #expect(run.output.count == blocks * 512)
@@ -98,7 +97,7 @@ struct StreamingTests {
     }
 
     @Test("a write failing part-way to a directory leaves only whole frame files")
-    func partWayToFiles() throws {
+    func partWayToFiles() async throws {
         let scratch = try TemporaryDirectory()
         let file = "blink/animated.gif"
         let bytes = try Corpus.bytes(file)
@@ -113,10 +112,10 @@ struct StreamingTests {
             .count + width * height * 4
         let blocks = (pamSize - 1) / 512
         try #require(blocks * 512 >= frameSize && blocks * 512 < pamSize)
-        let ppm = try limitedDump("'\(Corpus.path(file))' -o out", blocks: blocks, in: scratch.url)
+        let ppm = try await limitedDump("'\(Corpus.path(file))' -o out", blocks: blocks, in: scratch.url)
         #expect(ppm.status == 0)
         #expect(try scratch.names(in: "out").count == frames)
-        let pam = try limitedDump("'\(Corpus.path(file))' --format pam -o pam", blocks: blocks, in: scratch.url)
+        let pam = try await limitedDump("'\(Corpus.path(file))' --format pam -o pam", blocks: blocks, in: scratch.url)
         #expect(pam.status == 1)
         #expect(pam.error == "gif: pam/frame-000.pam: File too large (after \(blocks * 512) bytes); 0 of \(frames) frames written\n")
         // No frame file, whole or partial, and no temporary file.
@@ -124,11 +123,11 @@ struct StreamingTests {
     }
 
     @Test("frame files appear under their names only, no temporary file left")
-    func noTemporaryFiles() throws {
+    func noTemporaryFiles() async throws {
         let out = try TemporaryDirectory()
         let file = "blink/animated.gif"
         let frames = try GIFImage(contentsOf: Corpus.path(file)).info.frameCount
-        let run = try GIFRun(["dump", Corpus.path(file), "-o", out.url.path])
+        let run = try await GIFRun(["dump", Corpus.path(file), "-o", out.url.path])
         #expect(run.status == 0)
         let digits = max(3, String(frames - 1).count)
         #expect(try out.names(in: "") == (0..<frames).map { index in

@@ -106,8 +106,7 @@ struct ProgressivePlaybackTests {
         return run.events.all
     }
 
-    @Test("Resume from arrival: each late frame is shown in full from the instant it arrives",
-          .disabled("Flaky in a fresh-clone CI run (1 of 2): no driver sleeper at 200 ms within the wait; suspected lost wake-up between a growing source's first timing update and the driver registering. Re-enable once found."))
+    @Test("Resume from arrival: each late frame is shown in full from the instant it arrives")
     func resumeFromArrival() async throws {
         let events = try await play(.resumeFromArrival, Run())
         let expected: [(PlayerEvent, Duration)] = [
@@ -124,8 +123,7 @@ struct ProgressivePlaybackTests {
         #expect(events.map(\.1) == expected.map(\.1))
     }
 
-    @Test("Keep the schedule: a late arrival skips to the frame the clock says",
-          .disabled("Flaky in a fresh-clone CI run (1 of 2): no driver sleeper at 200 ms within the wait; suspected lost wake-up between a growing source's first timing update and the driver registering. Re-enable once found."))
+    @Test("Keep the schedule: a late arrival skips to the frame the clock says")
     func keepSchedule() async throws {
         let events = try await play(.keepSchedule, Run())
         // Frame k ≥ 1 is scheduled at 200 + (k − 1) × 40 ms. At 300 ms the

@@ -14,6 +14,7 @@ import Darwin
 //        BenchmarkReport --profile c|gif|parallel|scan|seek|whole|chunks WORKLOAD [--repeat N]
 //        BenchmarkReport --player-probe WORKLOAD|playlist|nine-shared W|nine-private W|malloc-check
 //        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
+//        BenchmarkReport --lateness [SECONDS]
 //        BenchmarkReport --command [--rounds N]
 //        BenchmarkReport --progressive [--rounds N]
 //        BenchmarkReport --layout [--rounds N]
@@ -35,6 +36,12 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" 
     let name = CommandLine.arguments.dropFirst(2).first ?? PlayerReport.nineWorkload
     let seconds = CommandLine.arguments.dropFirst(3).first.flatMap { Double($0) } ?? 3
     await GroupDriverProbe.printSection(workloads: Workload.all(), name: name, seconds: seconds)
+    exit(0)
+}
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--lateness" {
+    let seconds = CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? 10
+    await LatenessProbe.printSection(workloads: Workload.all(), seconds: seconds)
     exit(0)
 }
 
@@ -178,6 +185,7 @@ print("  they approach the one-thread figures.")
 
 PlayerReport.printSection(workloads: workloads, cBaseline: cBaselineSeconds)
 await GroupDriverProbe.printSection(workloads: workloads)
+await LatenessProbe.printSection(workloads: workloads)
 ProgressiveReport.printSection(workloads: workloads, rounds: rounds)
 LayoutReport.printSection(workloads: workloads, rounds: rounds)
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Decoded frames of one ``FrameSource``, kept within a byte budget the host
 /// sets and decoded ahead of need on a background task.
 ///
@@ -22,6 +24,12 @@
 ///   ``FrameSourceError``, counted as a failure, never a trap. A frame count
 ///   that shrinks (or goes negative) is read as it is now, so an index past
 ///   it is ``PlayerError/frameOutOfRange(_:frameCount:)``.
+/// - **Urgent first, nothing for nobody.** A miss asks the source with
+///   ``FrameRequestPriority/now``, the look-ahead with
+///   ``FrameRequestPriority/prefetch``. A look-ahead decode that nobody
+///   wants any more (the list was replaced without its frame, or the cache
+///   went away) is cancelled: the source drops it if it has not started, and
+///   nothing after it is asked for.
 /// - **No allocation once warm.** The pixels of the frame evicted to make room
 ///   are handed to the source to draw the next frame into
 ///   (``FrameSource/frame(at:reusing:)``), and the bookkeeping reuses its
@@ -51,13 +59,18 @@ public actor FrameCache {
     private var wanted: [Int] = []
     /// The frame the source is decoding now, if any.
     private var decoding: Int?
+    /// Whether ``decoding`` is the look-ahead's (its task can be cancelled).
+    private var decodingPrefetch = false
     private var decodeWaiters: [UnsafeContinuation<Void, Never>] = []
     private var draining = false
     private var idleWaiters: [UnsafeContinuation<Void, Never>] = []
     /// Bumped by ``purge()``: a decode started before is not kept.
     private var generation = 0
     private nonisolated let requests: AsyncStream<[Int]>.Continuation
-    private nonisolated let wakeups: AsyncStream<Void>.Continuation
+    /// The look-ahead's task and its wake-up: replaced only when a decode
+    /// in flight must be cancelled. The task holds the cache weakly, so a
+    /// cache nobody holds goes away even while its look-ahead decodes.
+    private nonisolated let prefetcher = Mutex<(task: Task<Void, Never>, wake: AsyncStream<Void>.Continuation)?>(nil)
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -70,9 +83,7 @@ public actor FrameCache {
         self.budget = max(0, byteBudget)
         self.lookahead = max(0, lookahead)
         let (requestStream, requests) = AsyncStream.makeStream(of: [Int].self, bufferingPolicy: .bufferingNewest(1))
-        let (wakeStream, wakeups) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.requests = requests
-        self.wakeups = wakeups
         frames.reserveCapacity(64)
         recency.reserveCapacity(64)
         pending.reserveCapacity(self.lookahead)
@@ -84,16 +95,15 @@ public actor FrameCache {
                 await self?.prefetch(list)
             }
         }
-        Task { [weak self] in
-            for await _ in wakeStream {
-                await self?.drain()
-            }
-        }
+        startPrefetcher()
     }
 
     deinit {
         requests.finish()
-        wakeups.finish()
+        prefetcher.withLock { prefetcher in
+            prefetcher?.task.cancel()
+            prefetcher?.wake.finish()
+        }
         source.releaseDecodingState()
     }
 
@@ -130,13 +140,16 @@ public actor FrameCache {
             return frame
         }
         counters.misses += 1
-        return try await obtain(index, prefetching: false)!
+        return try await obtain(index)
     }
 
     /// Replaces the look-ahead list and decodes its frames in order on a
     /// background task. Indices out of range, duplicates and frames already
     /// held are ignored.
     /// - Parameter indices: The frames that will be needed next, soonest first.
+    ///
+    /// A look-ahead decode in flight for a frame not in `indices` is
+    /// cancelled (the source drops it if it has not started).
     public func prefetch(_ indices: [Int]) {
         wanted.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
@@ -145,11 +158,19 @@ public actor FrameCache {
             wanted.append(index)
             if frames[index] == nil, index != decoding { pending.append(index) }
         }
+        if decodingPrefetch, let index = decoding, !wanted.contains(index) {
+            // Nobody wants it any more: cancel the task waiting for it. A new
+            // task takes the list on once that decode has ended.
+            startPrefetcher()
+            draining = !pending.isEmpty
+            if draining { wakePrefetcher() }
+            return
+        }
         if pending.isEmpty {
             resumeIdleWaitersIfIdle()
         } else if !draining {
             draining = true
-            wakeups.yield()
+            wakePrefetcher()
         }
     }
 
@@ -162,7 +183,7 @@ public actor FrameCache {
 
     /// Waits until the background task has decoded everything asked for so far.
     public func waitForPrefetch() async {
-        while draining || !pending.isEmpty {
+        while draining || !pending.isEmpty || decodingPrefetch {
             await withUnsafeContinuation { idleWaiters.append($0) }
         }
     }
@@ -197,34 +218,91 @@ public actor FrameCache {
         FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
     }
 
-    /// The background task's loop: decodes the pending frames in order.
-    private func drain() async {
-        draining = true
+    /// Starts the look-ahead's task (cancelling the one before, whose decode
+    /// in flight is then dropped by the source if it has not started).
+    private nonisolated func startPrefetcher() {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let task = Task { [weak self, source] in
+            for await _ in wakes {
+                // `self` is held only inside each call, never across a decode.
+                while !Task.isCancelled, let (index, storage, started) = await self?.nextPrefetch() {
+                    let outcome: Result<RenderedFrame, any Error>
+                    do {
+                        outcome = .success(
+                            try await source.frame(at: index, reusing: consume storage, priority: .prefetch))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    await self?.finishPrefetch(index, outcome, started: started)
+                }
+            }
+        }
+        let previous = prefetcher.withLock { prefetcher in
+            defer { prefetcher = (task, wake) }
+            return prefetcher
+        }
+        previous?.task.cancel()
+        previous?.wake.finish()
+    }
+
+    private func wakePrefetcher() {
+        _ = prefetcher.withLock { $0?.wake.yield() }
+    }
+
+    /// The next look-ahead frame to decode, its storage and the generation
+    /// it starts in, marked as the decode in flight; `nil` when the list is
+    /// done (or no room is left for it).
+    private func nextPrefetch() async -> (Int, [UInt8], Int)? {
+        while decoding != nil {
+            await withUnsafeContinuation { decodeWaiters.append($0) }
+        }
+        // A task replaced while it waited leaves the list to its successor.
+        guard !Task.isCancelled else { return nil }
         while !pending.isEmpty {
             let index = pending.removeFirst()
-            do {
-                _ = try await obtain(index, prefetching: true)
-            } catch {
-                counters.failures += 1
+            guard frames[index] == nil else { continue }
+            guard let storage = makeRoom(protecting: true) else {
+                pending.removeAll(keepingCapacity: true)
+                break
             }
+            decoding = index
+            decodingPrefetch = true
+            return (index, storage, generation)
         }
         draining = false
         resumeIdleWaitersIfIdle()
+        return nil
     }
 
-    /// Frame `index` from memory, from a decode already running, or decoded
-    /// now; `nil` only for a prefetch that found no room (the rest of the
-    /// look-ahead list is then dropped).
-    private func obtain(_ index: Int, prefetching: Bool) async throws -> RenderedFrame? {
+    /// Ends the look-ahead decode of frame `index`: keeps its frame (unless
+    /// purged meanwhile) and lets waiting requests go on. A cancelled
+    /// decode is not a failure.
+    private func finishPrefetch(_ index: Int, _ outcome: Result<RenderedFrame, any Error>, started: Int) {
+        decoding = nil
+        decodingPrefetch = false
+        for waiter in decodeWaiters { waiter.resume() }
+        decodeWaiters.removeAll(keepingCapacity: true)
+        do {
+            let frame = try outcome.get()
+            try FrameSourceError.check(frame, isFrame: index, of: source)
+            counters.decodes += 1
+            if started == generation { store(frame) }
+        } catch is CancellationError {
+        } catch {
+            counters.failures += 1
+        }
+        resumeIdleWaitersIfIdle()
+    }
+
+    /// Frame `index` (a miss) from memory, from a decode already running,
+    /// or decoded now with ``FrameRequestPriority/now``.
+    private func obtain(_ index: Int) async throws -> RenderedFrame {
         while decoding != nil {
             await withUnsafeContinuation { decodeWaiters.append($0) }
             if let frame = frames[index] { return frame }
         }
         if let frame = frames[index] { return frame }
-        guard let storage = makeRoom(protecting: prefetching) else {
-            pending.removeAll(keepingCapacity: true)
-            return nil
-        }
+        let storage = makeRoom(protecting: false) ?? []
         decoding = index
         defer {
             decoding = nil
@@ -232,7 +310,7 @@ public actor FrameCache {
             decodeWaiters.removeAll(keepingCapacity: true)
         }
         let started = generation
-        let frame = try await source.frame(at: index, reusing: consume storage)
+        let frame = try await source.frame(at: index, reusing: consume storage, priority: .now)
         try FrameSourceError.check(frame, isFrame: index, of: source)
         counters.decodes += 1
         if started == generation { store(frame) }
@@ -288,7 +366,7 @@ public actor FrameCache {
     }
 
     private func resumeIdleWaitersIfIdle() {
-        guard !draining, pending.isEmpty else { return }
+        guard !draining, pending.isEmpty, !decodingPrefetch else { return }
         for waiter in idleWaiters { waiter.resume() }
         idleWaiters.removeAll(keepingCapacity: true)
     }

@@ -188,6 +188,19 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         return perform { $0 = copy; return events }
     }
 
+    /// Whether reduced-motion mode is on (see
+    /// ``PlayerConfiguration/reducedMotion``).
+    public var reducedMotion: Bool { playhead.reducedMotion }
+
+    /// Switches reduced-motion mode on or off when the host's accessibility
+    /// setting changes (see ``Playhead/setReducedMotion(_:)``): switched on
+    /// mid-play, the player stops on its ``PlayerConfiguration/stillFrame``,
+    /// idle; `play()` still plays on demand, from the beginning.
+    @discardableResult
+    public func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
+        perform { $0.setReducedMotion(on) }
+    }
+
     /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
     public func setRate(_ rate: Double) throws(PlayerError) {
         try playhead.setRate(rate)

@@ -33,11 +33,42 @@ public struct PlayerConfiguration: Sendable, Hashable {
     /// goes on from the frame's arrival.
     public var waiting: WaitPolicy
 
+    /// The most media time one play runs before the player stops on its
+    /// own, or `nil` (the default) for no limit: the cap WCAG 2.2.2 asks
+    /// of moving content that starts by itself (5 seconds).
+    ///
+    /// Measured in media time (timeline time, before the ``rate`` applies)
+    /// played since ``Playhead/play(at:)`` started from idle, finished or a
+    /// reached limit: pauses do not count, and a seek moves the limit with
+    /// the position, so it still falls after the same media time played.
+    /// At rate 1 with no stall, the player stops exactly `playTimeLimit`
+    /// of host time after `play()`, with ``PlayerState/timeLimitReached``
+    /// and ``PlayerEvent/timeLimitReached``, showing the ``stillFrame``.
+    /// An animation whose loops end first finishes as usual. `play()` then
+    /// starts again from the beginning with a new allowance. Zero or less
+    /// stops at once.
+    public var playTimeLimit: Duration?
+
+    /// The frame shown when motion stops on a policy: at ``playTimeLimit``
+    /// and in reduced-motion mode. Default: ``StillFrame/first``.
+    public var stillFrame: StillFrame
+
+    /// Whether the player starts in reduced-motion mode (the host's
+    /// accessibility setting); change it later with
+    /// ``Player/setReducedMotion(_:)``. Default `false`.
+    ///
+    /// In reduced-motion mode the player shows the ``stillFrame`` and does
+    /// not move on its own: ``autoplay`` is ignored. ``Player/play(at:)``
+    /// still plays on demand, from the beginning, as it would otherwise:
+    /// until paused or stopped, its loops end, or its ``playTimeLimit``.
+    /// ``Player/stop(at:)`` returns to the still frame.
+    public var reducedMotion: Bool
+
     /// The rates a player accepts: from 1/100 to 100 times normal speed.
     public static let rateRange: ClosedRange<Double> = 0.01...100
 
     /// Creates a configuration; every argument defaults to browser behaviour
-    /// with autoplay off.
+    /// with autoplay off, no play-time limit and reduced motion off.
     public init(
         loop: LoopPolicy = .fromSource,
         delay: DelayPolicy = .browser,
@@ -45,7 +76,10 @@ public struct PlayerConfiguration: Sendable, Hashable {
         direction: PlaybackDirection = .forward,
         rate: Double = 1,
         autoplay: Bool = false,
-        waiting: WaitPolicy = .browser
+        waiting: WaitPolicy = .browser,
+        playTimeLimit: Duration? = nil,
+        stillFrame: StillFrame = .first,
+        reducedMotion: Bool = false
     ) {
         self.loop = loop
         self.delay = delay
@@ -54,6 +88,9 @@ public struct PlayerConfiguration: Sendable, Hashable {
         self.rate = rate
         self.autoplay = autoplay
         self.waiting = waiting
+        self.playTimeLimit = playTimeLimit
+        self.stillFrame = stillFrame
+        self.reducedMotion = reducedMotion
     }
 
     /// Throws ``PlayerError/invalidRate(_:)`` unless `rate` is finite and in

@@ -10,6 +10,11 @@
 /// 3. ``frameChanged(frame:)`` if the last frame was not yet shown, then
 ///    ``loopCompleted(loopsDone:)`` with the total, then ``finished``.
 ///
+/// When a call reaches the ``PlayerConfiguration/playTimeLimit``, the events
+/// of the time before the limit come first, then ``frameChanged(frame:)``
+/// if the still frame differs from the one shown, then
+/// ``timeLimitReached``; nothing follows in that call.
+///
 /// One call reports at most one `loopCompleted` before a frame change: after
 /// a stall that skipped several loops it carries the latest count.
 public enum PlayerEvent: Sendable, Hashable {
@@ -25,6 +30,11 @@ public enum PlayerEvent: Sendable, Hashable {
 
     /// Playback ended after the final loop; the last frame stays shown.
     case finished
+
+    /// The play reached its ``PlayerConfiguration/playTimeLimit`` and
+    /// stopped (``PlayerState/timeLimitReached``), showing the
+    /// ``PlayerConfiguration/stillFrame``.
+    case timeLimitReached
 
     /// The shown frame's time is up but the next frame has not arrived (a
     /// ``GrowingFrameSource`` still loading): the shown frame stays, and the

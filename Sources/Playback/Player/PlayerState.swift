@@ -14,4 +14,9 @@ public enum PlayerState: Sendable, Hashable {
     /// Every loop has been played; the last frame in play order stays shown.
     /// `play()` starts again from the beginning.
     case finished
+
+    /// The play ran for its ``PlayerConfiguration/playTimeLimit`` and
+    /// stopped there, showing the ``PlayerConfiguration/stillFrame``.
+    /// `play()` starts again from the beginning, with a new allowance.
+    case timeLimitReached
 }

@@ -18,6 +18,22 @@ extension Playhead {
     mutating func advance(to time: Duration, into events: inout [PlayerEvent]) {
         let host = Nanoseconds.of(time)
         guard host >= nowNanos else { return }
+        // A play-time limit within reach: play up to its instant, and stop
+        // there if it still holds (a wait that ended on the way moves it).
+        while let limit = limitHostNanos(), limit <= host {
+            advanceFreely(to: max(nowNanos, limit), into: &events)
+            if let again = limitHostNanos(), again <= nowNanos {
+                reachTimeLimit(&events)
+                break
+            }
+            guard let again = limitHostNanos(), again > nowNanos else { break }
+        }
+        advanceFreely(to: host, into: &events)
+    }
+
+    /// ``advance(to:into:)`` without the play-time limit: `host` is at or
+    /// after ``now``.
+    private mutating func advanceFreely(to host: Int64, into events: inout [PlayerEvent]) {
         nowNanos = host
         guard state == .playing else { return }
         // A growing timeline: wait where the frames run out, go on once more came.
@@ -96,6 +112,7 @@ extension Playhead {
     mutating func finish(_ events: inout [PlayerEvent], reportingLoops: Bool) {
         guard let last = timeline.lastStep, let plays = timeline.plays else { return }
         waitMedia = nil
+        limitMedia = nil
         move(toStep: last, reportingLoops: false, &events)
         if reportingLoops { events.append(.loopCompleted(loopsDone: plays)) }
         anchorMedia = timeline.totalNanos ?? anchorMedia

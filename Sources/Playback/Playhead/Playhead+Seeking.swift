@@ -1,6 +1,8 @@
 extension Playhead {
     /// Shows `frame` from its start, in the current loop, keeping the state
-    /// (a finished playhead becomes paused there, so `play()` continues).
+    /// (a finished or time-limited playhead becomes paused there, so
+    /// `play()` continues, with a new ``PlayerConfiguration/playTimeLimit``
+    /// allowance).
     ///
     /// Under ``PlaybackDirection/bounce`` a frame appears twice per loop; the
     /// seek goes to its first appearance. A playing playhead continues from
@@ -37,13 +39,19 @@ extension Playhead {
 
     private mutating func reposition(toStep target: Int, media: Int64) -> [PlayerEvent] {
         var events: [PlayerEvent] = []
+        // A play-time limit moves with the position: the same media time
+        // played before it is reached.
+        if let limit = limitMedia {
+            limitMedia = Nanoseconds.add(limit, Nanoseconds.subtract(media, mediaNanos(at: nowNanos)))
+        }
+        restartOnPlay = false
         move(toStep: target, reportingLoops: false, &events)
         // `move` ignores a same-step target, so set the step here as well.
         step = target
         waitMedia = nil
         anchorMedia = media
         anchorHost = nowNanos
-        if state == .finished { state = .paused }
+        if state == .finished || state == .timeLimitReached { state = .paused }
         return events
     }
 }

@@ -45,13 +45,19 @@ extension Playhead {
     ///
     /// While waiting for frames (``isWaiting``): `nil` until frames arrive
     /// (``extend(to:)``), then ``now``, due at once.
+    ///
+    /// Under a ``PlayerConfiguration/playTimeLimit``, the instant the limit
+    /// is reached when that comes first (also while waiting under
+    /// ``WaitPolicy/keepSchedule``, whose clock runs on).
     public var nextChangeTime: Duration? {
         guard state == .playing, nowNanos < .max else { return nil }
-        if isWaiting { return waitIsOver ? now : nil }
-        guard timeline.loopNanos > 0 || !timeline.isComplete else { return nil }
+        let limit = limitHostNanos().map(Nanoseconds.duration)
+        if isWaiting { return waitIsOver ? now : limit }
+        guard timeline.loopNanos > 0 || !timeline.isComplete else { return limit }
         let end = timeline.endNanos(ofStep: step)
-        guard end < .max else { return nil }
-        return Nanoseconds.duration(hostNanos(whenMediaReaches: end))
+        guard end < .max else { return limit }
+        let change = Nanoseconds.duration(hostNanos(whenMediaReaches: end))
+        return limit.map { min($0, change) } ?? change
     }
 
     /// Host time from ``now`` until ``nextChangeTime`` (zero when it is

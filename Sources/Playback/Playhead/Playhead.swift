@@ -73,6 +73,16 @@ public struct Playhead: Sendable, Hashable {
     var waitHost: Int64 = 0
     /// While waiting: the frame shown when the wait began.
     var waitFrame = 0
+    /// While a play runs under a ``PlayerConfiguration/playTimeLimit``: the
+    /// media time at which it stops; `nil` otherwise.
+    var limitMedia: Int64?
+    /// Idle on a still frame (reduced motion): the next `play()` starts
+    /// from the beginning.
+    var restartOnPlay = false
+
+    /// Whether reduced-motion mode is on (see
+    /// ``PlayerConfiguration/reducedMotion`` and ``setReducedMotion(_:)``).
+    public internal(set) var reducedMotion: Bool
 
     /// Whether the playhead waits for a frame that has not arrived: the
     /// shown frame's time is up, the timeline is not complete and has no
@@ -82,7 +92,8 @@ public struct Playhead: Sendable, Hashable {
     /// Creates a playhead showing frame 0 of loop 0 (the first step in play
     /// order) in state ``PlayerState/idle``, or already playing when
     /// ``PlayerConfiguration/autoplay`` is on (no events are reported for that
-    /// start; read ``currentFrame``).
+    /// start; read ``currentFrame``). In reduced-motion mode it shows the
+    /// ``PlayerConfiguration/stillFrame``, idle, whatever the autoplay.
     /// - Parameters:
     ///   - timeline: The schedule to play.
     ///   - configuration: The policies; its rate is validated.
@@ -106,7 +117,11 @@ public struct Playhead: Sendable, Hashable {
         self.step = 0
         self.anchorHost = nowNanos
         self.anchorMedia = 0
-        if configuration.autoplay {
+        self.reducedMotion = configuration.reducedMotion
+        if reducedMotion {
+            var ignored: [PlayerEvent] = []
+            showStillFrame(&ignored)
+        } else if configuration.autoplay {
             _ = play()
         }
     }
@@ -120,23 +135,35 @@ public struct Playhead: Sendable, Hashable {
     ///   where a seek put it); with an epoch, jumps to the frame the epoch
     ///   says (reporting `frameChanged` only, no loop events for loops that
     ///   passed before this playhead joined).
-    /// - From ``PlayerState/finished``: starts again from loop 0, frame 0.
+    /// - From ``PlayerState/finished`` or ``PlayerState/timeLimitReached``:
+    ///   starts again from loop 0, frame 0.
+    /// - From idle on a still frame (reduced motion): starts from loop 0,
+    ///   frame 0, as from finished.
     /// - While playing: does nothing.
+    ///
+    /// A play from idle, finished or a reached limit gets the whole
+    /// ``PlayerConfiguration/playTimeLimit``; a resumed one what was left.
     /// - Returns: The events, in order.
     @discardableResult
     public mutating func play(at time: Duration? = nil) -> [PlayerEvent] {
         var events = time.map { advance(to: $0) } ?? []
         switch state {
         case .playing:
-            break
+            return events
         case .paused:
             anchorHost = nowNanos
             state = .playing
-        case .finished:
+        case .finished, .timeLimitReached:
             moveHome(&events)
             start(&events)
         case .idle:
+            if restartOnPlay { moveHome(&events) }
             start(&events)
+        }
+        restartOnPlay = false
+        if state == .playing, limitMedia == nil, let limit = configuration.playTimeLimit {
+            limitMedia = Nanoseconds.add(mediaNanos(at: nowNanos), max(0, Nanoseconds.of(limit)))
+            if limit <= .zero { reachTimeLimit(&events) }
         }
         return events
     }
@@ -158,13 +185,56 @@ public struct Playhead: Sendable, Hashable {
 
     /// Returns to frame 0 of loop 0 (the first step in play order) in state
     /// ``PlayerState/idle``, reporting `frameChanged` if another frame was
-    /// shown.
+    /// shown. In reduced-motion mode it shows the
+    /// ``PlayerConfiguration/stillFrame`` instead (of frame 0, loop 0, for
+    /// ``StillFrame/shown``).
     /// - Returns: The events, in order.
     @discardableResult
     public mutating func stop(at time: Duration? = nil) -> [PlayerEvent] {
         var events = time.map { advance(to: $0) } ?? []
-        moveHome(&events)
+        // One frameChanged at most, for the net move (moves here report
+        // nothing else).
+        let before = currentFrame
+        var moves: [PlayerEvent] = []
+        moveHome(&moves)
         state = .idle
+        limitMedia = nil
+        restartOnPlay = false
+        if reducedMotion { showStillFrame(&moves) }
+        if currentFrame != before { events.append(.frameChanged(frame: currentFrame)) }
+        return events
+    }
+
+    /// Switches reduced-motion mode on or off (the host's accessibility
+    /// setting changed), at ``now``.
+    ///
+    /// - On, while playing or paused: motion stops. The playhead goes idle
+    ///   showing the ``PlayerConfiguration/stillFrame`` (reporting
+    ///   `frameChanged` if another frame was shown); the next `play()`
+    ///   starts from the beginning. While idle it shows the still frame
+    ///   too; a finished or time-limited playhead, already still, stays.
+    /// - Off: nothing moves or changes on screen; autoplay does not start.
+    ///   The next `play()` starts from the beginning.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public mutating func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
+        guard on != reducedMotion else { return [] }
+        reducedMotion = on
+        var events: [PlayerEvent] = []
+        guard on else { return events }
+        switch state {
+        case .playing, .paused:
+            anchorMedia = mediaNanos(at: nowNanos)
+            anchorHost = nowNanos
+            state = .idle
+            waitMedia = nil
+            limitMedia = nil
+            showStillFrame(&events)
+        case .idle:
+            showStillFrame(&events)
+        case .finished, .timeLimitReached:
+            break
+        }
         return events
     }
 
@@ -222,6 +292,49 @@ public struct Playhead: Sendable, Hashable {
         if currentFrame != before { events.append(.frameChanged(frame: currentFrame)) }
         if state == .finished { events.append(.finished) }
         if isWaiting { events.append(.waitingForFrame(frame: timeline.frameCount)) }
+    }
+
+    /// Shows the ``PlayerConfiguration/stillFrame`` in the current loop,
+    /// marking that the next `play()` starts from the beginning.
+    mutating func showStillFrame(_ events: inout [PlayerEvent]) {
+        restartOnPlay = true
+        let loopStart = (step / timeline.stepsPerLoop) * timeline.stepsPerLoop
+        let inLoop: Int?
+        switch configuration.stillFrame {
+        case .shown:
+            inLoop = nil
+        case .last:
+            let available = timeline.isComplete ? timeline.stepsPerLoop : timeline.availableStepCount
+            inLoop = available > 0 ? available - 1 : nil
+        case .frame(let frame):
+            inLoop = timeline.firstStep(showing: frame)
+        }
+        guard let inLoop else { return }
+        move(toStep: loopStart + inLoop, reportingLoops: false, &events)
+    }
+
+    /// Host time at which the play's ``PlayerConfiguration/playTimeLimit``
+    /// is reached under the current anchor, or `nil` when no limit runs or
+    /// media time stands still (not playing, or waiting for frames under
+    /// ``WaitPolicy/resumeFromArrival``).
+    func limitHostNanos() -> Int64? {
+        guard state == .playing, let limitMedia else { return nil }
+        if waitMedia != nil, configuration.waiting == .resumeFromArrival { return nil }
+        return hostNanos(whenMediaReaches: limitMedia)
+    }
+
+    /// Stops the play at ``now``: the still frame, state
+    /// ``PlayerState/timeLimitReached``, event
+    /// ``PlayerEvent/timeLimitReached``.
+    mutating func reachTimeLimit(_ events: inout [PlayerEvent]) {
+        anchorMedia = mediaNanos(at: nowNanos)
+        anchorHost = nowNanos
+        waitMedia = nil
+        limitMedia = nil
+        state = .timeLimitReached
+        showStillFrame(&events)
+        restartOnPlay = false
+        events.append(.timeLimitReached)
     }
 
     /// A loop without duration cannot advance: a finite animation is over at

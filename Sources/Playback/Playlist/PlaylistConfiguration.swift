@@ -2,7 +2,10 @@
 public struct PlaylistConfiguration: Sendable, Hashable {
     /// The policies each item's player follows. Its ``PlayerConfiguration/loop``
     /// is replaced by the item's loop count and its
-    /// ``PlayerConfiguration/autoplay`` by the playlist's own ``autoplay``.
+    /// ``PlayerConfiguration/autoplay`` by the playlist's own ``autoplay``;
+    /// its ``PlayerConfiguration/playTimeLimit`` and
+    /// ``PlayerConfiguration/reducedMotion`` do not apply to items (the
+    /// playlist moves on when an item finishes).
     public var player: PlayerConfiguration
 
     /// How many times an item plays on each turn unless it says otherwise

@@ -517,6 +517,10 @@ public struct PlaylistSequencer: Sendable {
         var player = configuration.player
         player.loop = .count(max(1, item.loops ?? configuration.loopsPerItem))
         player.autoplay = false
+        // The playlist moves on when an item finishes: per-item motion
+        // policies would leave it stopped on one item.
+        player.playTimeLimit = nil
+        player.reducedMotion = false
         do throws(PlayerError) {
             let timeline = try PlaybackTimeline(source: source, configuration: player)
             return try Playhead(timeline: timeline, configuration: player, now: now)
