@@ -19,6 +19,10 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public let image: GIFImage
     /// The threads this source's decodes run on.
     public let executor: FrameDecodeExecutor
+    /// The largest frame handed out, or `nil` for full size.
+    public let displaySize: DisplaySize?
+    /// Scales the full-size canvas to the display size (`nil`: full size).
+    private let filter: BoxFilter?
     private let checkpointBudget: Int
     private let state: Mutex<State>
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
@@ -32,14 +36,31 @@ public final class GIFFrameSource: FrameSource, Sendable {
 
     /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
     /// make jumps back cheap, and `executor` runs the decodes.
+    ///
+    /// With a `displaySize`, frames are composited at full size on the
+    /// seeker's canvas and box-filtered (`BoxFilter`) straight into the
+    /// small frame the cache holds; the source then reports that size as
+    /// its canvas.
     public init(
-        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared
+        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, executor: FrameDecodeExecutor = .shared,
+        displaySize: DisplaySize? = nil
     ) {
         self.image = image
         self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.state = Mutex(State())
         self.latest = nil
+        (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
+    }
+
+    /// The display size and the filter for a canvas: none when the canvas
+    /// already fits.
+    private static func scaling(_ canvas: PixelSize, to size: DisplaySize?) -> (DisplaySize?, BoxFilter?) {
+        guard let size else { return (nil, nil) }
+        let fitted = size.fitting(width: canvas.width, height: canvas.height)
+        guard fitted.width != canvas.width || fitted.height != canvas.height else { return (size, nil) }
+        return (size, BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height,
+                                width: fitted.width, height: fitted.height))
     }
 
     /// The decoding engine of a ``ProgressiveGIFFrameSource``: `image` is
@@ -54,6 +75,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.checkpointBudget = checkpointBudget
         self.state = Mutex(State())
         self.latest = latest
+        (self.displaySize, self.filter) = (nil, nil)
     }
 
     /// Opens and scans the GIF at `path`.
@@ -67,10 +89,12 @@ public final class GIFFrameSource: FrameSource, Sendable {
 
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
-    /// The canvas width, after the first-frame growth rule.
-    public var canvasWidth: Int { image.info.canvasSize.width }
-    /// The canvas height, after the first-frame growth rule.
-    public var canvasHeight: Int { image.info.canvasSize.height }
+    /// The canvas width, after the first-frame growth rule; with a
+    /// ``displaySize``, the width frames are scaled to.
+    public var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
+    /// The canvas height, after the first-frame growth rule; with a
+    /// ``displaySize``, the height frames are scaled to.
+    public var canvasHeight: Int { filter?.height ?? image.info.canvasSize.height }
     /// The stored delays; the player applies its delay policy.
     public var frameDelays: [Duration] { image.info.frames.map(\.delay) }
     /// The stored loop count: `nil` without a loop extension, 0 forever.
@@ -89,11 +113,37 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// request starts again from frame 0 or a new checkpoint. A decode
     /// running now finishes, and its seeker is dropped after it.
     public func releaseDecodingState() {
-        state.withLock { state in
+        // The seeker leaves the lock before it is freed.
+        let dropped = state.withLock { state -> Loan? in
             state.generation += 1
             state.checkpointCount = 0
-            state.idle = nil
+            state.stateBytes = 0
+            return state.idle.take()
         }
+        _ = dropped
+    }
+
+    /// The bytes of the seeker kept between decodes: its checkpoints, its
+    /// canvas and, with a ``displaySize``, the full-size canvas frames are
+    /// scaled from; 0 after ``releaseDecodingState()`` until the next decode.
+    public var decodingStateByteCount: Int { state.withLock { $0.stateBytes } }
+
+    /// Drops the whole decoding state (as ``releaseDecodingState()``) when it
+    /// holds more than `bytes`: a seeker's checkpoints are kept or dropped
+    /// together.
+    /// - Parameter bytes: The most bytes to keep.
+    public func trimDecodingState(toBytes bytes: Int) {
+        if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
+    }
+
+    /// This GIF shown at `size`: a source over the same image that
+    /// composites at full size and scales each frame as it decodes (itself
+    /// when it already shows at `size`).
+    /// - Parameter size: The largest frame the host draws.
+    public func displaying(at size: DisplaySize) -> any FrameSource {
+        if latest != nil { return ScaledFrameSource(base: self, displaySize: size) }
+        if size == displaySize { return self }
+        return GIFFrameSource(image: image, checkpointBudget: checkpointBudget, executor: executor, displaySize: size)
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a
@@ -160,6 +210,13 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var generation: Int
         /// The version of the growing image the seeker holds (0: ``image``).
         var version = 0
+        /// The full-size canvas a display-size frame is scaled from.
+        var full: [UInt8] = []
+
+        /// The bytes kept between decodes.
+        var byteCount: Int {
+            seeker.checkpointByteCount + seeker.image.info.canvasSize.area * 4 + full.count
+        }
     }
 
     private struct State: ~Copyable {
@@ -173,6 +230,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
         /// decode and after a release).
         var idle: Loan?
         var checkpointCount = 0
+        /// ``Loan/byteCount`` of the idle seeker after the latest decode.
+        var stateBytes = 0
         /// Bumped by ``releaseDecodingState()``: an older seeker is dropped
         /// when its decode ends.
         var generation = 0
@@ -201,7 +260,12 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         let result: Result<RenderedFrame, any Error>
         do {
-            _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)
+            if let filter {
+                _ = try loan.seeker.copyFrame(at: request.index, into: &loan.full)
+                filter.apply(loan.full, into: &request.pixels)
+            } else {
+                _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)
+            }
             result = .success(
                 RenderedFrame(index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels))
         } catch {
@@ -211,6 +275,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         let more = state.withLock { state -> Bool in
             if let loan = returned.take(), loan.generation == state.generation {
                 state.checkpointCount = loan.seeker.checkpointCount
+                state.stateBytes = loan.byteCount
                 state.idle = loan
             }
             guard !state.requests.isEmpty else {

@@ -48,6 +48,9 @@ public struct FrameSeeker {
     /// The number of checkpoints saved so far.
     public var checkpointCount: Int { checkpoints.count }
 
+    /// The bytes the saved checkpoints hold (at most ``memoryBudget``).
+    public var checkpointByteCount: Int { checkpointBytes }
+
     /// The composited frame at `index`.
     ///
     /// - Throws: ``GIFError`` when `index` is out of range, or when a frame

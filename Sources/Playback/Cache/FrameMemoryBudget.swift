@@ -34,7 +34,7 @@ import Synchronization
 /// // on a memory warning:
 /// budget.trim(to: 4 << 20)
 /// ```
-public final class FrameMemoryBudget: Sendable {
+public final class FrameMemoryBudget: Sendable, Hashable {
     /// One cache's share.
     struct Member {
         var source: any FrameSource
@@ -146,6 +146,16 @@ public final class FrameMemoryBudget: Sendable {
             }
         }
     }
+
+    /// Budgets are equal when they are the same object.
+    /// - Parameters:
+    ///   - lhs: A budget.
+    ///   - rhs: Another budget.
+    public static func == (lhs: FrameMemoryBudget, rhs: FrameMemoryBudget) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     // MARK: For FrameCache
 
