@@ -123,9 +123,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
         _ = dropped
     }
 
-    /// The bytes of the seeker kept between decodes: its checkpoints, its
-    /// canvas and, with a ``displaySize``, the full-size canvas frames are
-    /// scaled from; 0 after ``releaseDecodingState()`` until the next decode.
+    /// The bytes of the seeker kept between decodes: its checkpoints and its
+    /// full-size canvas (display-size frames are scaled from it); 0 after ``releaseDecodingState()`` until the next decode.
     public var decodingStateByteCount: Int { state.withLock { $0.stateBytes } }
 
     /// Drops the whole decoding state (as ``releaseDecodingState()``) when it
@@ -210,12 +209,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var generation: Int
         /// The version of the growing image the seeker holds (0: ``image``).
         var version = 0
-        /// The full-size canvas a display-size frame is scaled from.
-        var full: [UInt8] = []
-
-        /// The bytes kept between decodes.
+        /// The bytes kept between decodes: the checkpoints and the canvas.
         var byteCount: Int {
-            seeker.checkpointByteCount + seeker.image.info.canvasSize.area * 4 + full.count
+            seeker.checkpointByteCount + seeker.image.info.canvasSize.area * 4
         }
     }
 
@@ -261,8 +257,11 @@ public final class GIFFrameSource: FrameSource, Sendable {
         let result: Result<RenderedFrame, any Error>
         do {
             if let filter {
-                _ = try loan.seeker.copyFrame(at: request.index, into: &loan.full)
-                filter.apply(loan.full, into: &request.pixels)
+                // Scaled straight from the seeker's canvas (the frame shares
+                // it and is dropped before the next decode draws on it), so
+                // no full-size copy is made or kept.
+                let full = try loan.seeker.frame(at: request.index)
+                filter.apply(full.pixels, into: &request.pixels)
             } else {
                 _ = try loan.seeker.copyFrame(at: request.index, into: &request.pixels)
             }

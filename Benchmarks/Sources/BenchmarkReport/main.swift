@@ -16,15 +16,24 @@ import Darwin
 //        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
 //        BenchmarkReport --command [--rounds N]
 //        BenchmarkReport --progressive [--rounds N]
+//        BenchmarkReport --nine-grid
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
 // PlayerProbe.swift. The fourth prints only the `gif` command's section
 // (CommandReport.swift), which the full report prints last; the fifth only
-// the progressive decoding section (ProgressiveReport.swift).
+// the progressive decoding section (ProgressiveReport.swift); the sixth only
+// the nine-grid memory figure (NineGrid.swift), each grid in its own process.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--nine-grid-probe" {
+    exit(await NineGrid.probe(small: CommandLine.arguments[2] == "small"))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--nine-grid" {
+    NineGrid.printSection()
+    exit(0)
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" {
     let name = CommandLine.arguments.dropFirst(2).first ?? PlayerReport.nineWorkload
