@@ -122,16 +122,30 @@ enum Snippets {
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
         // end README.md:236
 
-        // begin README.md:293
+        // begin README.md:258
+        let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
+        let gridPool = FrameCachePool(budget: gridBudget)
+        let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
+        var grid: [Player<ContinuousClock.Instant>] = []
+        for _ in 0..<9 {                                           // nine cells (of one GIF here)
+            let cellCache = try await gridPool.cache(for: path, displaySize: cell) { try GIFFrameSource(contentsOf: path) }
+            grid.append(try Player(source: cellCache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cellCache))
+        }
+        let small = try await grid[0].currentImage()               // fits 160 × 160
+        gridBudget.trim(to: 4 << 20)                               // on a memory warning
+        print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
+        // end README.md:258
+
+        // begin README.md:317
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:293
+        // end README.md:317
 
-        // begin README.md:315
+        // begin README.md:339
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -152,9 +166,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:315
+        // end README.md:339
 
-        // begin README.md:374
+        // begin README.md:398
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -173,9 +187,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:374
+        // end README.md:398
 
-        // begin README.md:406
+        // begin README.md:430
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -210,20 +224,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:406
+        // end README.md:430
 
-        // begin README.md:461
+        // begin README.md:485
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:461
+        // end README.md:485
 
-        // begin README.md:479
+        // begin README.md:503
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:479
+        // end README.md:503
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -440,10 +454,46 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:161
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:181
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:192
+        /// Nine GIFs in 160 × 160 cells, every cache under one 24 MiB budget.
+        func playGrid(paths: [String], budget: FrameMemoryBudget,
+                      clock: ContinuousClock) async throws -> [Player<ContinuousClock.Instant>] {
+            let pool = FrameCachePool(budget: budget)
+            let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
+            let epoch = clock.now
+            var players: [Player<ContinuousClock.Instant>] = []
+            for path in paths.prefix(9) {
+                let cache = try await pool.cache(for: path, displaySize: cell) { try GIFFrameSource(contentsOf: path) }
+                let player = try Player(source: cache.source, startingAt: clock.now, epoch: epoch, cache: cache)
+                await player.play()              // its frames are kept over those of paused players
+                players.append(player)
+            }
+            return players
+        }
+
+        let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)
+        let grid = try await playGrid(paths: [path, path], budget: gridBudget, clock: clock)
+        _ = try await grid[0].currentImage()     // 160 × 120 for a 160 × 120 GIF: never scaled up
+        gridBudget.trim(to: 4 << 20)             // on a memory warning: synchronous, from any thread
+        for cache in gridBudget.statistics.caches {
+            print(cache.bytesHeld, cache.framesHeld, cache.hits, cache.misses, cache.evictions)
+        }
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:192
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:221
+        var gridConfiguration = PlaylistConfiguration()
+        gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
+        let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
+            try GIFFrameSource(contentsOf: path)
+        }
+        let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
+        _ = gridPlaylist
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:221
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:233
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:181
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:233
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.
