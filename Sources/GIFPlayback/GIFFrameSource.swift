@@ -35,6 +35,10 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public let executor: FrameDecodeExecutor
     /// The layout of every frame's pixels, chosen at creation.
     public let pixelFormat: GIF.PixelFormat
+    /// The largest frame handed out, or `nil` for full size.
+    public let displaySize: DisplaySize?
+    /// Scales the full-size canvas to the display size (`nil`: full size).
+    private let filter: BoxFilter?
     private let checkpointBudget: Int
     private let indexBudget: Int
     private let state: Mutex<State>
@@ -59,9 +63,15 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// so that no frame is decoded twice (0 turns that off), `executor` runs
     /// the decodes, and every frame comes in `pixelFormat` (applied through
     /// the colour table, at no cost per pixel).
+    ///
+    /// With a `displaySize`, frames are composited at full size on the
+    /// seeker's canvas and box-filtered (`BoxFilter`) straight into the
+    /// small frame the cache holds; the source then reports that size as
+    /// its canvas.
     public init(
         image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, indexBudget: Int = defaultIndexBudget,
-        executor: FrameDecodeExecutor = .shared, pixelFormat: GIF.PixelFormat = .rgba8
+        executor: FrameDecodeExecutor = .shared, pixelFormat: GIF.PixelFormat = .rgba8,
+        displaySize: DisplaySize? = nil
     ) {
         self.image = image
         self.pixelFormat = pixelFormat
@@ -72,6 +82,19 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.checkpointBudget = checkpointBudget + indexBudget - self.indexBudget
         self.state = Mutex(State())
         self.latest = nil
+        (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
+    }
+
+    /// The display size and the filter for a canvas: none when the canvas
+    /// already fits.
+    private static func scaling(_ canvas: PixelSize, to size: DisplaySize?) -> (DisplaySize?, BoxFilter?) {
+        guard let size else { return (nil, nil) }
+        let fitted = size.fitting(width: canvas.width, height: canvas.height)
+        guard fitted.width != canvas.width || fitted.height != canvas.height else { return (size, nil) }
+        return (
+            size,
+            BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height, width: fitted.width, height: fitted.height)
+        )
     }
 
     /// The decoding engine of a ``ProgressiveGIFFrameSource``: `image` is
@@ -88,6 +111,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.indexBudget = max(0, indexBudget)
         self.state = Mutex(State())
         self.latest = latest
+        (self.displaySize, self.filter) = (nil, nil)
     }
 
     /// Opens and scans the GIF at `path`.
@@ -115,9 +139,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
     /// The canvas width, after the first-frame growth rule.
-    public var canvasWidth: Int { image.info.canvasSize.width }
+    public var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
     /// The canvas height, after the first-frame growth rule.
-    public var canvasHeight: Int { image.info.canvasSize.height }
+    public var canvasHeight: Int { filter?.height ?? image.info.canvasSize.height }
     /// The stored delays; the player applies its delay policy.
     public var frameDelays: [Duration] { image.info.frames.map(\.delay) }
     /// The stored loop count: `nil` without a loop extension, 0 forever.
@@ -141,6 +165,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
             state.checkpointCount = 0
             state.indexBytes = 0
             state.decodingStateBytes = 0
+            state.canvasBytes = 0
             state.retiredDecodes += state.decodeCount
             state.decodeCount = 0
             state.idle = nil
@@ -152,15 +177,46 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// budget shared across sources. Done now when no decode runs, else when
     /// the running decode ends. Later decodes may store again within this
     /// source's budgets.
+    ///
+    /// The working canvas (full size, kept between decodes so that playing
+    /// on costs one frame) counts in ``decodingStateByteCount`` too: asked
+    /// for less than it, the source drops its whole decoding state, as
+    /// ``releaseDecodingState()`` does, and the next frame starts again
+    /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
+        let canvasBytes = image.info.canvasSize.area * 4
+        guard bytes >= canvasBytes else {
+            if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
+            return
+        }
         state.withLock { state in
             if state.idle != nil {
-                state.idle!.seeker.trim(toBytes: bytes)
+                state.idle!.seeker.trim(toBytes: bytes - canvasBytes)
                 state.record(state.idle!.seeker)
             } else {
-                state.pendingTrim = min(state.pendingTrim ?? .max, bytes)
+                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - canvasBytes)
             }
         }
+    }
+
+    /// The bytes of the seeker kept between decodes, for a shared memory
+    /// budget: its stored indices, its checkpoints and its full-size canvas
+    /// (display-size frames are scaled from it); 0 after
+    /// ``releaseDecodingState()`` until the next decode.
+    public var decodingStateByteCount: Int {
+        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.decodingStateBytes + $0.canvasBytes }
+    }
+
+    /// This GIF shown at `size`: a source over the same image that
+    /// composites at full size and scales each frame as it decodes (itself
+    /// when it already shows at `size`).
+    /// - Parameter size: The largest frame the host draws.
+    public func displaying(at size: DisplaySize) -> any FrameSource {
+        if latest != nil { return ScaledFrameSource(base: self, displaySize: size) }
+        if size == displaySize { return self }
+        return GIFFrameSource(
+            image: image, checkpointBudget: checkpointBudget, indexBudget: indexBudget, executor: executor,
+            pixelFormat: pixelFormat, displaySize: size)
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a
@@ -260,6 +316,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var checkpointCount = 0
         var indexBytes = 0
         var decodingStateBytes = 0
+        /// The seeker's full-size working canvas, kept between decodes (0
+        /// before the first decode and after a release).
+        var canvasBytes = 0
         /// The giflib decodes of the current seeker, and of those released.
         var decodeCount = 0
         var retiredDecodes = 0
@@ -275,6 +334,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
             checkpointCount = seeker.checkpointCount
             indexBytes = seeker.indexBytes
             decodingStateBytes = seeker.decodingStateBytes
+            canvasBytes = seeker.image.info.canvasSize.area * 4
             decodeCount = seeker.decodeCount
         }
     }
@@ -307,12 +367,22 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         let result: Result<RenderedFrame, any Error>
         do {
-            let canvasBytes = image.info.canvasSize.area * 4
-            if request.pixels.count != canvasBytes { request.pixels = [UInt8](repeating: 0, count: canvasBytes) }
-            let copy = try request.pixels.withUnsafeMutableBytes { buffer throws(GIFError) in
-                try loan.seeker.copyFrame(at: request.index, into: buffer, bytesPerRow: canvasWidth * 4)
+            let changed: FrameRect
+            if let filter {
+                // Scaled straight from the seeker's canvas (the frame shares
+                // it and is dropped before the next decode draws on it), so
+                // no full-size copy is made or kept.
+                let full = try loan.seeker.frame(at: request.index)
+                filter.apply(full.pixels, into: &request.pixels, premultiplied: pixelFormat == .premultipliedBGRA8)
+                changed = Self.scale(full.changedRect, by: filter)
+            } else {
+                let canvasBytes = image.info.canvasSize.area * 4
+                if request.pixels.count != canvasBytes { request.pixels = [UInt8](repeating: 0, count: canvasBytes) }
+                let copy = try request.pixels.withUnsafeMutableBytes { buffer throws(GIFError) in
+                    try loan.seeker.copyFrame(at: request.index, into: buffer, bytesPerRow: canvasWidth * 4)
+                }
+                changed = copy.changedRect
             }
-            let changed = copy.changedRect
             result = .success(
                 RenderedFrame(
                     index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels,
@@ -336,6 +406,22 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         request.continuation.resume(with: result)
         if let more { executor.enqueue(self, priority: more) }
+    }
+}
+
+extension GIFFrameSource {
+    /// The display-size pixels a full-size changed rectangle reaches: every
+    /// output pixel whose source area overlaps it.
+    fileprivate static func scale(_ rect: FrameRect, by filter: BoxFilter) -> FrameRect {
+        guard rect.width > 0, rect.height > 0 else { return FrameRect(x: 0, y: 0, width: 0, height: 0) }
+        func span(_ start: Int, _ length: Int, _ source: Int, _ output: Int) -> (Int, Int) {
+            let low = start * output / source
+            let high = min(output, ((start + length) * output + source - 1) / source)
+            return (low, max(0, high - low))
+        }
+        let (x, width) = span(rect.x, rect.width, filter.sourceWidth, filter.width)
+        let (y, height) = span(rect.y, rect.height, filter.sourceHeight, filter.height)
+        return FrameRect(x: x, y: y, width: width, height: height)
     }
 }
 

@@ -208,6 +208,18 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
         state.withLock { $0.decoder }?.releaseDecodingState()
     }
 
+    /// The decoder's seeker bytes (see
+    /// ``GIFFrameSource/decodingStateByteCount``); 0 before the canvas is known.
+    public var decodingStateByteCount: Int {
+        state.withLock { $0.decoder }?.decodingStateByteCount ?? 0
+    }
+
+    /// Trims the decoder's state (see ``GIFFrameSource/trimDecodingState(toBytes:)``).
+    /// - Parameter bytes: The most bytes to keep.
+    public func trimDecodingState(toBytes bytes: Int) {
+        state.withLock { $0.decoder }?.trimDecodingState(toBytes: bytes)
+    }
+
     // MARK: Internals
 
     /// The bytes read furthest, for the decoder's seeker.

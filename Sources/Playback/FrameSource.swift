@@ -78,6 +78,36 @@ public protocol FrameSource: Sendable {
     /// than their files. The default implementation does nothing.
     func releaseDecodingState()
 
+    /// The bytes the source holds only to make later frames cheaper (seek
+    /// checkpoints, a canvas, scratch pixels): what
+    /// ``trimDecodingState(toBytes:)`` can give back. A shared
+    /// ``FrameMemoryBudget`` counts these bytes with the frames of the
+    /// caches it hands out, reading them after each decode. The default
+    /// implementation returns 0.
+    var decodingStateByteCount: Int { get }
+
+    /// Gives back decoding state until at most `bytes` are held (see
+    /// ``decodingStateByteCount``); the frames stay correct, later ones may
+    /// cost more to decode. A ``FrameMemoryBudget`` calls this under memory
+    /// pressure, frames of sources not playing first. The default
+    /// implementation calls ``releaseDecodingState()`` when more than
+    /// `bytes` are held.
+    /// - Parameter bytes: The most bytes to keep (negative means 0).
+    func trimDecodingState(toBytes bytes: Int)
+
+    /// A source with the same frames and timing whose frames fit `size`
+    /// (box-filtered from the full-size canvas, aspect ratio kept, never
+    /// scaled up), reporting that size as its canvas. A cache over it holds
+    /// only the small frames.
+    ///
+    /// The default implementation wraps the source in a ``ScaledFrameSource``
+    /// (a ``GrowingFrameSource`` stays one), or returns the source itself
+    /// when its canvas already fits. A conformer that composites frames
+    /// itself (the GIF glue) returns a source that scales as it composites,
+    /// into memory the cache hands back.
+    /// - Parameter size: The largest frame the host draws.
+    func displaying(at size: DisplaySize) -> any FrameSource
+
     /// Whether every frame is there: `true` for a file read whole; `false`
     /// while a ``GrowingFrameSource`` still expects frames. The default
     /// implementation returns `true`.
@@ -114,6 +144,23 @@ extension FrameSource {
 
     /// Does nothing: a source with no state beyond its frames.
     public func releaseDecodingState() {}
+
+    /// 0: a source that does not say otherwise keeps no decoding state.
+    public var decodingStateByteCount: Int { 0 }
+
+    /// Calls ``releaseDecodingState()`` when ``decodingStateByteCount`` is
+    /// over `bytes`.
+    /// - Parameter bytes: The most bytes to keep.
+    public func trimDecodingState(toBytes bytes: Int) {
+        if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
+    }
+
+    /// The source itself when its canvas fits `size`, else a
+    /// ``ScaledFrameSource`` over it.
+    /// - Parameter size: The largest frame the host draws.
+    public func displaying(at size: DisplaySize) -> any FrameSource {
+        ScaledFrameSource.wrapping(self, at: size)
+    }
 
     /// `true`: a source that does not say otherwise has all its frames.
     public var isComplete: Bool { true }

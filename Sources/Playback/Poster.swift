@@ -113,13 +113,13 @@ public enum Poster {
 
     /// `frame` resampled to exactly `width` × `height` by area averaging: each
     /// output pixel is the mean of the source area it covers, source pixels
-    /// weighted by how much of them it covers (exact, in integers).
+    /// weighted by how much of them it covers (exact, in integers; see
+    /// ``BoxFilter``, which does the work).
     ///
     /// Colour is averaged weighted by alpha (premultiplied), so transparent
     /// pixels' colours do not bleed into their neighbours; alpha is the plain
     /// area mean. Results round to nearest. Scaling up with the same rule
     /// blends only where an output pixel straddles two source pixels.
-    /// - Parameters:
     ///
     /// A `frame` whose pixels do not fill width × height × 4 bytes (or with
     /// a negative side) is not read at all: the result is transparent black.
@@ -128,59 +128,13 @@ public enum Poster {
     ///   - width: The output width (clamped to 1…``maxSide``).
     ///   - height: The output height (clamped to 1…``maxSide``).
     public static func boxFilter(_ frame: RenderedFrame, width: Int, height: Int) -> RenderedFrame {
-        let width = min(max(1, width), maxSide), height = min(max(1, height), maxSide)
-        let sourceWidth = frame.width, sourceHeight = frame.height
-        guard sourceWidth > 0, sourceHeight > 0, isWellFormed(frame) else {
-            return RenderedFrame(index: frame.index, width: width, height: height,
-                                 pixels: Array(repeating: 0, count: width * height * 4))
+        let filter = BoxFilter(sourceWidth: frame.width, sourceHeight: frame.height, width: width, height: height)
+        var out: [UInt8] = []
+        if frame.width > 0, frame.height > 0, isWellFormed(frame) {
+            filter.apply(frame.pixels, into: &out)
+        } else {
+            out = Array(repeating: 0, count: filter.outputByteCount)
         }
-        // In units where a source pixel is `width` wide and an output pixel
-        // `sourceWidth` wide, both axes line up on integers.
-        let columns = spans(source: sourceWidth, output: width)
-        let rows = spans(source: sourceHeight, output: height)
-        let area = Int64(sourceWidth) * Int64(sourceHeight)
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        frame.pixels.withUnsafeBufferPointer { pixels in
-            for oy in 0..<height {
-                for ox in 0..<width {
-                    var alpha: Int64 = 0, red: Int64 = 0, green: Int64 = 0, blue: Int64 = 0
-                    for (sy, wy) in rows[oy] {
-                        for (sx, wx) in columns[ox] {
-                            let i = (sy * sourceWidth + sx) * 4
-                            let weight = wx * wy
-                            let a = Int64(pixels[i + 3]) * weight
-                            alpha += a
-                            red += Int64(pixels[i]) * a
-                            green += Int64(pixels[i + 1]) * a
-                            blue += Int64(pixels[i + 2]) * a
-                        }
-                    }
-                    let o = (oy * width + ox) * 4
-                    if alpha > 0 {
-                        out[o] = UInt8((red + alpha / 2) / alpha)
-                        out[o + 1] = UInt8((green + alpha / 2) / alpha)
-                        out[o + 2] = UInt8((blue + alpha / 2) / alpha)
-                    }
-                    out[o + 3] = UInt8((alpha + area / 2) / area)
-                }
-            }
-        }
-        return RenderedFrame(index: frame.index, width: width, height: height, pixels: out)
-    }
-
-    /// For each output index, the source indices it covers and by how much
-    /// (in units of 1 / (source × output) of the whole axis).
-    private static func spans(source: Int, output: Int) -> [[(Int, Int64)]] {
-        (0..<output).map { o in
-            let start = o * source, end = (o + 1) * source
-            var covered: [(Int, Int64)] = []
-            var s = start / output
-            while s < source, s * output < end {
-                let overlap = min(end, (s + 1) * output) - max(start, s * output)
-                if overlap > 0 { covered.append((s, Int64(overlap))) }
-                s += 1
-            }
-            return covered
-        }
+        return RenderedFrame(index: frame.index, width: filter.width, height: filter.height, pixels: out)
     }
 }

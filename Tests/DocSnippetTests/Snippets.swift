@@ -122,16 +122,30 @@ enum Snippets {
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
         // end README.md:249
 
-        // begin README.md:310
+        // begin README.md:271
+        let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
+        let gridPool = FrameCachePool(budget: gridBudget)
+        let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
+        var grid: [Player<ContinuousClock.Instant>] = []
+        for _ in 0..<9 {                                           // nine cells (of one GIF here)
+            let cellCache = try await gridPool.cache(for: path, displaySize: cell) { try GIFFrameSource(contentsOf: path) }
+            grid.append(try Player(source: cellCache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cellCache))
+        }
+        let small = try await grid[0].currentImage()               // fits 160 × 160
+        gridBudget.trim(to: 4 << 20)                               // on a memory warning
+        print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
+        // end README.md:271
+
+        // begin README.md:334
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:310
+        // end README.md:334
 
-        // begin README.md:334
+        // begin README.md:358
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -149,9 +163,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:334
+        // end README.md:358
 
-        // begin README.md:367
+        // begin README.md:391
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -172,9 +186,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:367
+        // end README.md:391
 
-        // begin README.md:426
+        // begin README.md:450
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -193,9 +207,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:426
+        // end README.md:450
 
-        // begin README.md:458
+        // begin README.md:482
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -230,20 +244,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:458
+        // end README.md:482
 
-        // begin README.md:513
+        // begin README.md:537
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:513
+        // end README.md:537
 
-        // begin README.md:531
+        // begin README.md:555
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:531
+        // end README.md:555
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -460,10 +474,46 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:161
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:181
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:192
+        /// Nine GIFs in 160 × 160 cells, every cache under one 24 MiB budget.
+        func playGrid(paths: [String], budget: FrameMemoryBudget,
+                      clock: ContinuousClock) async throws -> [Player<ContinuousClock.Instant>] {
+            let pool = FrameCachePool(budget: budget)
+            let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
+            let epoch = clock.now
+            var players: [Player<ContinuousClock.Instant>] = []
+            for path in paths.prefix(9) {
+                let cache = try await pool.cache(for: path, displaySize: cell) { try GIFFrameSource(contentsOf: path) }
+                let player = try Player(source: cache.source, startingAt: clock.now, epoch: epoch, cache: cache)
+                await player.play()              // its frames are kept over those of paused players
+                players.append(player)
+            }
+            return players
+        }
+
+        let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)
+        let grid = try await playGrid(paths: [path, path], budget: gridBudget, clock: clock)
+        _ = try await grid[0].currentImage()     // 160 × 120 for a 160 × 120 GIF: never scaled up
+        gridBudget.trim(to: 4 << 20)             // on a memory warning: synchronous, from any thread
+        for cache in gridBudget.statistics.caches {
+            print(cache.bytesHeld, cache.framesHeld, cache.hits, cache.misses, cache.evictions)
+        }
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:192
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:221
+        var gridConfiguration = PlaylistConfiguration()
+        gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
+        let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
+            try GIFFrameSource(contentsOf: path)
+        }
+        let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
+        _ = gridPlaylist
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:221
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:233
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:181
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:233
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

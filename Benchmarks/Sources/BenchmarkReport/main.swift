@@ -19,6 +19,7 @@ import Darwin
 //        BenchmarkReport --progressive [--rounds N]
 //        BenchmarkReport --layout [--rounds N]
 //        BenchmarkReport --steady
+//        BenchmarkReport --nine-grid
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
@@ -26,11 +27,19 @@ import Darwin
 // (CommandReport.swift), which the full report prints last; the fifth only
 // the progressive decoding section (ProgressiveReport.swift); the sixth only
 // drawing into a host buffer in each pixel format (LayoutReport.swift); the
-// seventh only the index tier's steady-loop figures (SteadyLoop.swift), which the player
-// section prints too.
+// seventh only the index tier's steady-loop figures (SteadyLoop.swift), which
+// the player section prints too; the eighth only
+// the nine-grid memory figure (NineGrid.swift), each grid in its own process.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--nine-grid-probe" {
+    exit(await NineGrid.probe(small: CommandLine.arguments[2] == "small"))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--nine-grid" {
+    NineGrid.printSection()
+    exit(0)
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" {
     let name = CommandLine.arguments.dropFirst(2).first ?? PlayerReport.nineWorkload

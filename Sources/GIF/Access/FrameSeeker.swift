@@ -78,7 +78,7 @@ public struct FrameSeeker {
 
     /// The number of checkpoints saved so far.
     public var checkpointCount: Int { checkpoints.count }
-    /// The bytes the checkpoints hold now.
+    /// The bytes the saved checkpoints hold now (at most ``memoryBudget``).
     public var checkpointByteCount: Int { checkpointBytes }
     /// The bytes of frame indices stored now (at most ``indexBudget``).
     public var indexBytes: Int { indices.byteCount }

@@ -9,10 +9,14 @@ import Synchronization
 /// decodes them in that order, and ``frame(at:)`` answers from memory (a hit)
 /// or waits for a decode (a miss, i.e. an underrun the host may want to log).
 ///
-/// - **Budget.** Least recently used frames are evicted first, but a prefetch
-///   never evicts another frame of the same look-ahead list: when nothing else
-///   can go, the rest of the list is not decoded. A frame larger than the
-///   whole budget is returned but not kept.
+/// - **Budget.** Least recently used frames are evicted first (frame 0 last),
+///   but a prefetch never evicts another frame of the same look-ahead list:
+///   when nothing else can go, the rest of the list is not decoded. A frame
+///   larger than the whole budget is returned but not kept. By default each
+///   cache has its own budget; caches made over one shared
+///   ``FrameMemoryBudget`` count against it together, with the sources'
+///   decoding state, and frames of caches whose players are not playing go
+///   first (see ``beginPlaying()``).
 /// - **One decode per frame.** The cache asks its source for one frame at a
 ///   time; a request for a frame being decoded waits for that decode instead
 ///   of starting another. So several players of one GIF can share one cache
@@ -47,12 +51,10 @@ public actor FrameCache {
     /// 400 × 300 GIF.
     public static let defaultByteBudget = 32 << 20
 
-    private var budget: Int
-    private var frames: [Int: RenderedFrame] = [:]
-    /// Held frames, least recently used first.
-    private var recency: [Int] = []
-    private var heldBytes = 0
-    private var counters = FrameCacheStatistics()
+    /// The budget the frames count against: the cache's own, or one shared.
+    public nonisolated let memoryBudget: FrameMemoryBudget
+    /// This cache's share in ``memoryBudget``.
+    private nonisolated let member: Int
     /// Frames the background task will decode, soonest first.
     private var pending: [Int] = []
     /// The latest look-ahead list: a prefetch does not evict these.
@@ -79,13 +81,24 @@ public actor FrameCache {
     ///     A 400 × 300 canvas takes 480,000 bytes per frame.
     ///   - lookahead: How many upcoming frames a player prefetches (at least 0).
     public init(source: any FrameSource, byteBudget: Int, lookahead: Int = 4) {
+        self.init(
+            source: source, budget: FrameMemoryBudget(byteBudget: byteBudget, countsDecodingState: false),
+            lookahead: lookahead)
+    }
+
+    /// Creates an empty cache whose frames, decodes and source's decoding
+    /// state count against `budget`, shared with other caches.
+    /// - Parameters:
+    ///   - source: The frames' source.
+    ///   - budget: The budget shared by the host's caches.
+    ///   - lookahead: How many upcoming frames a player prefetches (at least 0).
+    public init(source: any FrameSource, budget: FrameMemoryBudget, lookahead: Int = 4) {
         self.source = source
-        self.budget = max(0, byteBudget)
+        self.memoryBudget = budget
+        self.member = budget.register(source: source)
         self.lookahead = max(0, lookahead)
         let (requestStream, requests) = AsyncStream.makeStream(of: [Int].self, bufferingPolicy: .bufferingNewest(1))
         self.requests = requests
-        frames.reserveCapacity(64)
-        recency.reserveCapacity(64)
         pending.reserveCapacity(self.lookahead)
         wanted.reserveCapacity(self.lookahead)
         // Two long-lived tasks, so that prefetching starts none per frame:
@@ -104,24 +117,34 @@ public actor FrameCache {
             prefetcher?.task.cancel()
             prefetcher?.wake.finish()
         }
+        memoryBudget.unregister(member)
         source.releaseDecodingState()
     }
 
-    /// The most pixel bytes held at once.
-    public var byteBudget: Int { budget }
+    /// The most bytes held at once: the cache's own budget, or the shared
+    /// ``memoryBudget``'s limit.
+    public var byteBudget: Int { memoryBudget.byteBudget }
 
     /// The counters as they are now.
-    public var statistics: FrameCacheStatistics {
-        var snapshot = counters
-        snapshot.bytesHeld = heldBytes
-        snapshot.framesHeld = frames.count
-        snapshot.byteBudget = budget
-        return snapshot
-    }
+    public var statistics: FrameCacheStatistics { memoryBudget.statistics(of: member) }
 
     /// Whether frame `index` is held now.
     /// - Parameter index: A frame index.
-    public func contains(_ index: Int) -> Bool { frames[index] != nil }
+    public func contains(_ index: Int) -> Bool { memoryBudget.contains(member, index) }
+
+    /// Says a player has started playing this cache's frames: until the
+    /// matching ``endPlaying()``, a shared ``memoryBudget`` gives back
+    /// frames of caches not playing before this one's. A ``Player`` calls
+    /// both as it plays, pauses, stops and finishes; several players of one
+    /// cache each count. Callable from any context.
+    public nonisolated func beginPlaying() {
+        memoryBudget.setPlaying(member, delta: 1)
+    }
+
+    /// Ends one ``beginPlaying()``; extra calls are ignored.
+    public nonisolated func endPlaying() {
+        memoryBudget.setPlaying(member, delta: -1)
+    }
 
     /// Returns frame `index`: from memory (a hit), or once decoded (a miss).
     /// A miss for a frame the background task is decoding waits for it.
@@ -134,12 +157,7 @@ public actor FrameCache {
         guard (0..<max(0, count)).contains(index) else {
             throw PlayerError.frameOutOfRange(index, frameCount: count)
         }
-        if let frame = frames[index] {
-            counters.hits += 1
-            touch(index)
-            return frame
-        }
-        counters.misses += 1
+        if let frame = memoryBudget.lookup(member, index, counting: true) { return frame }
         return try await obtain(index)
     }
 
@@ -156,7 +174,7 @@ public actor FrameCache {
         let range = 0..<max(0, source.frameCount)
         for index in indices where range.contains(index) && !wanted.contains(index) {
             wanted.append(index)
-            if frames[index] == nil, index != decoding { pending.append(index) }
+            if index != decoding, !memoryBudget.contains(member, index) { pending.append(index) }
         }
         if decodingPrefetch, let index = decoding, !wanted.contains(index) {
             // Nobody wants it any more: cancel the task waiting for it. A new
@@ -191,23 +209,19 @@ public actor FrameCache {
     /// Drops every frame held and the pending look-ahead at once; a decode
     /// already running finishes but its result is not kept.
     public func purge() {
-        frames.removeAll(keepingCapacity: true)
-        recency.removeAll(keepingCapacity: true)
-        heldBytes = 0
+        memoryBudget.purge(member)
         pending.removeAll(keepingCapacity: true)
         wanted.removeAll(keepingCapacity: true)
         generation += 1
         resumeIdleWaitersIfIdle()
     }
 
-    /// Changes the budget, evicting least recently used frames to fit.
+    /// Changes the budget, evicting least recently used frames to fit. For
+    /// a cache over a shared ``FrameMemoryBudget`` this changes the shared
+    /// limit (see ``FrameMemoryBudget/setByteBudget(_:)``).
     /// - Parameter bytes: The new budget (negative means 0).
     public func setByteBudget(_ bytes: Int) {
-        budget = max(0, bytes)
-        while heldBytes > budget, let oldest = recency.first {
-            _ = remove(oldest)
-            counters.evictions += 1
-        }
+        memoryBudget.setByteBudget(bytes)
     }
 
     // MARK: Internals
@@ -260,8 +274,8 @@ public actor FrameCache {
         guard !Task.isCancelled else { return nil }
         while !pending.isEmpty {
             let index = pending.removeFirst()
-            guard frames[index] == nil else { continue }
-            guard let storage = makeRoom(protecting: true) else {
+            guard !memoryBudget.contains(member, index) else { continue }
+            guard let storage = memoryBudget.reserve(member, bytes: frameBytes, protecting: wanted) else {
                 pending.removeAll(keepingCapacity: true)
                 break
             }
@@ -285,12 +299,16 @@ public actor FrameCache {
         do {
             let frame = try outcome.get()
             try FrameSourceError.check(frame, isFrame: index, of: source)
-            counters.decodes += 1
-            if started == generation { store(frame) }
+            memoryBudget.count(member, decodes: 1)
+            if started == generation { memoryBudget.commit(member, frame) }
         } catch is CancellationError {
         } catch {
-            counters.failures += 1
+            memoryBudget.count(member, failures: 1)
         }
+        // The room set aside goes back unless the frame took it, and the
+        // source's decoding state is counted as the decode left it.
+        memoryBudget.cancelReservation(member)
+        memoryBudget.noteDecodingState(member)
         resumeIdleWaitersIfIdle()
     }
 
@@ -299,12 +317,16 @@ public actor FrameCache {
     private func obtain(_ index: Int) async throws -> RenderedFrame {
         while decoding != nil {
             await withUnsafeContinuation { decodeWaiters.append($0) }
-            if let frame = frames[index] { return frame }
+            if let frame = memoryBudget.lookup(member, index, counting: false) { return frame }
         }
-        if let frame = frames[index] { return frame }
-        let storage = makeRoom(protecting: false) ?? []
+        if let frame = memoryBudget.lookup(member, index, counting: false) { return frame }
+        let storage = memoryBudget.reserve(member, bytes: frameBytes, protecting: nil) ?? []
         decoding = index
         defer {
+            // The room set aside goes back unless the frame took it, and the
+            // source's decoding state is counted as the decode left it.
+            memoryBudget.cancelReservation(member)
+            memoryBudget.noteDecodingState(member)
             decoding = nil
             for waiter in decodeWaiters { waiter.resume() }
             decodeWaiters.removeAll(keepingCapacity: true)
@@ -312,57 +334,9 @@ public actor FrameCache {
         let started = generation
         let frame = try await source.frame(at: index, reusing: consume storage, priority: .now)
         try FrameSourceError.check(frame, isFrame: index, of: source)
-        counters.decodes += 1
-        if started == generation { store(frame) }
+        memoryBudget.count(member, decodes: 1)
+        if started == generation { memoryBudget.commit(member, frame) }
         return frame
-    }
-
-    /// Evicts least recently used frames (outside the look-ahead list when
-    /// `protecting`) until one more frame fits, and returns the pixels of an
-    /// evicted frame to draw it into (or none). `nil` when a prefetch cannot
-    /// make room.
-    private func makeRoom(protecting: Bool) -> [UInt8]? {
-        var storage: [UInt8] = []
-        let needed = frameBytes
-        guard needed <= budget else { return protecting ? nil : storage }
-        var position = 0
-        // heldBytes ≤ budget always, so this cannot overflow where
-        // heldBytes + needed could (a budget and a canvas near Int.max).
-        while needed > budget - heldBytes {
-            while position < recency.count, protecting, wanted.contains(recency[position]) { position += 1 }
-            guard position < recency.count else { return protecting ? nil : storage }
-            let evicted = remove(recency[position])
-            counters.evictions += 1
-            if storage.isEmpty, evicted.count == needed { storage = evicted }
-        }
-        return storage
-    }
-
-    /// Keeps `frame` when it fits the budget.
-    private func store(_ frame: RenderedFrame) {
-        if frames[frame.index] != nil { _ = remove(frame.index) }
-        guard frame.byteCount <= budget else { return }
-        while frame.byteCount > budget - heldBytes, let oldest = recency.first {
-            _ = remove(oldest)
-            counters.evictions += 1
-        }
-        frames[frame.index] = frame
-        recency.append(frame.index)
-        heldBytes += frame.byteCount
-    }
-
-    private func touch(_ index: Int) {
-        guard let position = recency.firstIndex(of: index) else { return }
-        recency.remove(at: position)
-        recency.append(index)
-    }
-
-    /// Forgets frame `index`, returning its pixels.
-    private func remove(_ index: Int) -> [UInt8] {
-        guard let frame = frames.removeValue(forKey: index) else { return [] }
-        heldBytes -= frame.byteCount
-        if let position = recency.firstIndex(of: index) { recency.remove(at: position) }
-        return frame.pixels
     }
 
     private func resumeIdleWaitersIfIdle() {

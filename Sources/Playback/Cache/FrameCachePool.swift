@@ -12,14 +12,24 @@
 /// of caches that went away are purged lazily, in one sweep each time the
 /// table has doubled since the last sweep, not on every request.
 ///
+/// Made over a shared ``FrameMemoryBudget``, the pool's caches count
+/// against that one budget together instead of each having its own; and
+/// a cache asked for at a ``DisplaySize`` holds frames of that size only
+/// (the key and the size together name the cache).
+///
 /// ```swift
 /// let pool = FrameCachePool()
 /// let cache = try await pool.cache(for: url) { try GIFFrameSource(contentsOf: path) }
 /// let player = try Player(source: cache.source, startingAt: clock.now, cache: cache)
 /// ```
 public actor FrameCachePool {
-    /// The byte budget of each cache the pool makes.
+    /// The byte budget of each cache the pool makes; with a shared
+    /// ``memoryBudget``, that budget's limit when the pool was made.
     public nonisolated let byteBudget: Int
+
+    /// The budget all the pool's caches share, or `nil` when each has its
+    /// own ``byteBudget``.
+    public nonisolated let memoryBudget: FrameMemoryBudget?
 
     /// The look-ahead of each cache the pool makes.
     public nonisolated let lookahead: Int
@@ -28,7 +38,13 @@ public actor FrameCachePool {
         weak var cache: FrameCache?
     }
 
-    private var entries: [AnyHashable: Entry] = [:]
+    /// The host's key and the display size.
+    private struct Key: Hashable {
+        var key: AnyHashable
+        var size: DisplaySize?
+    }
+
+    private var entries: [Key: Entry] = [:]
     /// The table size that triggers the next sweep of dead entries.
     private var sweepAt = 64
     /// Entries visited by sweeps so far (evidence of the amortised cost).
@@ -40,6 +56,17 @@ public actor FrameCachePool {
     ///   - lookahead: How many frames each cache decodes ahead for a player.
     public init(byteBudget: Int = FrameCache.defaultByteBudget, lookahead: Int = 4) {
         self.byteBudget = byteBudget
+        self.memoryBudget = nil
+        self.lookahead = lookahead
+    }
+
+    /// Creates an empty pool whose caches all count against `budget`.
+    /// - Parameters:
+    ///   - budget: The budget shared by every cache the pool makes.
+    ///   - lookahead: How many frames each cache decodes ahead for a player.
+    public init(budget: FrameMemoryBudget, lookahead: Int = 4) {
+        self.byteBudget = budget.byteBudget
+        self.memoryBudget = budget
         self.lookahead = lookahead
     }
 
@@ -53,9 +80,33 @@ public actor FrameCachePool {
         for key: some Hashable & Sendable,
         source makeSource: @Sendable () throws -> any FrameSource
     ) rethrows -> FrameCache {
-        let key = AnyHashable(key)
+        try cache(for: key, displaySize: nil, source: makeSource)
+    }
+
+    /// The cache for `key` shown at `displaySize`: the one a player of the
+    /// same key and size holds now, or a new one over
+    /// `makeSource().displaying(at: displaySize)` (see
+    /// ``FrameSource/displaying(at:)``), whose frames fit the size.
+    /// - Parameters:
+    ///   - key: What identifies the source, e.g. its URL.
+    ///   - displaySize: The largest frame the host draws, or `nil` for full size.
+    ///   - makeSource: Opens the full-size source when no live cache has the
+    ///     key and size.
+    /// - Throws: What `makeSource` throws; the pool is then unchanged.
+    public func cache(
+        for key: some Hashable & Sendable,
+        displaySize: DisplaySize?,
+        source makeSource: @Sendable () throws -> any FrameSource
+    ) rethrows -> FrameCache {
+        let key = Key(key: AnyHashable(key), size: displaySize)
         if let cache = entries[key]?.cache { return cache }
-        let cache = FrameCache(source: try makeSource(), byteBudget: byteBudget, lookahead: lookahead)
+        var source = try makeSource()
+        if let displaySize { source = source.displaying(at: displaySize) }
+        let cache = if let memoryBudget {
+            FrameCache(source: source, budget: memoryBudget, lookahead: lookahead)
+        } else {
+            FrameCache(source: source, byteBudget: byteBudget, lookahead: lookahead)
+        }
         entries[key] = Entry(cache: cache)
         if entries.count >= sweepAt { sweep() }
         return cache

@@ -11,7 +11,9 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     /// Frames decoded from the source, ahead of time or on a miss.
     public var decodes: Int
 
-    /// Frames dropped to stay within the budget (purges not included).
+    /// Frames dropped to stay within the budget, by this cache or by a
+    /// shared ``FrameMemoryBudget`` for another cache's room or a trim
+    /// (purges not included).
     public var evictions: Int
 
     /// Decodes the source refused by throwing; prefetch skips such frames.
@@ -23,14 +25,27 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     /// Frames held now.
     public var framesHeld: Int
 
-    /// The byte budget in force.
+    /// The byte budget in force: the cache's own, or the limit of the
+    /// shared ``FrameMemoryBudget`` it counts against.
     public var byteBudget: Int
+
+    /// Bytes of the source's decoding state (`FrameSource.decodingStateByteCount`)
+    /// as last read by the budget, after the latest decode.
+    public var decodingStateBytes: Int
+
+    /// Whether a player playing this cache's frames has said so
+    /// (``FrameCache/beginPlaying()``): its frames are given back after
+    /// those of caches not playing.
+    public var isPlaying: Bool
 
     /// Creates a snapshot; all counters default to zero.
     public init(
         hits: Int = 0, misses: Int = 0, decodes: Int = 0, evictions: Int = 0,
-        failures: Int = 0, bytesHeld: Int = 0, framesHeld: Int = 0, byteBudget: Int = 0
+        failures: Int = 0, bytesHeld: Int = 0, framesHeld: Int = 0, byteBudget: Int = 0,
+        decodingStateBytes: Int = 0, isPlaying: Bool = false
     ) {
+        self.decodingStateBytes = decodingStateBytes
+        self.isPlaying = isPlaying
         self.hits = hits
         self.misses = misses
         self.decodes = decodes

@@ -51,6 +51,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     var upcoming: [Int] = []
     /// The task that hands a growing source's timings in.
     private nonisolated let growth = GrowthSubscription()
+    /// Whether this player has told its cache it plays (``FrameCache/beginPlaying()``).
+    private var claimsPlaying = false
 
     /// The cache budget used when no cache is passed in: 32 MiB.
     public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
@@ -64,6 +66,11 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     ///   - cache: A frame cache to read through (share one between players of
     ///     the same source), or `nil` for a private one with
     ///     ``defaultCacheBudget``.
+    ///   - displaySize: For a private cache, the largest frame the host
+    ///     draws: the player reads `source.displaying(at:)` (see
+    ///     ``FrameSource/displaying(at:)``), so only small frames are cached.
+    ///     Ignored when `cache` is given: its source decides the frame size
+    ///     (``FrameCachePool/cache(for:displaySize:source:)`` makes one).
     /// - Throws: ``PlayerError/emptySource``,
     ///   ``PlayerError/mismatchedDelays(frameCount:delayCount:)`` or
     ///   ``PlayerError/invalidRate(_:)``.
@@ -72,14 +79,21 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         configuration: PlayerConfiguration = .init(),
         startingAt now: Instant,
         epoch: Instant? = nil,
-        cache: FrameCache? = nil
+        cache: FrameCache? = nil,
+        displaySize: DisplaySize? = nil
     ) throws(PlayerError) {
         // Subscribed before the timeline is read: no arrival falls in between.
         let updates = (source as? any GrowingFrameSource)?.timingUpdates()
         let timeline = try PlaybackTimeline(source: source, configuration: configuration)
         let origin = epoch ?? now
-        self.source = source
-        self.cache = cache ?? FrameCache(source: source, byteBudget: Self.defaultCacheBudget)
+        if let cache {
+            self.source = source
+            self.cache = cache
+        } else {
+            let shown = displaySize.map { source.displaying(at: $0) } ?? source
+            self.source = shown
+            self.cache = FrameCache(source: shown, byteBudget: Self.defaultCacheBudget)
+        }
         self.origin = origin
         self.playhead = try Playhead(
             timeline: timeline,
@@ -87,6 +101,10 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
             now: origin.duration(to: now),
             epoch: epoch == nil ? nil : .zero
         )
+        if playhead.state == .playing {
+            claimsPlaying = true
+            self.cache.beginPlaying()
+        }
         if let updates {
             growth.start { [weak self] in
                 for await timing in updates {
@@ -100,6 +118,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// Ends every event stream still open, so consumers iterating
     /// ``events()`` finish when the player goes away.
     deinit {
+        if claimsPlaying { cache.endPlaying() }
         growth.cancel()
         hub.finishStreams()
     }
@@ -217,6 +236,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         playhead.advance(to: hostTime(instant), into: &eventBuffer)
         hub.deliver(eventBuffer)
         hub.signalWakes()
+        syncPlaying()
         return eventBuffer
     }
 
@@ -227,6 +247,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         playhead.advance(by: duration, into: &eventBuffer)
         hub.deliver(eventBuffer)
         hub.signalWakes()
+        syncPlaying()
         return eventBuffer
     }
 
@@ -237,6 +258,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         eventBuffer.removeAll(keepingCapacity: true)
         playhead.advance(to: hostTime(instant), into: &eventBuffer)
         hub.deliver(eventBuffer)
+        syncPlaying()
         return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !eventBuffer.isEmpty)
     }
 
@@ -248,6 +270,16 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         let events = change(&playhead)
         hub.deliver(events)
         hub.signalWakes()
+        syncPlaying()
         return events
+    }
+
+    /// Tells the cache when the player starts or stops playing, so a shared
+    /// ``FrameMemoryBudget`` gives back frames of players not playing first.
+    private func syncPlaying() {
+        let playing = playhead.state == .playing
+        guard playing != claimsPlaying else { return }
+        claimsPlaying = playing
+        if playing { cache.beginPlaying() } else { cache.endPlaying() }
     }
 }

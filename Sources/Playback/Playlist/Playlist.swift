@@ -38,6 +38,9 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private var abandonedLoads: Set<Int> = []
     private var cancelledLoads = 0
     private var caches: [String: FrameCache] = [:]
+    /// The current item's cache, told it plays (``FrameCache/beginPlaying()``)
+    /// so a shared budget gives back the next item's frames first.
+    private var playingCache: FrameCache?
     /// The tasks that hand growing sources' timings in.
     private nonisolated let growth = GrowthSubscription()
 
@@ -272,6 +275,12 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
             cache.requestPrefetch(Self.firstFrames(
                 configuration.player.direction, frameCount: cache.source.frameCount, count: max(1, cache.lookahead)))
         }
+        let current = sequencer.currentKey.flatMap { caches[$0] }
+        if current !== playingCache {
+            playingCache?.endPlaying()
+            current?.beginPlaying()
+            playingCache = current
+        }
     }
 
     /// The first `count` frames of one loop in `direction`'s play order,
@@ -285,8 +294,15 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     }
 
     private func makeCache(for key: String) -> FrameCache? {
-        guard let source = sequencer.source(for: key) else { return nil }
-        let cache = FrameCache(source: source, byteBudget: configuration.cacheByteBudget)
+        guard var source = sequencer.source(for: key) else { return nil }
+        if let size = sequencer.items.first(where: { $0.key == key })?.displaySize {
+            source = source.displaying(at: size)
+        }
+        let cache = if let budget = configuration.memoryBudget {
+            FrameCache(source: source, budget: budget)
+        } else {
+            FrameCache(source: source, byteBudget: configuration.cacheByteBudget)
+        }
         caches[key] = cache
         return cache
     }

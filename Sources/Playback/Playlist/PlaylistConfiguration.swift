@@ -28,6 +28,10 @@ public struct PlaylistConfiguration: Sendable, Hashable {
     /// playlist keeps caches for the current and the next item only.
     public var cacheByteBudget: Int
 
+    /// A budget the item caches share with the host's other caches, in
+    /// place of ``cacheByteBudget`` each (default `nil`: each its own).
+    public var memoryBudget: FrameMemoryBudget?
+
     /// Creates a configuration; every argument has the default described on
     /// its property.
     public init(
@@ -36,8 +40,10 @@ public struct PlaylistConfiguration: Sendable, Hashable {
         loadTimeout: Duration = .seconds(5),
         preload: Int = 1,
         autoplay: Bool = false,
-        cacheByteBudget: Int = 32 << 20
+        cacheByteBudget: Int = 32 << 20,
+        memoryBudget: FrameMemoryBudget? = nil
     ) {
+        self.memoryBudget = memoryBudget
         self.player = player
         self.loopsPerItem = loopsPerItem
         self.loadTimeout = loadTimeout

@@ -23,14 +23,24 @@ public struct PlaylistItem: Sendable {
     /// Loads the item's frames; called from a task of the playlist's own.
     public var load: @Sendable () async throws -> any FrameSource
 
+    /// The largest frame the host draws for this item, or `nil` for full
+    /// size: the playlist caches the loaded source's
+    /// ``FrameSource/displaying(at:)``, so only small frames are kept.
+    public var displaySize: DisplaySize?
+
     /// Creates an item.
     /// - Parameters:
     ///   - key: The host's identity for the item.
     ///   - loops: Plays per turn, or `nil` for the playlist's default.
+    ///   - displaySize: The largest frame drawn, or `nil` for full size.
     ///   - load: Loads the item's frames.
-    public init(key: String, loops: Int? = nil, load: @escaping @Sendable () async throws -> any FrameSource) {
+    public init(
+        key: String, loops: Int? = nil, displaySize: DisplaySize? = nil,
+        load: @escaping @Sendable () async throws -> any FrameSource
+    ) {
         self.key = key
         self.loops = loops
+        self.displaySize = displaySize
         self.load = load
     }
 }

@@ -1,0 +1,148 @@
+import BenchmarkSupport
+import GIF
+import GIFPlayback
+import Playback
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The nine-grid figure: nine different animations, each in a 160 × 160
+/// cell, played host-driven for ``loops`` loops, every player under one
+/// ``budgetBytes`` `FrameMemoryBudget`; each grid in a fresh process (see
+/// ``ProcessProbe/runSelf(_:preload:)``) whose peak RSS (getrusage
+/// `ru_maxrss`) is printed beside the same grid at full size.
+///
+/// `BenchmarkReport --nine-grid` prints the section; the children run
+/// `BenchmarkReport --nine-grid-probe small|full`.
+enum NineGrid {
+    /// Loops every player plays.
+    static let loops = 3
+    /// The shared budget: 24 MiB.
+    static let budgetBytes = 24 << 20
+    /// The target for the display-size grid's whole process: 48 MiB.
+    static let targetKiB = 48 << 10
+    /// Each source's seek checkpoint budget (`NINE_GRID_CHECKPOINTS` bytes,
+    /// default 0): a grid plays forward, and a loop restarts from frame 0.
+    static var checkpointBytes: Int {
+        getenv("NINE_GRID_CHECKPOINTS").flatMap { Int(String(cString: $0)) } ?? 0
+    }
+    /// The cell every animation is shown in.
+    static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
+
+    /// Nine different animations: the workload files first, then generated
+    /// fixtures; or the paths in `NINE_GRID_FILES`, colon-separated.
+    static func files() -> [String] {
+        if let list = getenv("NINE_GRID_FILES") {
+            return String(cString: list).split(separator: ":").map(String.init)
+        }
+        var paths = Workload.locations().map(\.path)
+        if paths.count < 9, let demo = Workload.largeFixtureLocation() {
+            let directory = String(demo.path.dropLast(demo.path.split(separator: "/").last!.count))
+            let extra = ["delays.gif", "disposal-2.gif", "disposal-3.gif", "interlace.gif", "transparency.gif",
+                         "loop-forever.gif", "local-palette.gif", "first-frame-growth.gif"]
+            paths += extra.map { directory + $0 }.filter { access($0, R_OK) == 0 && !paths.contains($0) }
+        }
+        return Array(paths.prefix(9))
+    }
+
+    /// The child: plays the grid and prints one ``ProbeLine``.
+    static func probe(small: Bool) async -> Int32 {
+        do {
+            let start = ProcessProbe.residentMemory().currentKiB
+            let limit = getenv("NINE_GRID_BUDGET").flatMap { Int(String(cString: $0)) } ?? budgetBytes
+            let budget = FrameMemoryBudget(byteBudget: limit)
+            let pool = FrameCachePool(budget: budget)
+            let origin = ContinuousClock.now
+            var configuration = PlayerConfiguration()
+            configuration.loop = .count(loops)
+            configuration.autoplay = true
+            var players: [Player<ContinuousClock.Instant>] = []
+            var canvasPixels = 0
+            for path in files() {
+                let cache = try await pool.cache(for: path, displaySize: small ? cell : nil) {
+                    // A grid only plays forward: seek checkpoints would only
+                    // take the budget from frames.
+                    GIFFrameSource(image: try GIFImage(contentsOf: path), checkpointBudget: checkpointBytes)
+                }
+                canvasPixels += cache.source.canvasWidth * cache.source.canvasHeight
+                players.append(try Player(source: cache.source, configuration: configuration,
+                                          startingAt: origin, epoch: origin, cache: cache))
+            }
+            // Host-driven: time jumps to the next change of any player, and
+            // every player that changed is drawn.
+            let setup = ProcessProbe.residentMemory().currentKiB
+            var frames = 0, peakHeld = 0
+            var now = origin
+            for player in players { _ = try await player.currentImage(); frames += 1 }
+            while true {
+                var next: ContinuousClock.Instant?
+                for player in players {
+                    if let instant = await player.nextChangeInstant, instant < (next ?? instant.advanced(by: .seconds(1))) {
+                        next = instant
+                    }
+                }
+                guard let next else { break }
+                now = next
+                for player in players where !(await player.advance(to: now)).isEmpty {
+                    _ = try await player.currentImage()
+                    frames += 1
+                }
+                peakHeld = max(peakHeld, budget.bytesHeld)
+            }
+            var usage = rusage()
+            #if canImport(Glibc)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            #else
+            getrusage(RUSAGE_SELF, &usage)
+            #endif
+            let cpu = usage.ru_utime.tv_sec * 1_000_000 + Int(usage.ru_utime.tv_usec)
+                + usage.ru_stime.tv_sec * 1_000_000 + Int(usage.ru_stime.tv_usec)
+            let statistics = budget.statistics
+            print(ProbeLine(label: small ? "grid-small" : "grid-full", fields: [
+                "players": players.count, "frames": frames, "maxrss": Int(usage.ru_maxrss), "cpu": cpu,
+                "peakheld": peakHeld, "evictions": statistics.evictions, "trims": statistics.decodingStateTrims,
+                "pixels": canvasPixels, "startrss": start, "setuprss": setup,
+                "decodes": statistics.caches.reduce(0) { $0 + $1.decodes },
+            ]))
+            return 0
+        } catch {
+            print("probe failed: \(error)")
+            return 1
+        }
+    }
+
+    /// The parent: runs both grids in their own processes and prints them.
+    static func printSection() {
+        print("\n## Nine-grid: nine animations, 160×160 cells, \(loops) loops, one \(budgetBytes >> 20) MiB budget\n")
+        print("files: " + files().map { String($0.split(separator: "/").last!) }.joined(separator: ", "))
+        print("")
+        print("| grid | frames drawn | decodes | RSS at start / after opening MiB | peak RSS MiB | target | budget peak MiB | evictions | state trims | CPU s |")
+        print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+        for mode in ["small", "full"] {
+            let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", mode])
+            guard status == 0, let line = output.split(separator: "\n").compactMap(ProbeLine.init(parsing:)).first else {
+                print("| \(mode) | probe failed (status \(status)) | | | | | | | | |")
+                continue
+            }
+            let f = line.fields
+            let rss = Double(f["maxrss"] ?? 0) / 1024
+            let target = mode == "small" ? "≤ \(targetKiB >> 10) (\((f["maxrss"] ?? .max) <= targetKiB ? "met" : "missed"))" : "–"
+            print("| \(mode == "small" ? "display size 160×160" : "full size") | \(f["frames"] ?? 0) | \(f["decodes"] ?? 0) | "
+                + "\(decimal(Double(f["startrss"] ?? 0) / 1024, 1)) / \(decimal(Double(f["setuprss"] ?? 0) / 1024, 1)) | "
+                + "\(decimal(rss, 1)) | \(target) | \(decimal(Double(f["peakheld"] ?? 0) / 1_048_576, 1)) | "
+                + "\(f["evictions"] ?? 0) | \(f["trims"] ?? 0) | \(decimal(Double(f["cpu"] ?? 0) / 1e6, 2)) |")
+        }
+    }
+
+    /// `value` with `places` decimals, without Foundation.
+    static func decimal(_ value: Double, _ places: Int) -> String {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * Double(scale)).rounded())
+        let whole = scaled / scale, fraction = String(scaled % scale)
+        return places == 0 ? "\(whole)" : "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}

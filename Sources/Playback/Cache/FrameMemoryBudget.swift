@@ -1,0 +1,400 @@
+import Synchronization
+
+/// One byte budget shared by every ``FrameCache`` made over it: the frames
+/// they hold, the decodes they have in flight and their sources' decoding
+/// state (seek checkpoints, index tiers; see
+/// `FrameSource.decodingStateByteCount`) are counted together and never
+/// pass ``byteBudget`` once a call returns.
+///
+/// The host owns it (the library keeps no global state) and hands it to a
+/// ``FrameCachePool``, a ``FrameCache`` or a ``PlaylistConfiguration``. When
+/// something must go, the budget chooses, across all its caches:
+///
+/// 1. the decoding state of sources no player is playing;
+/// 2. frames of caches no player is playing (paused, stopped, hidden),
+///    least recently shown first;
+/// 3. frames of playing caches, least recently shown first;
+/// 4. the decoding state of playing sources;
+/// 5. last, each cache's frame 0 (what a poster shows), not playing first.
+///
+/// A player tells its cache whether it plays (``FrameCache/beginPlaying()``
+/// and ``FrameCache/endPlaying()``); a prefetch never evicts frames of its
+/// own look-ahead list, and a decode sets its frame's bytes aside before it
+/// starts, so a frame is kept only when its room was found first.
+///
+/// Every method is synchronous and takes one lock: ``trim(to:)`` can be
+/// called from a memory-pressure handler on any thread, and the caches
+/// (actors) never wait on each other. Victims are found by a scan of the
+/// frames held (hundreds, not pixels), and nothing is allocated per frame
+/// once the tables have grown.
+///
+/// ```swift
+/// let budget = FrameMemoryBudget(byteBudget: 24 << 20)
+/// let pool = FrameCachePool(budget: budget)
+/// // on a memory warning:
+/// budget.trim(to: 4 << 20)
+/// ```
+public final class FrameMemoryBudget: Sendable, Hashable {
+    /// One cache's share.
+    struct Member {
+        var source: any FrameSource
+        var playing = 0
+        /// Bytes set aside for the decode running now (0: none).
+        var reserved = 0
+        var stateBytes = 0
+        var frameBytes = 0
+        var frames = 0
+        var lastUse: UInt64 = 0
+        var counters = FrameCacheStatistics()
+        /// Set while a trim of this source's state did not shrink it, so a
+        /// loop does not ask again.
+        var stateStuck = false
+    }
+
+    struct FrameKey: Hashable {
+        var member: Int
+        var index: Int
+    }
+
+    struct Held {
+        var frame: RenderedFrame
+        var lastUse: UInt64
+    }
+
+    /// Something the budget can give back.
+    enum Victim {
+        case frame(FrameKey)
+        case state(Int)
+    }
+
+    struct Ledger {
+        var limit: Int
+        var members: [Int: Member] = [:]
+        var frames: [FrameKey: Held] = [:]
+        var nextMember = 0
+        var tick: UInt64 = 0
+        /// frames + reserved + decoding state, over all members.
+        var total = 0
+        var frameBytes = 0
+        var stateBytes = 0
+        var reserved = 0
+        var evictions = 0
+        var stateTrims = 0
+    }
+
+    let ledger: Mutex<Ledger>
+    /// Whether sources' decoding state counts: not for a cache's own budget,
+    /// which (as before budgets were shared) holds frames only.
+    let countsDecodingState: Bool
+
+    /// Creates an empty budget.
+    /// - Parameter byteBudget: The most bytes counted at once (negative
+    ///   means 0). A 160 × 160 frame takes 102,400 bytes.
+    public convenience init(byteBudget: Int) {
+        self.init(byteBudget: byteBudget, countsDecodingState: true)
+    }
+
+    /// A budget, counting the sources' decoding state or (for one cache's
+    /// own budget) frames only.
+    init(byteBudget: Int, countsDecodingState: Bool) {
+        ledger = Mutex(Ledger(limit: max(0, byteBudget)))
+        self.countsDecodingState = countsDecodingState
+    }
+
+    /// The most bytes counted at once.
+    public var byteBudget: Int { ledger.withLock { $0.limit } }
+
+    /// The bytes counted now (frames, decodes in flight, decoding state).
+    public var bytesHeld: Int { ledger.withLock { $0.total } }
+
+    /// The totals and every live cache's counters.
+    public var statistics: FrameMemoryStatistics {
+        ledger.withLock { ledger in
+            FrameMemoryStatistics(
+                byteBudget: ledger.limit, bytesHeld: ledger.total, frameBytes: ledger.frameBytes,
+                decodingStateBytes: ledger.stateBytes, reservedBytes: ledger.reserved,
+                framesHeld: ledger.frames.count, evictions: ledger.evictions, decodingStateTrims: ledger.stateTrims,
+                caches: ledger.members.keys.sorted().map { Self.snapshot(ledger.members[$0]!, limit: ledger.limit) })
+        }
+    }
+
+    /// Changes the limit, giving back what is over it in the order above.
+    /// - Parameter bytes: The new limit (negative means 0).
+    public func setByteBudget(_ bytes: Int) {
+        ledger.withLock { ledger in
+            ledger.limit = max(0, bytes)
+            Self.shed(&ledger, to: ledger.limit, sparing: nil)
+        }
+    }
+
+    /// Gives back frames and decoding state, in the order above, until at
+    /// most `bytes` are counted; decodes in flight lose their room (their
+    /// frames are returned but not kept). The limit stays as it was: this is
+    /// for a memory warning, after which the caches fill up again as players
+    /// ask for frames.
+    ///
+    /// Synchronous, so that a memory-pressure handler frees the memory
+    /// before it returns, without waiting on any actor.
+    /// - Parameter bytes: The most bytes to keep (negative means 0).
+    public func trim(to bytes: Int) {
+        ledger.withLock { ledger in
+            Self.shed(&ledger, to: max(0, bytes), sparing: nil)
+            guard ledger.total > max(0, bytes) else { return }
+            for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
+                Self.release(&ledger, reservationOf: id)
+                guard ledger.total > max(0, bytes) else { return }
+            }
+        }
+    }
+
+    /// Budgets are equal when they are the same object.
+    /// - Parameters:
+    ///   - lhs: A budget.
+    ///   - rhs: Another budget.
+    public static func == (lhs: FrameMemoryBudget, rhs: FrameMemoryBudget) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    // MARK: For FrameCache
+
+    func register(source: any FrameSource) -> Int {
+        ledger.withLock { ledger in
+            ledger.nextMember += 1
+            ledger.members[ledger.nextMember] = Member(source: source)
+            return ledger.nextMember
+        }
+    }
+
+    func unregister(_ id: Int) {
+        ledger.withLock { ledger in
+            Self.dropFrames(&ledger, of: id)
+            Self.release(&ledger, reservationOf: id)
+            if let member = ledger.members.removeValue(forKey: id) {
+                ledger.stateBytes -= member.stateBytes
+                ledger.total -= member.stateBytes
+            }
+        }
+    }
+
+    /// Frame `index` of member `id` when held, marked as just shown; counts
+    /// a hit or a miss when `counting`.
+    func lookup(_ id: Int, _ index: Int, counting: Bool) -> RenderedFrame? {
+        ledger.withLock { ledger in
+            let key = FrameKey(member: id, index: index)
+            ledger.tick += 1
+            let tick = ledger.tick
+            let frame: RenderedFrame? = {
+                guard ledger.frames[key] != nil else { return nil }
+                ledger.frames[key]!.lastUse = tick
+                return ledger.frames[key]!.frame
+            }()
+            if counting {
+                if frame == nil { ledger.members[id]?.counters.misses += 1 } else { ledger.members[id]?.counters.hits += 1 }
+            }
+            ledger.members[id]?.lastUse = tick
+            return frame
+        }
+    }
+
+    func contains(_ id: Int, _ index: Int) -> Bool {
+        ledger.withLock { $0.frames[FrameKey(member: id, index: index)] != nil }
+    }
+
+    /// Sets `bytes` aside for member `id`'s next decode, giving back what
+    /// must go; returns the pixels of a dropped frame of that size to draw
+    /// into (or none). When `protecting` is given (a prefetch), those frames
+    /// of the member are spared, and `nil` means no room. A demand decode
+    /// always gets an answer: without room, nothing is set aside and the
+    /// frame will be returned but not kept.
+    func reserve(_ id: Int, bytes: Int, protecting: [Int]?) -> [UInt8]? {
+        ledger.withLock { ledger -> [UInt8]? in
+            Self.release(&ledger, reservationOf: id)
+            guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
+            var storage: [UInt8] = []
+            while bytes > ledger.limit - ledger.total {
+                guard let victim = Self.victim(in: ledger, requester: id, protecting: protecting) else {
+                    Self.resetStuck(&ledger)
+                    return protecting == nil ? storage : nil
+                }
+                let pixels = Self.give(&ledger, victim)
+                if storage.isEmpty, pixels.count == bytes { storage = pixels }
+            }
+            Self.resetStuck(&ledger)
+            ledger.members[id]!.reserved = bytes
+            ledger.reserved += bytes
+            ledger.total += bytes
+            return storage
+        }
+    }
+
+    /// Keeps `frame` for member `id` in the room set aside for it; without
+    /// that room (none found, or taken back by a trim or a purge) the frame
+    /// is not kept.
+    func commit(_ id: Int, _ frame: RenderedFrame) {
+        ledger.withLock { ledger in
+            guard let member = ledger.members[id] else { return }
+            let reserved = member.reserved
+            Self.release(&ledger, reservationOf: id)
+            let key = FrameKey(member: id, index: frame.index)
+            if ledger.frames[key] != nil { _ = Self.remove(&ledger, key) }
+            guard reserved > 0, frame.byteCount <= reserved, frame.byteCount <= ledger.limit - ledger.total else { return }
+            ledger.tick += 1
+            ledger.frames[key] = Held(frame: frame, lastUse: ledger.tick)
+            ledger.members[id]!.frameBytes += frame.byteCount
+            ledger.members[id]!.frames += 1
+            ledger.frameBytes += frame.byteCount
+            ledger.total += frame.byteCount
+        }
+    }
+
+    func cancelReservation(_ id: Int) {
+        ledger.withLock { Self.release(&$0, reservationOf: id) }
+    }
+
+    /// Reads member `id`'s source's decoding state, then gives back what is
+    /// over the limit (that source's own state last).
+    func noteDecodingState(_ id: Int) {
+        guard countsDecodingState else { return }
+        ledger.withLock { ledger in
+            guard let source = ledger.members[id]?.source else { return }
+            Self.setState(&ledger, of: id, to: source.decodingStateByteCount)
+            Self.shed(&ledger, to: ledger.limit, sparing: id)
+            if ledger.total > ledger.limit, let member = ledger.members[id] {
+                // Only this source's own state is left to give.
+                let keep = max(0, member.stateBytes - (ledger.total - ledger.limit))
+                member.source.trimDecodingState(toBytes: keep)
+                ledger.stateTrims += 1
+                Self.setState(&ledger, of: id, to: member.source.decodingStateByteCount)
+            }
+        }
+    }
+
+    func count(_ id: Int, decodes: Int = 0, failures: Int = 0) {
+        ledger.withLock { ledger in
+            ledger.members[id]?.counters.decodes += decodes
+            ledger.members[id]?.counters.failures += failures
+        }
+    }
+
+    func setPlaying(_ id: Int, delta: Int) {
+        ledger.withLock { ledger in
+            guard ledger.members[id] != nil else { return }
+            ledger.members[id]!.playing = max(0, ledger.members[id]!.playing + delta)
+        }
+    }
+
+    /// Drops member `id`'s frames and the room set aside for its decode.
+    func purge(_ id: Int) {
+        ledger.withLock { ledger in
+            Self.dropFrames(&ledger, of: id)
+            Self.release(&ledger, reservationOf: id)
+        }
+    }
+
+    func statistics(of id: Int) -> FrameCacheStatistics {
+        ledger.withLock { ledger in
+            ledger.members[id].map { Self.snapshot($0, limit: ledger.limit) } ?? FrameCacheStatistics(byteBudget: ledger.limit)
+        }
+    }
+
+    // MARK: Internals (under the lock)
+
+    private static func snapshot(_ member: Member, limit: Int) -> FrameCacheStatistics {
+        var snapshot = member.counters
+        snapshot.bytesHeld = member.frameBytes
+        snapshot.framesHeld = member.frames
+        snapshot.byteBudget = limit
+        snapshot.decodingStateBytes = member.stateBytes
+        snapshot.isPlaying = member.playing > 0
+        return snapshot
+    }
+
+    /// Gives back victims until at most `bytes` are counted or nothing is
+    /// left to give (reservations are not touched). `sparing`'s own decoding
+    /// state is not a victim.
+    private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?) {
+        while ledger.total > bytes, let victim = victim(in: ledger, requester: sparing, protecting: nil) {
+            _ = give(&ledger, victim)
+        }
+        resetStuck(&ledger)
+    }
+
+    private static func resetStuck(_ ledger: inout Ledger) {
+        guard ledger.members.values.contains(where: \.stateStuck) else { return }
+        for id in Array(ledger.members.keys) { ledger.members[id]!.stateStuck = false }
+    }
+
+    /// The next thing to give back, by the order in the type's description:
+    /// lowest class first, least recently used within a class.
+    private static func victim(in ledger: Ledger, requester: Int?, protecting: [Int]?) -> Victim? {
+        var best: Victim?
+        var bestRank = (Int.max, UInt64.max)
+        for (key, held) in ledger.frames {
+            if let protecting, key.member == requester, protecting.contains(key.index) { continue }
+            let playing = (ledger.members[key.member]?.playing ?? 0) > 0
+            let rank = key.index == 0 ? (playing ? 5 : 4) : (playing ? 2 : 1)
+            if (rank, held.lastUse) < bestRank {
+                bestRank = (rank, held.lastUse)
+                best = .frame(key)
+            }
+        }
+        for (id, member) in ledger.members where member.stateBytes > 0 && id != requester && !member.stateStuck {
+            let rank = member.playing > 0 ? 3 : 0
+            if (rank, member.lastUse) < bestRank {
+                bestRank = (rank, member.lastUse)
+                best = .state(id)
+            }
+        }
+        return best
+    }
+
+    /// Gives `victim` back; a frame's pixels are returned for reuse.
+    private static func give(_ ledger: inout Ledger, _ victim: Victim) -> [UInt8] {
+        switch victim {
+        case .frame(let key):
+            ledger.evictions += 1
+            ledger.members[key.member]?.counters.evictions += 1
+            return remove(&ledger, key)
+        case .state(let id):
+            guard let member = ledger.members[id] else { return [] }
+            member.source.trimDecodingState(toBytes: 0)
+            ledger.stateTrims += 1
+            let now = member.source.decodingStateByteCount
+            if now >= member.stateBytes { ledger.members[id]!.stateStuck = true }
+            setState(&ledger, of: id, to: min(now, member.stateBytes))
+            return []
+        }
+    }
+
+    private static func remove(_ ledger: inout Ledger, _ key: FrameKey) -> [UInt8] {
+        guard let held = ledger.frames.removeValue(forKey: key) else { return [] }
+        let bytes = held.frame.byteCount
+        ledger.members[key.member]?.frameBytes -= bytes
+        ledger.members[key.member]?.frames -= 1
+        ledger.frameBytes -= bytes
+        ledger.total -= bytes
+        return held.frame.pixels
+    }
+
+    private static func dropFrames(_ ledger: inout Ledger, of id: Int) {
+        guard let member = ledger.members[id], member.frames > 0 else { return }
+        for key in ledger.frames.keys where key.member == id { _ = remove(&ledger, key) }
+    }
+
+    private static func release(_ ledger: inout Ledger, reservationOf id: Int) {
+        guard let reserved = ledger.members[id]?.reserved, reserved > 0 else { return }
+        ledger.members[id]!.reserved = 0
+        ledger.reserved -= reserved
+        ledger.total -= reserved
+    }
+
+    private static func setState(_ ledger: inout Ledger, of id: Int, to bytes: Int) {
+        guard let old = ledger.members[id]?.stateBytes else { return }
+        let bytes = max(0, bytes)
+        ledger.members[id]!.stateBytes = bytes
+        ledger.stateBytes += bytes - old
+        ledger.total += bytes - old
+    }
+}

@@ -1,0 +1,161 @@
+import Synchronization
+
+/// Any ``FrameSource`` shown at a ``DisplaySize``: each frame is asked of the
+/// base source at full size and box-filtered (``BoxFilter``) into the
+/// memory the cache hands back, so a ``FrameCache`` over it holds only small
+/// frames; the full-size frame is drawn into one scratch canvas kept between
+/// calls, so steady playback allocates nothing.
+///
+/// ``FrameSource/displaying(at:)`` makes one (a GIF source scales as it
+/// composites instead). The timing is the base's; ``canvasWidth`` and
+/// ``canvasHeight`` are the display size the base's canvas fits into.
+public final class ScaledFrameSource: FrameSource, Sendable {
+    /// The source the full-size frames come from.
+    public let base: any FrameSource
+
+    /// The largest frame this source hands out.
+    public let displaySize: DisplaySize
+
+    private struct State {
+        var filter: BoxFilter?
+        /// The base's last full-size frame's pixels, drawn into again.
+        var scratch: [UInt8] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Wraps `base`, scaling its frames to fit `displaySize`.
+    /// - Parameters:
+    ///   - base: The full-size source.
+    ///   - displaySize: The largest frame handed out.
+    public init(base: any FrameSource, displaySize: DisplaySize) {
+        self.base = base
+        self.displaySize = displaySize
+    }
+
+    /// `source` itself when its canvas fits `size`; else a
+    /// ``ScaledFrameSource`` over it, one that is a ``GrowingFrameSource``
+    /// when `source` is.
+    static func wrapping(_ source: some FrameSource, at size: DisplaySize) -> any FrameSource {
+        let fitted = size.fitting(width: source.canvasWidth, height: source.canvasHeight)
+        let grows = source is any GrowingFrameSource
+        if !grows, fitted.width == source.canvasWidth, fitted.height == source.canvasHeight { return source }
+        let scaled = ScaledFrameSource(base: source, displaySize: size)
+        if let growing = source as? any GrowingFrameSource { return ScaledGrowingFrameSource(scaled, growing) }
+        return scaled
+    }
+
+    /// The base's frame count.
+    public var frameCount: Int { base.frameCount }
+    /// The width the base's canvas is shown at.
+    public var canvasWidth: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).width }
+    /// The height the base's canvas is shown at.
+    public var canvasHeight: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).height }
+    /// The base's delays.
+    public var frameDelays: [Duration] { base.frameDelays }
+    /// The base's stored loop count.
+    public var storedLoopCount: Int? { base.storedLoopCount }
+    /// Whether the base has all its frames.
+    public var isComplete: Bool { base.isComplete }
+    /// The base's timing.
+    public var timing: FrameSourceTiming { base.timing }
+
+    /// Frame `index` of the base, scaled to fit ``displaySize``.
+    /// - Parameter index: A frame index in `0..<frameCount`.
+    /// - Throws: The base's error, or ``FrameSourceError`` when the base's
+    ///   frame is not the one asked for or not a whole canvas.
+    public func frame(at index: Int) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: [])
+    }
+
+    /// Frame `index` of the base, scaled into `storage` when it has the
+    /// display size's bytes and nothing else shares it.
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Pixel memory the result may reuse.
+    /// - Throws: As ``frame(at:)``.
+    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        var pixels = consume storage
+        let scratch = state.withLock { state in
+            var taken: [UInt8] = []
+            swap(&taken, &state.scratch)
+            return taken
+        }
+        let full = try await base.frame(at: index, reusing: scratch)
+        guard full.index == index else { throw FrameSourceError.wrongFrameIndex(requested: index, returned: full.index) }
+        try FrameSourceError.check(full)
+        let size = displaySize.fitting(width: full.width, height: full.height)
+        let filter = state.withLock { state -> BoxFilter in
+            if let filter = state.filter, filter.sourceWidth == full.width, filter.sourceHeight == full.height {
+                return filter
+            }
+            let filter = BoxFilter(sourceWidth: full.width, sourceHeight: full.height, width: size.width, height: size.height)
+            state.filter = filter
+            return filter
+        }
+        filter.apply(full.pixels, into: &pixels)
+        let result = RenderedFrame(index: index, width: filter.width, height: filter.height, pixels: pixels)
+        var kept = full.pixels
+        state.withLock { swap(&kept, &$0.scratch) }
+        return result
+    }
+
+    /// The scratch canvas's bytes and the base's decoding state.
+    public var decodingStateByteCount: Int {
+        state.withLock { $0.scratch.count } + base.decodingStateByteCount
+    }
+
+    /// Drops the scratch canvas and the base's decoding state.
+    public func releaseDecodingState() {
+        var dropped: [UInt8] = []
+        state.withLock { swap(&dropped, &$0.scratch) }
+        base.releaseDecodingState()
+    }
+
+    /// Drops the scratch canvas when more than `bytes` are held, then trims
+    /// the base to what is left.
+    /// - Parameter bytes: The most bytes to keep.
+    public func trimDecodingState(toBytes bytes: Int) {
+        let bytes = max(0, bytes)
+        guard decodingStateByteCount > bytes else { return }
+        var dropped: [UInt8] = []
+        state.withLock { swap(&dropped, &$0.scratch) }
+        base.trimDecodingState(toBytes: bytes)
+    }
+
+    /// A source showing the base at `size` (the base's display, not a
+    /// scaled copy of this one's small frames).
+    /// - Parameter size: The largest frame the host draws.
+    public func displaying(at size: DisplaySize) -> any FrameSource {
+        base.displaying(at: size)
+    }
+}
+
+/// A ``ScaledFrameSource`` over a ``GrowingFrameSource``: the same, and
+/// still growing, so players listen for its frames.
+final class ScaledGrowingFrameSource: GrowingFrameSource, Sendable {
+    let scaled: ScaledFrameSource
+    let growing: any GrowingFrameSource
+
+    init(_ scaled: ScaledFrameSource, _ growing: any GrowingFrameSource) {
+        self.scaled = scaled
+        self.growing = growing
+    }
+
+    func timingUpdates() -> AsyncStream<FrameSourceTiming> { growing.timingUpdates() }
+    var frameCount: Int { scaled.frameCount }
+    var canvasWidth: Int { scaled.canvasWidth }
+    var canvasHeight: Int { scaled.canvasHeight }
+    var frameDelays: [Duration] { scaled.frameDelays }
+    var storedLoopCount: Int? { scaled.storedLoopCount }
+    var isComplete: Bool { scaled.isComplete }
+    var timing: FrameSourceTiming { scaled.timing }
+    func frame(at index: Int) async throws -> RenderedFrame { try await scaled.frame(at: index) }
+    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        try await scaled.frame(at: index, reusing: storage)
+    }
+    var decodingStateByteCount: Int { scaled.decodingStateByteCount }
+    func releaseDecodingState() { scaled.releaseDecodingState() }
+    func trimDecodingState(toBytes bytes: Int) { scaled.trimDecodingState(toBytes: bytes) }
+    func displaying(at size: DisplaySize) -> any FrameSource { scaled.displaying(at: size) }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Playback
+import Testing
+
+/// A source of `side` × `side` frames (pixels: the frame index) that keeps
+/// `stateStep` bytes of pretend decoding state per decode, up to `stateCap`,
+/// and gives it back when asked.
+final class StatefulFrameSource: FrameSource, @unchecked Sendable {
+    let side: Int
+    let frameCount: Int
+    let stateStep: Int
+    let stateCap: Int
+    private let lock = NSLock()
+    private var state = 0
+    private var trims = 0
+
+    init(side: Int, frames: Int, stateStep: Int = 0, stateCap: Int = 0) {
+        self.side = side
+        self.frameCount = frames
+        self.stateStep = stateStep
+        self.stateCap = stateCap
+    }
+
+    var canvasWidth: Int { side }
+    var canvasHeight: Int { side }
+    var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: frameCount) }
+    var storedLoopCount: Int? { 0 }
+    var frameBytes: Int { side * side * 4 }
+    var trimCount: Int { lock.withLock { trims } }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        lock.withLock { state = min(stateCap, state + stateStep) }
+        return RenderedFrame(index: index, width: side, height: side,
+                             pixels: Array(repeating: UInt8(truncatingIfNeeded: index), count: frameBytes))
+    }
+
+    var decodingStateByteCount: Int { lock.withLock { state } }
+    func releaseDecodingState() { lock.withLock { state = 0 } }
+    func trimDecodingState(toBytes bytes: Int) {
+        lock.withLock {
+            if state > bytes { state = 0; trims += 1 }
+        }
+    }
+}
+
+@Suite("One memory budget across caches") struct FrameMemoryBudgetTests {
+    /// What the statistics say, checked against the budget's limit and
+    /// against the sum of the per-cache figures (computed here).
+    static func checkWithinBudget(_ budget: FrameMemoryBudget, _ step: String) {
+        let statistics = budget.statistics
+        #expect(statistics.bytesHeld <= statistics.byteBudget, "\(step)")
+        let frames = statistics.caches.reduce(0) { $0 + $1.bytesHeld }
+        let state = statistics.caches.reduce(0) { $0 + $1.decodingStateBytes }
+        #expect(frames == statistics.frameBytes, "\(step)")
+        #expect(state == statistics.decodingStateBytes, "\(step)")
+        #expect(frames + state + statistics.reservedBytes == statistics.bytesHeld, "\(step)")
+        #expect(frames + state + statistics.reservedBytes <= budget.byteBudget, "\(step)")
+    }
+
+    /// Players of sources of several sizes come and go, play, pause, draw
+    /// and seek in a random order (seeded, so a failure repeats), with
+    /// memory warnings in between: after every step the bytes counted stay
+    /// within the budget, and a trim leaves at most what it asked.
+    @Test(arguments: [1, 2, 3, 4])
+    func neverExceededAcrossRandomPlayers(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let budget = FrameMemoryBudget(byteBudget: 40_000)
+        let pool = FrameCachePool(budget: budget, lookahead: 3)
+        let clock = ManualClock()
+        var players: [Player<ManualClock.Instant>] = []
+        for step in 0..<300 {
+            switch random.next(upTo: 8) {
+            case 0, 1:
+                let key = random.next(upTo: 6)
+                let side = [8, 16, 24, 40, 50, 90][key]   // 90 × 90 × 4 is over the whole budget
+                let size: DisplaySize? = random.next(upTo: 3) == 0 ? DisplaySize(maxWidth: 12, maxHeight: 12) : nil
+                let cache = await pool.cache(for: key, displaySize: size) {
+                    StatefulFrameSource(side: side, frames: 5 + key, stateStep: 500, stateCap: 3_000)
+                }
+                let player = try Player(source: cache.source, startingAt: clock.now, cache: cache)
+                if random.next(upTo: 2) == 0 { await player.play() }
+                players.append(player)
+            case 2 where !players.isEmpty:
+                // Its cache may go with it: let its decode end first, so no
+                // decode of a cache nobody holds runs into the next trim.
+                let gone = players.remove(at: random.next(upTo: players.count))
+                await gone.cache.waitForPrefetch()
+            case 3 where !players.isEmpty:
+                let player = players[random.next(upTo: players.count)]
+                if await player.state == .playing { await player.pause() } else { await player.play() }
+            case 4:
+                let limit = random.next(upTo: 20_000)
+                for player in players { await player.cache.waitForPrefetch() }
+                budget.trim(to: limit)
+                #expect(budget.bytesHeld <= limit, "trim at step \(step)")
+            case 5 where !players.isEmpty:
+                let player = players[random.next(upTo: players.count)]
+                _ = try await player.seek(toFrame: random.next(upTo: player.source.frameCount))
+            default:
+                clock.advance(by: .milliseconds(random.next(upTo: 120)))
+                for player in players {
+                    await player.advance(to: clock.now)
+                    _ = try await player.currentImage()
+                }
+            }
+            Self.checkWithinBudget(budget, "step \(step)")
+        }
+        players.removeAll()
+        Self.checkWithinBudget(budget, "end")
+    }
+
+    /// Frames of a cache nobody plays go before a playing cache's, and
+    /// each cache's frame 0 goes last.
+    @Test func pausedFramesGoFirstAndFrameZeroLast() async throws {
+        let frameBytes = 16 * 16 * 4
+        let budget = FrameMemoryBudget(byteBudget: 6 * frameBytes)
+        let idle = FrameCache(source: StatefulFrameSource(side: 16, frames: 8), budget: budget, lookahead: 0)
+        let playing = FrameCache(source: StatefulFrameSource(side: 16, frames: 8), budget: budget, lookahead: 0)
+        playing.beginPlaying()
+        for index in 0..<3 { _ = try await idle.frame(at: index) }
+        for index in 0..<3 { _ = try await playing.frame(at: index) }
+        // Full: the next frames of the playing cache take the idle one's,
+        // frame 0 of the idle cache last.
+        _ = try await playing.frame(at: 3)
+        _ = try await playing.frame(at: 4)
+        let idleHolds = [await idle.contains(0), await idle.contains(1), await idle.contains(2)]
+        #expect(idleHolds == [true, false, false])
+        #expect(await idle.statistics.evictions == 2)
+        // Then the playing cache's own least recently shown frame, not 0.
+        _ = try await playing.frame(at: 5)
+        let playingHolds = [await playing.contains(0), await playing.contains(1)]
+        #expect(playingHolds == [true, false])
+        // Once only frames 0 are left besides the newest, the idle one goes.
+        playing.endPlaying()
+        budget.trim(to: 2 * frameBytes)
+        let zeros = [await idle.contains(0), await playing.contains(0)]
+        #expect(zeros == [true, true])
+        #expect(budget.statistics.framesHeld == 2)
+        budget.trim(to: frameBytes)
+        // Both frames 0 are now of caches not playing: the one shown less
+        // recently goes.
+        let zerosAfter = [await idle.contains(0), await playing.contains(0)]
+        #expect(zerosAfter == [false, true])
+        #expect(budget.bytesHeld <= frameBytes)
+    }
+
+    /// Decoding state counts: a source not playing gives its state back
+    /// before any frame goes.
+    @Test func idleDecodingStateGoesBeforeFrames() async throws {
+        let frameBytes = 16 * 16 * 4
+        let budget = FrameMemoryBudget(byteBudget: 4 * frameBytes)
+        let stateful = StatefulFrameSource(side: 16, frames: 4, stateStep: frameBytes, stateCap: frameBytes)
+        let idle = FrameCache(source: stateful, budget: budget, lookahead: 0)
+        _ = try await idle.frame(at: 1)
+        #expect(budget.statistics.decodingStateBytes == frameBytes)
+        let playing = FrameCache(source: StatefulFrameSource(side: 16, frames: 4), budget: budget, lookahead: 0)
+        playing.beginPlaying()
+        _ = try await playing.frame(at: 0)
+        _ = try await playing.frame(at: 1)
+        // Four frames' room: one idle frame, one state, two playing frames.
+        #expect(budget.bytesHeld == 4 * frameBytes)
+        _ = try await playing.frame(at: 2)
+        #expect(stateful.trimCount == 1)
+        #expect(await idle.contains(1))
+        Self.checkWithinBudget(budget, "after the state went")
+    }
+
+    /// A cache's frames at one display size are not another's: the pool's
+    /// key includes the size.
+    @Test func poolKeyIncludesTheDisplaySize() async throws {
+        let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 1 << 20))
+        let small = DisplaySize(maxWidth: 10, maxHeight: 10)
+        let a = await pool.cache(for: "gif", displaySize: small) { StatefulFrameSource(side: 40, frames: 2) }
+        let b = await pool.cache(for: "gif", displaySize: small) { StatefulFrameSource(side: 40, frames: 2) }
+        let c = await pool.cache(for: "gif") { StatefulFrameSource(side: 40, frames: 2) }
+        #expect(a === b && a !== c)
+        #expect(a.source.canvasWidth == 10 && c.source.canvasWidth == 40)
+        #expect(try await a.frame(at: 1).byteCount == 10 * 10 * 4)
+        #expect(pool.memoryBudget?.statistics.caches.count == 2)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing sequence
+/// can be run again.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return bound <= 0 ? 0 : Int(z % UInt64(bound))
+    }
+}
