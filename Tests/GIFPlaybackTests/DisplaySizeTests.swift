@@ -96,6 +96,48 @@ import Testing
         }
     }
 
+    /// Premultiplied BGRA frames at a display size are the plain area mean
+    /// of every channel of the full-size premultiplied frame, computed here
+    /// with weights from the covered fractions, in floating point.
+    @Test func premultipliedFramesAreThePlainAreaMean() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("transparency.gif"))
+        let (w, h) = (image.info.canvasSize.width, image.info.canvasSize.height)
+        let size = DisplaySize(maxWidth: max(1, w * 2 / 3), maxHeight: max(1, h * 2 / 3))
+        let (ow, oh) = size.fitting(width: w, height: h)
+        let source = GIFFrameSource(image: image, pixelFormat: .premultipliedBGRA8, displaySize: size)
+        var seeker = image.makeSeeker(pixelFormat: .premultipliedBGRA8)
+        func cover(_ o: Int, _ n: Int, _ out: Int, _ i: Int) -> Double {
+            // Overlap of source pixel i with output pixel o, in source units.
+            let low = Double(o) * Double(n) / Double(out), high = Double(o + 1) * Double(n) / Double(out)
+            return max(0, min(high, Double(i + 1)) - max(low, Double(i)))
+        }
+        for index in 0..<image.info.frameCount {
+            let full = try seeker.frame(at: index).pixels
+            let small = try await source.frame(at: index).pixels
+            #expect(small.count == ow * oh * 4)
+            var worst = 0.0
+            for oy in 0..<oh {
+                for ox in 0..<ow {
+                    var sums = [0.0, 0.0, 0.0, 0.0], area = 0.0
+                    for y in 0..<h {
+                        let wy = cover(oy, h, oh, y)
+                        guard wy > 0 else { continue }
+                        for x in 0..<w {
+                            let weight = wy * cover(ox, w, ow, x)
+                            guard weight > 0 else { continue }
+                            area += weight
+                            for c in 0..<4 { sums[c] += weight * Double(full[(y * w + x) * 4 + c]) }
+                        }
+                    }
+                    for c in 0..<4 {
+                        worst = max(worst, abs(sums[c] / area - Double(small[(oy * ow + ox) * 4 + c])))
+                    }
+                }
+            }
+            #expect(worst <= 0.5 + 1e-9, "frame \(index): off by \(worst)")
+        }
+    }
+
     /// A player given a display size caches only small frames: its cache
     /// holds 40 × 30 × 4 bytes per frame, and the source reports the size.
     @Test func playerCachesOnlySmallFrames() async throws {

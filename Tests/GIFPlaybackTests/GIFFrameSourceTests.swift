@@ -128,10 +128,13 @@ import Testing
             #expect(source.decodeCount == 600)
         }
         #expect(source.indexBytes == 640 * 400 + 11 * 200 * 120 + 588 * 16 * 14)
-        source.trimDecodingState(toBytes: 640 * 400)
+        // The trim counts the working canvas (640 × 400 × 4 bytes) as well.
+        source.trimDecodingState(toBytes: 640 * 400 * 4 + 640 * 400)
         #expect(source.decodingStateBytes <= 640 * 400)
+        #expect(source.decodingStateByteCount <= 640 * 400 * 4 + 640 * 400)
         #expect(source.indexBytes > 0)
-        source.releaseDecodingState()
+        source.trimDecodingState(toBytes: 640 * 400 * 4 - 1)
+        #expect(source.decodingStateByteCount == 0)
         #expect(source.indexBytes == 0 && source.decodingStateBytes == 0)
         _ = try await source.frame(at: 1)
         #expect(source.decodeCount == 602)
