@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "swift-gif-engine",
-    // Synchronization's Mutex and the Clock API set the floor on Apple platforms.
+    // The floor on Apple platforms the package is written for (the Clock API, typed throws).
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "GIF", targets: ["GIF"]),

@@ -1,6 +1,5 @@
 import GIF
 import Playback
-import Synchronization
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
@@ -41,7 +40,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     private let filter: BoxFilter?
     private let checkpointBudget: Int
     private let indexBudget: Int
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
     /// and its version, taken on by the seeker before each decode.
     private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
@@ -80,7 +79,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         let indexBudget = max(0, indexBudget)
         self.indexBudget = min(indexBudget, indexNeed)
         self.checkpointBudget = checkpointBudget + indexBudget - self.indexBudget
-        self.state = Mutex(State())
+        self.state = LockedState(State())
         self.latest = nil
         (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
     }
@@ -109,7 +108,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.indexBudget = max(0, indexBudget)
-        self.state = Mutex(State())
+        self.state = LockedState(State())
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
     }

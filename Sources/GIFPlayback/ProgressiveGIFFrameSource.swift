@@ -1,6 +1,5 @@
 import GIF
 import Playback
-import Synchronization
 
 /// A GIF played while its bytes arrive: a `Playback` frame source fed with
 /// ``append(_:)`` as a download goes, built on `IncrementalGIF`.
@@ -48,7 +47,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// The most bytes the seek checkpoints hold.
     public let checkpointBudget: Int
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     private struct State: ~Copyable {
         var gif: IncrementalGIF
@@ -76,7 +75,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
         self.limits = limits
         self.executor = executor
         self.checkpointBudget = checkpointBudget
-        self.state = Mutex(State(gif: IncrementalGIF(limits: limits)))
+        self.state = LockedState(State(gif: IncrementalGIF(limits: limits)))
     }
 
     // MARK: Feeding bytes

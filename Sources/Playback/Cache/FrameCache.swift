@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Decoded frames of one ``FrameSource``, kept within a byte budget the host
 /// sets and decoded ahead of need on a background task.
@@ -72,7 +71,7 @@ public actor FrameCache {
     /// The look-ahead's task and its wake-up: replaced only when a decode
     /// in flight must be cancelled. The task holds the cache weakly, so a
     /// cache nobody holds goes away even while its look-ahead decodes.
-    private nonisolated let prefetcher = Mutex<(task: Task<Void, Never>, wake: AsyncStream<Void>.Continuation)?>(nil)
+    private nonisolated let prefetcher = LockedState<(task: Task<Void, Never>, wake: AsyncStream<Void>.Continuation)?>(nil)
 
     /// Creates an empty cache.
     /// - Parameters:

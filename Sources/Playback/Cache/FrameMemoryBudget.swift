@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One byte budget shared by every ``FrameCache`` made over it: the frames
 /// they hold, the decodes they have in flight and their sources' decoding
@@ -82,7 +81,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         var stateTrims = 0
     }
 
-    let ledger: Mutex<Ledger>
+    let ledger: LockedState<Ledger>
     /// Whether sources' decoding state counts: not for a cache's own budget,
     /// which (as before budgets were shared) holds frames only.
     let countsDecodingState: Bool
@@ -97,7 +96,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// A budget, counting the sources' decoding state or (for one cache's
     /// own budget) frames only.
     init(byteBudget: Int, countsDecodingState: Bool) {
-        ledger = Mutex(Ledger(limit: max(0, byteBudget)))
+        ledger = LockedState(Ledger(limit: max(0, byteBudget)))
         self.countsDecodingState = countsDecodingState
     }
 

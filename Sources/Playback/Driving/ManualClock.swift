@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A `Clock` whose time moves only when you say so: the deterministic clock
 /// for a host's own tests of code that drives players and playlists.
@@ -55,11 +54,11 @@ public final class ManualClock: Clock, Sendable {
         var log: [Instant] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A clock whose ``now`` is `start` (its zero by default).
     public init(start: Instant = Instant(offset: .zero)) {
-        state = Mutex(State(now: start))
+        state = LockedState(State(now: start))
     }
 
     /// The current instant: moved only by ``advance(to:)`` and ``advance(by:)``.

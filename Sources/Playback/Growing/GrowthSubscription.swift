@@ -1,10 +1,9 @@
-import Synchronization
 
 /// The task that feeds a growing source's timings to its owner (a
 /// ``Player`` or a ``Playlist``), cancelled when the owner goes away so the
 /// source's stream is let go.
 final class GrowthSubscription: Sendable {
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let tasks = LockedState<[Task<Void, Never>]>([])
 
     /// Runs `body` on a new task, kept until ``cancel()``.
     func start(_ body: @escaping @Sendable () async -> Void) {

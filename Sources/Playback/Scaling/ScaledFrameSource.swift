@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Any ``FrameSource`` shown at a ``DisplaySize``: each frame is asked of the
 /// base source at full size and box-filtered (``BoxFilter``) into the
@@ -22,7 +21,7 @@ public final class ScaledFrameSource: FrameSource, Sendable {
         var scratch: [UInt8] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Wraps `base`, scaling its frames to fit `displaySize`.
     /// - Parameters:

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a pthread mutex: what `Synchronization.Mutex` gives,
+/// but with a lock ThreadSanitizer can see.
+///
+/// On Linux, `Mutex` waits on futexes directly, which ThreadSanitizer does
+/// not intercept, so every access made under it is reported as a race (a
+/// two-thread counter under `Mutex` reports "Swift access race" and still
+/// counts right). `make test` runs the player tests under ThreadSanitizer,
+/// so the library's locks are pthread mutexes, which it understands.
+///
+/// The lock is held only inside ``withLock(_:)``: taken and released in one
+/// scope, and the state cannot be reached without it. Like `Mutex`, it is
+/// `Sendable` whatever the state: the state never leaves the lock except as
+/// what `body` returns.
+package final class LockedState<State: ~Copyable>: @unchecked Sendable {
+    // The pthread object lives at a fixed address, as pthreads requires.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Read and written only with `mutex` held.
+    private var state: State
+
+    /// A lock around `state`.
+    package init(_ state: consuming State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on the state with the lock held.
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
+    }
+}
