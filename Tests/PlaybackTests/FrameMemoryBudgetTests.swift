@@ -57,6 +57,32 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         #expect(frames + state + statistics.reservedBytes <= budget.byteBudget, "\(step)")
     }
 
+    /// A cache the randomised test was handed, with the fake source under
+    /// it, both held weakly: what is gone no longer counts.
+    struct Tracked {
+        weak var cache: FrameCache?
+        weak var source: StatefulFrameSource?
+    }
+
+    /// The bytes really held, counted without the budget's ledger: every
+    /// frame each live cache holds (asked frame by frame, at the size its
+    /// source hands out) plus the pretend decoding state each live fake
+    /// source reports itself. Look-ahead decodes are waited for first, so
+    /// each source's state has been reported to the budget.
+    static func checkHeldBytes(_ tracked: [Tracked], within limit: Int, _ step: String) async {
+        // First every look-ahead, since one cache's decode can evict
+        // another's frames; then the count, with nothing in flight.
+        for entry in tracked { await entry.cache?.waitForPrefetch() }
+        var bytes = 0
+        for entry in tracked {
+            guard let cache = entry.cache else { continue }
+            let frameBytes = cache.source.canvasWidth * cache.source.canvasHeight * 4
+            for index in 0..<cache.source.frameCount where await cache.contains(index) { bytes += frameBytes }
+            bytes += entry.source?.decodingStateByteCount ?? 0
+        }
+        #expect(bytes <= limit, "\(step): \(bytes) bytes really held")
+    }
+
     /// Players of sources of several sizes come and go, play, pause, draw
     /// and seek in a random order (seeded, so a failure repeats), with
     /// memory warnings in between: after every step the bytes counted stay
@@ -68,15 +94,16 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         let pool = FrameCachePool(budget: budget, lookahead: 3)
         let clock = ManualClock()
         var players: [Player<ManualClock.Instant>] = []
+        var tracked: [Tracked] = []
         for step in 0..<300 {
             switch random.next(upTo: 8) {
             case 0, 1:
                 let key = random.next(upTo: 6)
                 let side = [8, 16, 24, 40, 50, 90][key]   // 90 × 90 × 4 is over the whole budget
                 let size: DisplaySize? = random.next(upTo: 3) == 0 ? DisplaySize(maxWidth: 12, maxHeight: 12) : nil
-                let cache = await pool.cache(for: key, displaySize: size) {
-                    StatefulFrameSource(side: side, frames: 5 + key, stateStep: 500, stateCap: 3_000)
-                }
+                let made = StatefulFrameSource(side: side, frames: 5 + key, stateStep: 500, stateCap: 3_000)
+                let cache = await pool.cache(for: key, displaySize: size) { made }
+                if !tracked.contains(where: { $0.cache === cache }) { tracked.append(Tracked(cache: cache, source: made)) }
                 let player = try Player(source: cache.source, startingAt: clock.now, cache: cache)
                 if random.next(upTo: 2) == 0 { await player.play() }
                 players.append(player)
@@ -93,6 +120,7 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
                 for player in players { await player.cache.waitForPrefetch() }
                 budget.trim(to: limit)
                 #expect(budget.bytesHeld <= limit, "trim at step \(step)")
+                await Self.checkHeldBytes(tracked, within: limit, "trim at step \(step)")
             case 5 where !players.isEmpty:
                 let player = players[random.next(upTo: players.count)]
                 _ = try await player.seek(toFrame: random.next(upTo: player.source.frameCount))
@@ -104,6 +132,7 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
                 }
             }
             Self.checkWithinBudget(budget, "step \(step)")
+            await Self.checkHeldBytes(tracked, within: budget.byteBudget, "step \(step)")
         }
         players.removeAll()
         Self.checkWithinBudget(budget, "end")
