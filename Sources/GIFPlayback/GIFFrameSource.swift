@@ -22,7 +22,11 @@ import Playback
 /// hold the whole animation re-composites frames from them instead of
 /// decoding them again with giflib (compositing is about a tenth of a
 /// decode). When the GIF's indices need less than the index budget, the
-/// rest goes to the checkpoint budget. Checkpoints (whole canvases) bound
+/// rest goes to the checkpoint budget. At a display size, indices are kept
+/// only when they take fewer bytes than the small frames they stand for (a
+/// 1000 × 175 GIF in a 160-point cell keeps its 18 KB small frames, not
+/// 175 KB of indices a frame), and no unused share goes to checkpoints: a
+/// cell plays forward. Checkpoints (whole canvases) bound
 /// how far back a jump resumes. The composited canvases themselves stay in
 /// the player's `FrameCache`. So a source holds at most
 /// `indexBudget + checkpointBudget` bytes of decoding state, plus its
@@ -40,6 +44,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
     private let filter: BoxFilter?
     private let checkpointBudget: Int
     private let indexBudget: Int
+    /// The budgets asked for at creation, before the split above: what a
+    /// source for another display size starts from.
+    private let askedBudgets: (checkpoints: Int, indices: Int)
     private let state: LockedState<State>
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
     /// and its version, taken on by the seeker before each decode.
@@ -75,13 +82,22 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.image = image
         self.pixelFormat = pixelFormat
         self.executor = executor
+        (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
+        // Indices are kept only where they take fewer bytes than the frames
+        // they stand for: always at full size, but not for a large GIF shown
+        // in a small cell, whose small frames are cheaper to keep (and cost
+        // nothing to show again).
         let indexNeed = image.info.frames.reduce(0) { $0 + $1.rect.area }
+        let frameBytes = (filter?.width ?? image.info.canvasSize.width) * (filter?.height ?? image.info.canvasSize.height) * 4
         let indexBudget = max(0, indexBudget)
-        self.indexBudget = min(indexBudget, indexNeed)
-        self.checkpointBudget = checkpointBudget + indexBudget - self.indexBudget
+        self.askedBudgets = (checkpointBudget, indexBudget)
+        self.indexBudget = indexNeed < frameBytes * image.info.frameCount ? min(indexBudget, indexNeed) : 0
+        // At full size the indices' unused share goes to seek checkpoints; a
+        // display-size source is a cell of a feed, which plays forward, so
+        // its share is left to the frames.
+        self.checkpointBudget = checkpointBudget + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.state = LockedState(State())
         self.latest = nil
-        (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
     }
 
     /// The display size and the filter for a canvas: none when the canvas
@@ -108,6 +124,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.executor = executor
         self.checkpointBudget = checkpointBudget
         self.indexBudget = max(0, indexBudget)
+        self.askedBudgets = (checkpointBudget, self.indexBudget)
         self.state = LockedState(State())
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
@@ -206,6 +223,13 @@ public final class GIFFrameSource: FrameSource, Sendable {
         state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.decodingStateBytes + $0.canvasBytes }
     }
 
+    /// The full-size working canvas, kept between decodes so that playing
+    /// on costs one frame: the floor a shared budget trims a playing
+    /// source's state to. 0 when no decoding state is held.
+    public var workingStateByteCount: Int {
+        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.canvasBytes }
+    }
+
     /// This GIF shown at `size`: a source over the same image that
     /// composites at full size and scales each frame as it decodes (itself
     /// when it already shows at `size`).
@@ -214,7 +238,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         if latest != nil { return ScaledFrameSource(base: self, displaySize: size) }
         if size == displaySize { return self }
         return GIFFrameSource(
-            image: image, checkpointBudget: checkpointBudget, indexBudget: indexBudget, executor: executor,
+            image: image, checkpointBudget: askedBudgets.checkpoints, indexBudget: askedBudgets.indices, executor: executor,
             pixelFormat: pixelFormat, displaySize: size)
     }
 

@@ -213,6 +213,12 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
         state.withLock { $0.decoder }?.decodingStateByteCount ?? 0
     }
 
+    /// The decoder's working canvas (see
+    /// ``GIFFrameSource/workingStateByteCount``); 0 before the canvas is known.
+    public var workingStateByteCount: Int {
+        state.withLock { $0.decoder }?.workingStateByteCount ?? 0
+    }
+
     /// Trims the decoder's state (see ``GIFFrameSource/trimDecodingState(toBytes:)``).
     /// - Parameter bytes: The most bytes to keep.
     public func trimDecodingState(toBytes bytes: Int) {

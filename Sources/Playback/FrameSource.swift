@@ -95,6 +95,14 @@ public protocol FrameSource: Sendable {
     /// - Parameter bytes: The most bytes to keep (negative means 0).
     func trimDecodingState(toBytes bytes: Int)
 
+    /// The part of ``decodingStateByteCount`` a source needs to go on
+    /// playing at the cost of one frame per frame (for a GIF, its full-size
+    /// working canvas): below it, the next frame starts again from the
+    /// beginning. A shared ``FrameMemoryBudget`` trims the state of a
+    /// source that is playing down to this, not below, unless nothing else
+    /// is left to give. The default implementation returns 0.
+    var workingStateByteCount: Int { get }
+
     /// A source with the same frames and timing whose frames fit `size`
     /// (box-filtered from the full-size canvas, aspect ratio kept, never
     /// scaled up), reporting that size as its canvas. A cache over it holds
@@ -147,6 +155,9 @@ extension FrameSource {
 
     /// 0: a source that does not say otherwise keeps no decoding state.
     public var decodingStateByteCount: Int { 0 }
+
+    /// 0: a source that does not say otherwise needs no state to go on.
+    public var workingStateByteCount: Int { 0 }
 
     /// Calls ``releaseDecodingState()`` when ``decodingStateByteCount`` is
     /// over `bytes`.

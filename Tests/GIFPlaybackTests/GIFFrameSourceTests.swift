@@ -140,6 +140,47 @@ import Testing
         #expect(source.decodeCount == 602)
     }
 
+    /// At a display size, indices are kept only when all of them take
+    /// fewer bytes than the small frames (GIFFrameSource's rule): the
+    /// demo's indices (summed here from the scan's frame rectangles) are
+    /// more than 8 × 6 frames but far less than 40 × 30 ones.
+    @Test func displaySizeKeepsIndicesOnlyWhenSmallerThanTheFrames() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let frames = image.info.frameCount
+        let need = image.info.frames.reduce(0) { $0 + $1.rect.area }
+        #expect(need > 8 * 6 * 4 * frames && need < 40 * 30 * 4 * frames)
+        for (side, keeps) in [(8, false), (40, true)] {
+            let source = GIFFrameSource(image: image, displaySize: DisplaySize(maxWidth: side, maxHeight: side))
+            for _ in 0..<2 {
+                for index in 0..<frames { _ = try await source.frame(at: index) }
+            }
+            #expect(source.indexBytes == (keeps ? need : 0), "\(side)")
+            #expect(source.decodeCount == (keeps ? frames : 2 * frames), "\(side)")
+        }
+    }
+
+    /// Two playing caches under a shared budget too small for their frames
+    /// and indices take each other's frames and indices, but each source
+    /// keeps its working canvas: a frame costs one decode, never a replay
+    /// from frame 0 (which would make a loop cost about frames² / 2).
+    @Test func playingSourcesKeepTheirWorkingCanvasUnderPressure() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let frames = image.info.frameCount
+        let canvasBytes = image.info.canvasSize.area * 4
+        let budget = FrameMemoryBudget(byteBudget: canvasBytes * 4)
+        let sources = [GIFFrameSource(image: image, checkpointBudget: 0), GIFFrameSource(image: image, checkpointBudget: 0)]
+        let caches = sources.map { FrameCache(source: $0, budget: budget, lookahead: 0) }
+        for cache in caches { cache.beginPlaying() }
+        for _ in 0..<2 {
+            for index in 0..<frames {
+                for cache in caches { _ = try await cache.frame(at: index) }
+            }
+        }
+        #expect(budget.bytesHeld <= canvasBytes * 4)
+        #expect(budget.statistics.decodingStateTrims > 0)
+        for source in sources { #expect(source.decodeCount <= 2 * frames) }
+    }
+
     @Test func aZeroIndexBudgetDecodesEveryTime() async throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
         let source = GIFFrameSource(image: image, indexBudget: 0)

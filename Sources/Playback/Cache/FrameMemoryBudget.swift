@@ -13,7 +13,9 @@
 /// 2. frames of caches no player is playing (paused, stopped, hidden),
 ///    least recently shown first;
 /// 3. frames of playing caches, least recently shown first;
-/// 4. the decoding state of playing sources;
+/// 4. the decoding state of playing sources, down to what each needs to
+///    go on playing (`FrameSource.workingStateByteCount`: a GIF's working
+///    canvas), so that a playing GIF never starts again from frame 0;
 /// 5. last, each cache's frame 0 (what a poster shows), not playing first.
 ///
 /// A player tells its cache whether it plays (``FrameCache/beginPlaying()``
@@ -63,7 +65,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Something the budget can give back.
     enum Victim {
         case frame(FrameKey)
-        case state(Int)
+        /// A source's decoding state, down to its working state when
+        /// `keepingWork` (see `FrameSource.workingStateByteCount`).
+        case state(Int, keepingWork: Bool)
     }
 
     struct Ledger {
@@ -122,7 +126,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     public func setByteBudget(_ bytes: Int) {
         ledger.withLock { ledger in
             ledger.limit = max(0, bytes)
-            Self.shed(&ledger, to: ledger.limit, sparing: nil)
+            Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true)
         }
     }
 
@@ -137,7 +141,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// - Parameter bytes: The most bytes to keep (negative means 0).
     public func trim(to bytes: Int) {
         ledger.withLock { ledger in
-            Self.shed(&ledger, to: max(0, bytes), sparing: nil)
+            Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true)
             guard ledger.total > max(0, bytes) else { return }
             for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
                 Self.release(&ledger, reservationOf: id)
@@ -213,7 +217,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             var storage: [UInt8] = []
             while bytes > ledger.limit - ledger.total {
-                guard let victim = Self.victim(in: ledger, requester: id, protecting: protecting) else {
+                guard let victim = Self.victim(in: ledger, requester: id, protecting: protecting, keepingWork: true) else {
                     Self.resetStuck(&ledger)
                     return protecting == nil ? storage : nil
                 }
@@ -259,7 +263,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         ledger.withLock { ledger in
             guard let source = ledger.members[id]?.source else { return }
             Self.setState(&ledger, of: id, to: source.decodingStateByteCount)
-            Self.shed(&ledger, to: ledger.limit, sparing: id)
+            Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false)
             if ledger.total > ledger.limit, let member = ledger.members[id] {
                 // Only this source's own state is left to give.
                 let keep = max(0, member.stateBytes - (ledger.total - ledger.limit))
@@ -312,12 +316,17 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     /// Gives back victims until at most `bytes` are counted or nothing is
     /// left to give (reservations are not touched). `sparing`'s own decoding
-    /// state is not a victim.
-    private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?) {
-        while ledger.total > bytes, let victim = victim(in: ledger, requester: sparing, protecting: nil) {
-            _ = give(&ledger, victim)
+    /// state is not a victim. Playing sources keep their working state
+    /// unless `hard` (a trim or a lower limit), which takes it after
+    /// everything else.
+    private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool) {
+        for keepingWork in hard ? [true, false] : [true] {
+            while ledger.total > bytes,
+                  let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork) {
+                _ = give(&ledger, victim)
+            }
+            resetStuck(&ledger)
         }
-        resetStuck(&ledger)
     }
 
     private static func resetStuck(_ ledger: inout Ledger) {
@@ -327,7 +336,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     /// The next thing to give back, by the order in the type's description:
     /// lowest class first, least recently used within a class.
-    private static func victim(in ledger: Ledger, requester: Int?, protecting: [Int]?) -> Victim? {
+    private static func victim(in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool) -> Victim? {
         var best: Victim?
         var bestRank = (Int.max, UInt64.max)
         for (key, held) in ledger.frames {
@@ -340,10 +349,13 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             }
         }
         for (id, member) in ledger.members where member.stateBytes > 0 && id != requester && !member.stateStuck {
+            // A playing source gives back only what it does not need to go on.
+            let keeps = keepingWork && member.playing > 0
+            if keeps, member.stateBytes <= member.source.workingStateByteCount { continue }
             let rank = member.playing > 0 ? 3 : 0
             if (rank, member.lastUse) < bestRank {
                 bestRank = (rank, member.lastUse)
-                best = .state(id)
+                best = .state(id, keepingWork: keeps)
             }
         }
         return best
@@ -356,9 +368,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             ledger.evictions += 1
             ledger.members[key.member]?.counters.evictions += 1
             return remove(&ledger, key)
-        case .state(let id):
+        case .state(let id, let keepingWork):
             guard let member = ledger.members[id] else { return [] }
-            member.source.trimDecodingState(toBytes: 0)
+            member.source.trimDecodingState(toBytes: keepingWork ? member.source.workingStateByteCount : 0)
             ledger.stateTrims += 1
             let now = member.source.decodingStateByteCount
             if now >= member.stateBytes { ledger.members[id]!.stateStuck = true }

@@ -111,12 +111,23 @@ public final class ScaledFrameSource: FrameSource, Sendable {
         base.releaseDecodingState()
     }
 
-    /// Drops the scratch canvas when more than `bytes` are held, then trims
-    /// the base to what is left.
+    /// The base's working state and this source's scratch canvas: what it
+    /// needs to scale the next frame without starting again.
+    public var workingStateByteCount: Int {
+        state.withLock { $0.scratch.count } + base.workingStateByteCount
+    }
+
+    /// Trims the base to what is left beside the scratch canvas; drops the
+    /// scratch canvas too when `bytes` is below the working state.
     /// - Parameter bytes: The most bytes to keep.
     public func trimDecodingState(toBytes bytes: Int) {
         let bytes = max(0, bytes)
-        guard decodingStateByteCount > bytes else { return }
+        let scratch = state.withLock { $0.scratch.count }
+        guard scratch + base.decodingStateByteCount > bytes else { return }
+        if bytes >= scratch + base.workingStateByteCount {
+            base.trimDecodingState(toBytes: bytes - scratch)
+            return
+        }
         var dropped: [UInt8] = []
         state.withLock { swap(&dropped, &$0.scratch) }
         base.trimDecodingState(toBytes: bytes)
@@ -156,5 +167,6 @@ final class ScaledGrowingFrameSource: GrowingFrameSource, Sendable {
     var decodingStateByteCount: Int { scaled.decodingStateByteCount }
     func releaseDecodingState() { scaled.releaseDecodingState() }
     func trimDecodingState(toBytes bytes: Int) { scaled.trimDecodingState(toBytes: bytes) }
+    var workingStateByteCount: Int { scaled.workingStateByteCount }
     func displaying(at size: DisplaySize) -> any FrameSource { scaled.displaying(at: size) }
 }
