@@ -32,18 +32,23 @@ enum NineGrid {
     /// The cell every animation is shown in.
     static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
 
-    /// Nine different animations: the workload files first, then generated
-    /// fixtures; or the paths in `NINE_GRID_FILES`, colon-separated.
+    /// The nine animations: the eight animated corpus files of 10 frames or
+    /// more (single-frame files are not animations, and a grid shows
+    /// animations), and the generated screen recording; or the paths in
+    /// `NINE_GRID_FILES`, colon-separated. Missing files are left out.
     static func files() -> [String] {
         if let list = getenv("NINE_GRID_FILES") {
             return String(cString: list).split(separator: ":").map(String.init)
         }
-        var paths = Workload.locations().map(\.path)
-        if paths.count < 9, let demo = Workload.largeFixtureLocation() {
+        let corpus = [
+            "image-gif/samples/gifplayer-muybridge.gif", "image-gif/samples/sample_big.gif",
+            "blink/count-down-color-test.gif", "blink/quicksort.gif", "pillow/iss634.gif", "pillow/chi.gif",
+            "image-gif/samples/moon_impact.gif", "blink/animated-10color.gif",
+        ].map { Workload.corpusRoot + "/" + $0 }
+        var paths = corpus.filter { access($0, R_OK) == 0 }
+        if let demo = Workload.largeFixtureLocation() {
             let directory = String(demo.path.dropLast(demo.path.split(separator: "/").last!.count))
-            let extra = ["delays.gif", "disposal-2.gif", "disposal-3.gif", "interlace.gif", "transparency.gif",
-                         "loop-forever.gif", "local-palette.gif", "first-frame-growth.gif"]
-            paths += extra.map { directory + $0 }.filter { access($0, R_OK) == 0 && !paths.contains($0) }
+            paths += [directory + "screen-recording.gif"].filter { access($0, R_OK) == 0 }
         }
         return Array(paths.prefix(9))
     }

@@ -29,7 +29,8 @@ import Darwin
 // drawing into a host buffer in each pixel format (LayoutReport.swift); the
 // seventh only the index tier's steady-loop figures (SteadyLoop.swift), which
 // the player section prints too; the eighth only
-// the nine-grid memory figure (NineGrid.swift), each grid in its own process.
+// the nine-grid memory figure (NineGrid.swift), each grid in its own process,
+// which the full report prints before the command's section.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
@@ -197,5 +198,7 @@ await GroupDriverProbe.printSection(workloads: workloads)
 await LatenessProbe.printSection(workloads: workloads)
 ProgressiveReport.printSection(workloads: workloads, rounds: rounds)
 LayoutReport.printSection(workloads: workloads, rounds: rounds)
+
+NineGrid.printSection()
 
 CommandReport.printSection(rounds: rounds)
