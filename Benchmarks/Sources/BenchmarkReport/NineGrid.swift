@@ -12,8 +12,8 @@ import Darwin
 /// The nine-grid figure: nine different animations, each in a 160 × 160
 /// cell, played host-driven for ``loops`` loops, every player under one
 /// ``budgetBytes`` `FrameMemoryBudget`; each grid in a fresh process (see
-/// ``ProcessProbe/runSelf(_:preload:)``) whose peak RSS (getrusage
-/// `ru_maxrss`) is printed beside the same grid at full size.
+/// ``ProcessProbe/runSelf(_:preload:)``) whose peak RSS (`VmHWM`) is
+/// printed beside the same grid at full size.
 ///
 /// `BenchmarkReport --nine-grid` prints the section; the children run
 /// `BenchmarkReport --nine-grid-probe small|full`.
@@ -107,7 +107,10 @@ enum NineGrid {
                 + usage.ru_stime.tv_sec * 1_000_000 + Int(usage.ru_stime.tv_usec)
             let statistics = budget.statistics
             print(ProbeLine(label: small ? "grid-small" : "grid-full", fields: [
-                "players": players.count, "frames": frames, "maxrss": Int(usage.ru_maxrss), "cpu": cpu,
+                // VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec,
+                // so a child of the large report process would report the
+                // parent's peak.
+                "players": players.count, "frames": frames, "maxrss": ProcessProbe.residentMemory().peakKiB, "cpu": cpu,
                 "peakheld": peakHeld, "evictions": statistics.evictions, "trims": statistics.decodingStateTrims,
                 "pixels": canvasPixels, "startrss": start, "setuprss": setup,
                 "decodes": statistics.caches.reduce(0) { $0 + $1.decodes },
