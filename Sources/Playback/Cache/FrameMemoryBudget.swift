@@ -36,9 +36,12 @@
 /// budget.trim(to: 4 << 20)
 /// ```
 public final class FrameMemoryBudget: Sendable, Hashable {
-    /// One cache's share.
-    struct Member {
-        var source: any FrameSource
+    /// One cache's share. A class, changed in place through the members
+    /// table: a struct this large changed through `Dictionary`'s `_modify`
+    /// accessor costs a heap-allocated coroutine frame per change, several
+    /// per frame shown.
+    final class Member {
+        let source: any FrameSource
         var playing = 0
         /// Bytes set aside for the decode running now (0: none).
         var reserved = 0
@@ -50,6 +53,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         /// Set while a trim of this source's state did not shrink it, so a
         /// loop does not ask again.
         var stateStuck = false
+
+        init(source: any FrameSource) { self.source = source }
     }
 
     struct FrameKey: Hashable {
@@ -188,10 +193,12 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             let key = FrameKey(member: id, index: index)
             ledger.tick += 1
             let tick = ledger.tick
+            // Get and set, not changed in place: see `Member`.
             let frame: RenderedFrame? = {
-                guard ledger.frames[key] != nil else { return nil }
-                ledger.frames[key]!.lastUse = tick
-                return ledger.frames[key]!.frame
+                guard var held = ledger.frames[key] else { return nil }
+                held.lastUse = tick
+                ledger.frames[key] = held
+                return held.frame
             }()
             if counting {
                 if frame == nil { ledger.members[id]?.counters.misses += 1 } else { ledger.members[id]?.counters.hits += 1 }
