@@ -111,7 +111,7 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:207
 
-        // begin README.md:249
+        // begin README.md:254
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -120,9 +120,9 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:249
+        // end README.md:254
 
-        // begin README.md:271
+        // begin README.md:278
         let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
         let gridPool = FrameCachePool(budget: gridBudget)
         let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
@@ -134,18 +134,18 @@ enum Snippets {
         let small = try await grid[0].currentImage()               // fits 160 × 160
         gridBudget.trim(to: 4 << 20)                               // on a memory warning
         print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
-        // end README.md:271
+        // end README.md:278
 
-        // begin README.md:334
+        // begin README.md:341
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:334
+        // end README.md:341
 
-        // begin README.md:358
+        // begin README.md:365
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -163,9 +163,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:358
+        // end README.md:365
 
-        // begin README.md:391
+        // begin README.md:398
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -186,9 +186,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:391
+        // end README.md:398
 
-        // begin README.md:450
+        // begin README.md:457
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -207,9 +207,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:450
+        // end README.md:457
 
-        // begin README.md:482
+        // begin README.md:489
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -244,20 +244,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:482
+        // end README.md:489
 
-        // begin README.md:537
+        // begin README.md:544
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:537
+        // end README.md:544
 
-        // begin README.md:555
+        // begin README.md:562
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:555
+        // end README.md:562
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -474,7 +474,7 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:161
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:192
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:196
         /// Nine GIFs in 160 × 160 cells, every cache under one 24 MiB budget.
         func playGrid(paths: [String], budget: FrameMemoryBudget,
                       clock: ContinuousClock) async throws -> [Player<ContinuousClock.Instant>] {
@@ -498,9 +498,9 @@ enum Snippets {
         for cache in gridBudget.statistics.caches {
             print(cache.bytesHeld, cache.framesHeld, cache.hits, cache.misses, cache.evictions)
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:192
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:196
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:221
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:225
         var gridConfiguration = PlaylistConfiguration()
         gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
         let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
@@ -508,12 +508,12 @@ enum Snippets {
         }
         let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
         _ = gridPlaylist
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:221
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:225
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:233
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:237
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:233
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.
