@@ -75,6 +75,25 @@ struct ProgressiveGIFFrameSourceTests {
         #expect(late == [seen.last!])
     }
 
+    @Test("The loop count is the one read so far, and may change before the stream completes")
+    func loopCountChangesAsItArrives() async throws {
+        // Fixtures/README.md: loop-latest-wins.gif, NETSCAPE2.0 stored 5
+        // before frame 0, ANIMEXTS1.0 stored 2 before frame 1: stored 2.
+        let bytes = try fixtureBytes("loop-latest-wins.gif")
+        let ends = try GIFImage(bytes: bytes).info.frames.map(\.dataEnd)
+        let source = ProgressiveGIFFrameSource()
+        let updates = source.timingUpdates()
+        try source.append(bytes[..<ends[0]])
+        try source.append(bytes[ends[0]..<ends[1]])
+        try source.append(bytes[ends[1]...])
+        var seen: [FrameSourceTiming] = []
+        for await timing in updates { seen.append(timing) }
+        #expect(seen.map(\.storedLoopCount) == [nil, 5, 2, 2])
+        #expect(seen.map(\.frameDelays.count) == [0, 1, 2, 2])
+        #expect(seen.map(\.isComplete) == [false, false, false, true])
+        #expect(source.storedLoopCount == 2)
+    }
+
     @Test("A stream cut inside a frame ends with the whole-file decode's frames and error",
           arguments: [0.25, 0.5, 0.9])
     func truncated(_ fraction: Double) async throws {
