@@ -128,9 +128,14 @@ public enum Poster {
     ///   - width: The output width (clamped to 1…``maxSide``).
     ///   - height: The output height (clamped to 1…``maxSide``).
     public static func boxFilter(_ frame: RenderedFrame, width: Int, height: Int) -> RenderedFrame {
-        let filter = BoxFilter(sourceWidth: frame.width, sourceHeight: frame.height, width: width, height: height)
+        // A malformed frame's sides are not trusted, even to size the
+        // filter's weights: it gets a filter from nothing.
+        let readable = frame.width > 0 && frame.height > 0 && isWellFormed(frame)
+        let filter = BoxFilter(
+            sourceWidth: readable ? frame.width : 0, sourceHeight: readable ? frame.height : 0,
+            width: width, height: height)
         var out: [UInt8] = []
-        if frame.width > 0, frame.height > 0, isWellFormed(frame) {
+        if readable {
             filter.apply(frame.pixels, into: &out)
         } else {
             out = Array(repeating: 0, count: filter.outputByteCount)

@@ -88,6 +88,22 @@ struct HostileInputTests {
         #expect(scaled.pixels.allSatisfy { $0 == 0 })
     }
 
+    /// Fuzz/PlaybackFuzzer/regressions/box-filter-huge-source-side: a
+    /// malformed frame claiming a side far beyond any canvas made
+    /// `Poster.boxFilter` build weights for every source column (out of
+    /// memory); a filter asked for such a side by the host is bounded too.
+    @Test("A source side of 10^18 pixels costs nothing: no weights are built for it")
+    func boxFilterHugeSourceSide() {
+        let frame = RenderedFrame(index: 0, width: 1 << 60, height: 1, pixels: Array(repeating: 255, count: 40))
+        let filtered = Poster.boxFilter(frame, width: 5, height: 2)
+        #expect(filtered.width == 5 && filtered.height == 2)
+        #expect(filtered.pixels == Array(repeating: 0, count: 5 * 2 * 4))
+        let filter = BoxFilter(sourceWidth: BoxFilter.maxSourceSide + 1, sourceHeight: 1, width: 4, height: 1)
+        var out: [UInt8] = []
+        filter.apply(Array(repeating: 255, count: (BoxFilter.maxSourceSide + 1) * 4), into: &out)
+        #expect(out == Array(repeating: 0, count: 4 * 4))
+    }
+
     @Test("fit compares and scales sizes up to Int.max without overflow")
     func posterFitHuge() {
         // 128 × 2 into 64 × ∞: halve both sides.

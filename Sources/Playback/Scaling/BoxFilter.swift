@@ -31,10 +31,17 @@ public struct BoxFilter: Sendable, Hashable {
     /// (such a filter makes transparent black).
     private let sourceByteCount: Int?
 
+    /// The longest source side a filter reads: 1,048,576 (2²⁰). Its
+    /// weights take memory in proportion to the source sides, so a longer
+    /// side (only a hostile or broken frame source reports one) gets a
+    /// filter that makes transparent black, as an unaddressable source does.
+    public static let maxSourceSide = 1 << 20
+
     /// A filter from `sourceWidth` × `sourceHeight` to `width` × `height`.
     ///
     /// Output sides are clamped to 1…``Poster/maxSide``; source sides below 0
-    /// read as 0 (such a filter makes transparent black).
+    /// read as 0, and a source side over ``maxSourceSide`` gives no weights
+    /// (either filter makes transparent black).
     /// - Parameters:
     ///   - sourceWidth: The width of the frames to scale.
     ///   - sourceHeight: Their height.
@@ -48,7 +55,8 @@ public struct BoxFilter: Sendable, Hashable {
         // A source that cannot be addressed, or so wide that the span
         // arithmetic (source × output) would overflow, gets no spans.
         let addressable = FrameSourceError.byteCount(width: self.sourceWidth, height: self.sourceHeight)
-        let spanSafe = !self.sourceWidth.multipliedReportingOverflow(by: self.width + 1).overflow
+        let spanSafe = self.sourceWidth <= Self.maxSourceSide && self.sourceHeight <= Self.maxSourceSide
+            && !self.sourceWidth.multipliedReportingOverflow(by: self.width + 1).overflow
             && !self.sourceHeight.multipliedReportingOverflow(by: self.height + 1).overflow
         guard let addressable, spanSafe, addressable > 0 else {
             sourceByteCount = nil
