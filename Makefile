@@ -31,8 +31,9 @@ demo: build
 ## tests that wait on tasks;
 ## then (issue 7) the decoder tests under AddressSanitizer, the player tests
 ## under ThreadSanitizer, each in its own build directory, a 60-second fuzz
-## smoke run (30 s per fuzz target), and the DocC build, which fails on any
-## DocC warning (issue 17). LeakSanitizer stays on for our code; only
+## smoke run (30 s per fuzz target, seed 1, so that CI repeats the same
+## mutations; `make fuzz` explores with a new seed each run), and the DocC
+## build, which fails on any DocC warning (issue 17). LeakSanitizer stays on for our code; only
 ## XCTest's runner, which leaks its suite objects at exit, is suppressed.
 test: giflib
 	$(SWIFT) build --build-tests
@@ -41,7 +42,7 @@ test: giflib
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '^GIFTests\.' --skip 'IncrementalGIFTests'
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '^(PlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
-	scripts/fuzz.sh 60
+	FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60
 	scripts/docs.sh
 
 ## The benchmarks (issue 6): ordo-one's absolute figures for every workload,

@@ -10,7 +10,7 @@
 # the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed.
 #
 #   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s each
-#   scripts/fuzz.sh 60                          # the smoke run in `make test`
+#   FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60       # the smoke run in `make test`
 #   FUZZ_TARGETS=playback scripts/fuzz.sh 600   # one target only (gif, playback)
 #   FUZZ_JOBS=2 scripts/fuzz.sh 900
 set -euo pipefail
