@@ -1,4 +1,3 @@
-
 /// One byte budget shared by every ``FrameCache`` made over it: the frames
 /// they hold, the decodes they have in flight and their sources' decoding
 /// state (seek checkpoints, index tiers; see
@@ -327,13 +326,15 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// unless `hard` (a trim or a lower limit), which takes it after
     /// everything else.
     private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool) {
-        for keepingWork in hard ? [true, false] : [true] {
+        func shed(keepingWork: Bool) {
             while ledger.total > bytes,
                   let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork) {
                 _ = give(&ledger, victim)
             }
             resetStuck(&ledger)
         }
+        shed(keepingWork: true)
+        if hard { shed(keepingWork: false) }
     }
 
     private static func resetStuck(_ ledger: inout Ledger) {

@@ -1,4 +1,3 @@
-
 /// The task that feeds a growing source's timings to its owner (a
 /// ``Player`` or a ``Playlist``), cancelled when the owner goes away so the
 /// source's stream is let go.
