@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GIF
 
 /// A problem with one file, reported as `gif: FILE: message` on standard
@@ -39,23 +45,27 @@ struct CommandFailure: Error {
     /// Whether `path` is a regular file of 0 bytes (a device such as
     /// /dev/zero also reports size 0, but is not empty).
     private static func isEmptyFile(_ path: String) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular
-        else { return false }
-        return (attributes[.size] as? NSNumber)?.intValue == 0
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFREG && status.st_size == 0
+    }
+}
+
+/// Opens and scans `path` (`-` for standard input, read like any pipe: in
+/// chunks, within the input limit), turning a failure into a
+/// ``CommandFailure``.
+func openGIF(_ path: String) throws(CommandFailure) -> GIFImage {
+    do {
+        return try GIFImage(contentsOf: path == "-" ? "/dev/stdin" : path)
+    } catch {
+        throw CommandFailure(file: path, error: error)
     }
 }
 
 extension ParsableCommand {
-    /// Opens and scans `path` (`-` for standard input, read like any pipe:
-    /// in chunks, within the input limit), turning a failure into a
-    /// ``CommandFailure``.
+    /// ``openGIF(_:)``, for the subcommands.
     func openImage(_ path: String) throws(CommandFailure) -> GIFImage {
-        do {
-            return try GIFImage(contentsOf: path == "-" ? "/dev/stdin" : path)
-        } catch {
-            throw CommandFailure(file: path, error: error)
-        }
+        try openGIF(path)
     }
 
     /// Runs `body`; a ``CommandFailure`` it throws is reported on standard

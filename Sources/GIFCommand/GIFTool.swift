@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `gif` tool: looks inside GIFs, dumps their composited frames and
 /// measures the decoder.
@@ -43,7 +49,7 @@ struct GIFTool: AsyncParsableCommand {
             let text = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
             guard error is ExitCode || status == .success || text.isEmpty else {
                 StandardStreams.error("gif: \(usageLine(text)) (see '\(helpCommand())')")
-                Foundation.exit(status.rawValue)
+                terminate(status.rawValue)
             }
             exit(withError: error)
         }
@@ -64,4 +70,10 @@ struct GIFTool: AsyncParsableCommand {
         guard let name = arguments.first, names.contains(name) else { return "gif --help" }
         return "gif \(name) --help"
     }
+}
+
+/// Ends the process with `status`: C's `exit`, which inside a command is
+/// hidden by ArgumentParser's `exit(withError:)`.
+private func terminate(_ status: Int32) -> Never {
+    exit(status)
 }

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,12 +11,25 @@ import Darwin
 enum StandardStreams {
     /// Writes `line` and a newline to standard error, unbuffered.
     static func error(_ line: String) {
-        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
+        errorText(line + "\n")
     }
 
     /// Writes `text` to standard error as it is, without a newline.
     static func errorText(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // Nowhere left to say it.
+                }
+            }
+        }
     }
 
     /// Writes `text` to standard output with `write(2)`, checked: a failure

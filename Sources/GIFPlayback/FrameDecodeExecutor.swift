@@ -1,8 +1,12 @@
-import Foundation
+import GIF
 import Playback
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Threads the library owns that run ``GIFFrameSource`` decodes, so that
@@ -37,7 +41,7 @@ import Glibc
 public final class FrameDecodeExecutor: Sendable {
     /// The executor sources use by default: one thread per active
     /// processor.
-    public static let shared = FrameDecodeExecutor(threadCount: ProcessInfo.processInfo.activeProcessorCount)
+    public static let shared = FrameDecodeExecutor(threadCount: WorkerThread.processorCount)
 
     /// The most threads decoding at once.
     public let threadCount: Int
@@ -89,9 +93,11 @@ public final class FrameDecodeExecutor: Sendable {
     }
 
     /// The queue and the threads. `@unchecked Sendable`: every stored
-    /// property is read and written with `condition` locked.
+    /// `var` is read and written with `mutex` locked.
     private final class Core: @unchecked Sendable {
-        private let condition = NSCondition()
+        // pthread objects live at fixed addresses, as pthreads requires.
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let condition: UnsafeMutablePointer<pthread_cond_t>
         private let limit: Int
         private var queue: [(source: GIFFrameSource, priority: FrameRequestPriority)] = []
         private var threads = 0
@@ -100,58 +106,82 @@ public final class FrameDecodeExecutor: Sendable {
 
         init(limit: Int) {
             self.limit = limit
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+            condition = .allocate(capacity: 1)
+            condition.initialize(to: pthread_cond_t())
+            pthread_cond_init(condition, nil)
             queue.reserveCapacity(64)
         }
 
+        deinit {
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
+        }
+
         func enqueue(_ source: GIFFrameSource, priority: FrameRequestPriority) {
-            condition.lock()
+            pthread_mutex_lock(mutex)
             queue.append((source, priority))
             let start = idle == 0 && threads < limit
             if start { threads += 1 }
-            condition.signal()
-            condition.unlock()
-            if start {
-                let thread = Thread { [self] in work() }
-                thread.name = "GIFPlayback decode"
-                thread.start()
+            pthread_cond_signal(condition)
+            pthread_mutex_unlock(mutex)
+            guard start else { return }
+            if let thread = WorkerThread({ [self] in work() }) {
+                thread.detach()
+            } else {
+                // No thread to be had: the ones running (if any) drain the
+                // queue; the next enqueue tries again.
+                pthread_mutex_lock(mutex)
+                threads -= 1
+                let stranded = threads == 0
+                pthread_mutex_unlock(mutex)
+                if stranded { work(nice: false) }
             }
         }
 
         func raise(_ source: GIFFrameSource, to priority: FrameRequestPriority) {
-            condition.lock()
+            pthread_mutex_lock(mutex)
             if let position = queue.firstIndex(where: { $0.source === source }), queue[position].priority < priority {
                 queue[position].priority = priority
             }
-            condition.unlock()
+            pthread_mutex_unlock(mutex)
         }
 
         func stop() {
-            condition.lock()
+            pthread_mutex_lock(mutex)
             stopping = true
-            condition.broadcast()
-            condition.unlock()
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
         }
 
-        private func work() {
-            #if canImport(Glibc)
-            // `who` 0 is the calling thread on Linux, not the process.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-            #endif
-            condition.lock()
+        /// A decode thread's loop; with `nice: false`, one pass over the
+        /// queue on the caller's thread (only when no thread could start).
+        private func work(nice: Bool = true) {
+            if nice {
+                #if canImport(Glibc)
+                // `who` 0 is the calling thread on Linux, not the process.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+                #endif
+            }
+            pthread_mutex_lock(mutex)
             while true {
-                while queue.isEmpty, !stopping {
+                while nice, queue.isEmpty, !stopping {
                     idle += 1
-                    condition.wait()
+                    pthread_cond_wait(condition, mutex)
                     idle -= 1
                 }
                 guard let next = FrameDecodeExecutor.mostUrgent(queue, { $0.priority }) else { break }
                 let source = queue.remove(at: next).source
-                condition.unlock()
+                pthread_mutex_unlock(mutex)
                 source.runOneRequest()
-                condition.lock()
+                pthread_mutex_lock(mutex)
             }
-            threads -= 1
-            condition.unlock()
+            if nice { threads -= 1 }
+            pthread_mutex_unlock(mutex)
         }
     }
 }

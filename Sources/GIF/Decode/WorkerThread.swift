@@ -11,12 +11,12 @@ import Darwin
 /// cooperative pool or on Dispatch's shared threads (DESIGN.md: decoding has
 /// its own threads).
 ///
-/// Join each thread exactly once.
-struct WorkerThread {
+/// Join each thread exactly once, or detach it once.
+package struct WorkerThread {
     private let handle: pthread_t
 
     /// Starts a thread running `body`; `nil` when the system refuses one.
-    init?(_ body: @escaping @Sendable () -> Void) {
+    package init?(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Darwin)
         var handle: pthread_t?
@@ -36,8 +36,14 @@ struct WorkerThread {
     }
 
     /// Waits for the thread's closure to return.
-    func join() {
+    package func join() {
         pthread_join(handle, nil)
+    }
+
+    /// Lets the thread end on its own, with nobody joining it (a pool's
+    /// long-lived threads); its resources go back when its closure returns.
+    package func detach() {
+        pthread_detach(handle)
     }
 
     /// The closure, boxed to cross into C as one pointer.
@@ -53,5 +59,5 @@ struct WorkerThread {
     }
 
     /// The number of processors online, at least 1.
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

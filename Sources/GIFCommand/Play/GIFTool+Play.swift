@@ -1,6 +1,12 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GIF
 import GIFPlayback
 import Playback
@@ -113,7 +119,7 @@ extension GIFTool {
         /// appends them (the source refuses input past its limit).
         private static func standardInputSource() -> ProgressiveGIFFrameSource {
             let source = ProgressiveGIFFrameSource()
-            Thread.detachNewThread {
+            let reader = WorkerThread {
                 var chunk = [UInt8](repeating: 0, count: StandardInputGIF.chunkSize)
                 while !source.isComplete {
                     let n = chunk.withUnsafeMutableBytes { buffer in
@@ -127,6 +133,11 @@ extension GIFTool {
                         return  // The source keeps the error and is complete.
                     }
                 }
+            }
+            if let reader {
+                reader.detach()
+            } else {
+                try? source.finish()  // No thread to read with: the source ends, with its error.
             }
             return source
         }

@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GIF
 
 extension GIFTool {
@@ -54,20 +60,30 @@ extension GIFTool {
         /// The first 4 KiB of `path`: enough for every signature the sniffer
         /// knows, and for a PNG's `acTL` chunk in practice.
         static func head(of path: String) throws(CommandFailure) -> [UInt8] {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            var status = stat()
+            guard stat(path, &status) == 0 else {
                 throw CommandFailure(file: path, message: "No such file or directory")
             }
-            if isDirectory.boolValue { throw CommandFailure(file: path, message: "Is a directory") }
-            guard let handle = FileHandle(forReadingAtPath: path) else {
+            if status.st_mode & S_IFMT == S_IFDIR { throw CommandFailure(file: path, message: "Is a directory") }
+            let file = open(path, O_RDONLY)
+            guard file >= 0 else {
                 throw CommandFailure(file: path, message: "cannot open the file for reading")
             }
-            defer { try? handle.close() }
-            do {
-                return [UInt8](try handle.read(upToCount: 4096) ?? Data())
-            } catch {
-                throw CommandFailure(file: path, message: error.localizedDescription)
+            defer { close(file) }
+            var head = [UInt8](repeating: 0, count: 4096)
+            var count = 0
+            while count < head.count {
+                let n = head.withUnsafeMutableBytes { read(file, $0.baseAddress! + count, $0.count - count) }
+                if n > 0 {
+                    count += n
+                } else if n == 0 {
+                    break
+                } else if errno != EINTR {
+                    throw CommandFailure(file: path, message: String(cString: strerror(errno)))
+                }
             }
+            head.removeSubrange(count...)
+            return head
         }
     }
 }
