@@ -36,7 +36,20 @@ struct GIFTool: AsyncParsableCommand {
     /// `gif: what is wrong (see 'gif dump --help')`, with exit status 64,
     /// like every other error of this tool. Help and version requests print
     /// as usual.
+    ///
+    /// A plain `dump` command line skips ArgumentParser
+    /// (``DumpRequest/init(quickArguments:)``): for a small GIF, parsing it
+    /// would cost more than the dump.
     static func main() async {
+        if let request = DumpRequest(quickArguments: Array(CommandLine.arguments.dropFirst())) {
+            do throws(CommandFailure) {
+                try request.run()
+                terminate(0)
+            } catch {
+                error.report()
+                terminate(ExitCode.failure.rawValue)
+            }
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -67,77 +67,20 @@ extension GIFTool {
             "PPM only: the colour shown behind transparent pixels (default FFFFFF).", valueName: "RRGGBB"))
         var background: HexColor?
 
+        /// The options as a plain value, which also runs without
+        /// ArgumentParser (``DumpRequest/init(quickArguments:)``).
+        var request: DumpRequest {
+            DumpRequest(
+                file: file, output: output, format: format, frames: frames, maxSize: maxSize,
+                background: background)
+        }
+
         func validate() throws {
-            if format == .nia, frames != nil {
-                throw ValidationError("--frames does not apply to NIA, which holds the whole animation")
-            }
-            if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1") }
-            if format == .nia, maxSize != nil {
-                throw ValidationError("--max-size does not apply to NIA, which keeps the canvas size")
-            }
-            if format != .ppm, background != nil {
-                throw ValidationError("--background applies to PPM only; \(format.name) keeps the alpha channel")
-            }
+            if let problem = request.problem { throw ValidationError(problem) }
         }
 
         func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let toStandardOutput = output == "-"
-                let outcome: DumpJob.Outcome
-                if file == "-" {
-                    // Standard input: each frame is written as soon as its
-                    // data is in; the frame count is known at the end.
-                    var stream = StandardInputGIF()
-                    let canvas: PixelSize
-                    do throws(GIFError) {
-                        canvas = try stream.waitForCanvas()
-                    } catch {
-                        throw CommandFailure(file: file, error: error)
-                    }
-                    if !toStandardOutput { try OutputSink.makeDirectory(output) }
-                    var job = makeJob(canvas: canvas, frameCount: nil, limits: stream.limits)
-                    outcome = try job.run(stream: &stream)
-                } else {
-                    let image = try openImage(file)
-                    let count = image.info.frameCount
-                    if let frames, frames.last >= count {
-                        throw CommandFailure(
-                            file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
-                    }
-                    do throws(GIFError) {
-                        try DumpJob.checkOutputBudget(image, format: format, selection: frames, maxSize: maxSize)
-                    } catch {
-                        throw CommandFailure(file: file, error: error)
-                    }
-                    if !toStandardOutput { try OutputSink.makeDirectory(output) }
-                    var job = makeJob(canvas: image.info.canvasSize, frameCount: count, limits: image.limits)
-                    outcome = try job.run(image: image)
-                }
-                if toStandardOutput {
-                    StandardStreams.error(outcome.summary)
-                } else {
-                    try StandardStreams.output(outcome.summary + "\n")
-                }
-                if let error = outcome.error { throw CommandFailure(file: file, error: error) }
-            }
-        }
-
-        /// The job for this command line, over a canvas of `canvas` and
-        /// `frameCount` frames (`nil` for a stream still arriving).
-        private func makeJob(canvas: PixelSize, frameCount: Int?, limits: DecodingLimits) -> DumpJob {
-            DumpJob(
-                canvasSize: canvas, frameCount: frameCount, limits: limits, format: format, selection: frames,
-                background: background?.background ?? .white, maxSize: maxSize,
-                directory: output == "-" ? nil : output, baseName: Self.baseName(of: file))
-        }
-
-        /// The file name without directory and extension: `cat` for `a/cat.gif`,
-        /// `stdin` for standard input (`-`).
-        static func baseName(of path: String) -> String {
-            guard path != "-" else { return "stdin" }
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-            return String(name[..<dot])
+            try reportingFailures { () throws(CommandFailure) in try request.run() }
         }
     }
 }
