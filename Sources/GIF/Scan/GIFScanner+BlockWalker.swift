@@ -62,16 +62,35 @@ extension GIFScanner {
             return nil
         }
 
-        /// The payload ranges of the sub-blocks from `start` up to `end`.
-        func subBlocks(from start: Int, to end: Int) -> [Range<Int>] {
-            var ranges: [Range<Int>] = []
+        /// Where one sub-block's payload lies in the file.
+        ///
+        /// A plain struct rather than `Range<Int>`: the first array of
+        /// `Range<Int>` a process makes has the runtime check `Range`'s
+        /// generic requirements against every protocol conformance in the
+        /// binary, a tenth of a small GIF's whole dump.
+        struct SubBlock {
+            /// The payload's first byte.
+            var start: Int
+            /// The payload's length in bytes.
+            var count: Int
+            /// The payload's bytes.
+            var range: Range<Int> { start..<start + count }
+        }
+
+        /// The first sub-block from `start` up to `end`, if there is one.
+        func firstSubBlock(from start: Int, to end: Int) -> SubBlock? {
+            start < end - 1 ? SubBlock(start: start + 1, count: Int(bytes[start])) : nil
+        }
+
+        /// The payloads of the sub-blocks from `start` up to `end`.
+        func subBlocks(from start: Int, to end: Int) -> [SubBlock] {
+            var blocks: [SubBlock] = []
             var position = start
-            while position < end - 1 {
-                let length = Int(bytes[position])
-                ranges.append(position + 1..<position + 1 + length)
-                position += 1 + length
+            while let block = firstSubBlock(from: position, to: end) {
+                blocks.append(block)
+                position = block.start + block.count
             }
-            return ranges
+            return blocks
         }
 
         private mutating func readExtension(into info: inout GIFInfo) -> GIFError? {
@@ -88,30 +107,33 @@ extension GIFScanner {
             if extensionBytes > limits.maxExtensionBytes {
                 return overBudget(.extensionBytes, extensionBytes, limits.maxExtensionBytes, at: start, info)
             }
-            let blocks = subBlocks(from: start + 2, to: end)
             offset = end
             switch bytes[start + 1] {
             case 0xF9:
-                guard let first = blocks.first, first.count >= 4 else { return nil }
-                let packed = bytes[first.lowerBound]
+                // Only the first sub-block counts; no list is made for the
+                // extension every frame has.
+                guard let first = firstSubBlock(from: start + 2, to: end), first.count >= 4 else { return nil }
+                let packed = bytes[first.start]
                 control = (
                     disposal: Disposal(rawValue: (packed >> 2) & 7),
-                    transparent: packed & 1 != 0 ? bytes[first.lowerBound + 3] : nil,
-                    delay: Int(Self.le16(bytes, first.lowerBound + 1))
+                    transparent: packed & 1 != 0 ? bytes[first.start + 3] : nil,
+                    delay: Int(Self.le16(bytes, first.start + 1))
                 )
             case 0xFE:
-                let text = blocks.flatMap { bytes[$0] }
+                let text = subBlocks(from: start + 2, to: end).flatMap { bytes[$0.range] }
                 info.comments.append(latin1(text))
             case 0xFF:
+                let blocks = subBlocks(from: start + 2, to: end)
                 guard let first = blocks.first else { return nil }
-                let identifier = latin1(bytes[first])
+                let identifier = latin1(bytes[first.range])
                 let rest = blocks.dropFirst()
                 if identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0",
-                   let loop = rest.first, loop.count >= 3, bytes[loop.lowerBound] == 1 {
-                    info.loopCount = LoopCount(stored: Int(Self.le16(bytes, loop.lowerBound + 1)))
+                   let loop = rest.first, loop.count >= 3, bytes[loop.start] == 1 {
+                    info.loopCount = LoopCount(stored: Int(Self.le16(bytes, loop.start + 1)))
                 } else {
                     info.applicationExtensions.append(
-                        ApplicationExtension(identifier: identifier, data: rest.flatMap { bytes[$0] }, offset: start))
+                        ApplicationExtension(
+                            identifier: identifier, data: rest.flatMap { bytes[$0.range] }, offset: start))
                 }
             default:
                 break  // Plain text and unknown extensions are skipped.

@@ -12,7 +12,7 @@ extension DumpRequest {
     init?(quickArguments arguments: [String]) {
         guard arguments.first == "dump" else { return nil }
         var file: String?
-        var seen: Set<String> = []
+        var seen: UInt8 = 0  // one bit per option: a Set<String> would cost more than the parse
         var position = 1
         self.init(file: "")
         while position < arguments.count {
@@ -33,7 +33,10 @@ extension DumpRequest {
                 position += 1
             }
             if name == "-o" { name = "--output" }
-            guard let value, value == "-" || !value.hasPrefix("-"), seen.insert(name).inserted else { return nil }
+            guard let value, value == "-" || !value.hasPrefix("-"),
+                  let bit = Self.quickOptions.firstIndex(of: name), seen & 1 << bit == 0
+            else { return nil }
+            seen |= 1 << bit
             switch name {
             case "--output": output = value
             case "--format":
@@ -55,4 +58,7 @@ extension DumpRequest {
         guard let file, problem == nil else { return nil }
         self.file = file
     }
+
+    /// The options ``init(quickArguments:)`` takes.
+    private static let quickOptions = ["--output", "--format", "--frames", "--max-size", "--background"]
 }
