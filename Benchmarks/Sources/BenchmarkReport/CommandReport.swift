@@ -14,11 +14,10 @@ import Darwin
 /// (NIA and PPM, to files and to standard output) under GNU `time`; and
 /// `gif info` on a generated 65,536-frame file.
 ///
-/// It needs `gif` built in release mode at the package root, with Swift's
-/// runtime linked in as the C program links giflib
-/// (`swift build -c release --static-swift-stdlib --product gif`, or
-/// `$GIF_BINARY`: loading the shared Swift runtime and Foundation costs about
-/// 10 ms of CPU per process, more than a small file's whole dump), and
+/// It needs `gif` built in release mode at the package root as one static
+/// executable (`make release`, or `$GIF_BINARY`: with the shared Swift
+/// runtime, the dynamic loader alone costs more than a small file's whole
+/// dump), and
 /// `CNIAEmit` next to this executable
 /// (`swift build -c release --product CNIAEmit`).
 enum CommandReport {
@@ -45,8 +44,8 @@ enum CommandReport {
         print()
         print("The gif command: whole process, release build, output to /dev/null (issue 15).")
         for binary in [gifBinary, emitBinary] where access(binary, X_OK) != 0 {
-            print("  skipped: \(binary) is missing; build it with `swift build -c release "
-                + "\(binary.hasSuffix("/gif") ? "--static-swift-stdlib --product gif` at the package root" : "--product CNIAEmit` in Benchmarks/")")
+            print("  skipped: \(binary) is missing; build it with "
+                + (binary.hasSuffix("/gif") ? "`make release` at the package root" : "`swift build -c release --product CNIAEmit` in Benchmarks/"))
             return
         }
         print("  gif: \(gifBinary)")

@@ -140,24 +140,34 @@ public struct NIAWriter: Sendable {
     }
 
     /// Appends the pixels `range` of RGBA `pixels` as BGRA, a pixel word at
-    /// a time; pixels past the end of `pixels` are transparent black.
+    /// a time, through a small buffer on the stack (so `out` is written
+    /// once, by a copy, rather than zero-filled and then written); pixels
+    /// past the end of `pixels` are transparent black.
     private static func appendBGRA(_ pixels: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: range.count * 4))
+        out.reserveCapacity(out.count + range.count * 4)
         let present = max(0, min(range.upperBound, pixels.count / 4) - range.lowerBound)
+        let chunk = 4096
         pixels.withUnsafeBytes { source in
-            out.withUnsafeMutableBytes { destination in
-                assert(start + present * 4 <= destination.count)
-                assert((range.lowerBound + present) * 4 <= source.count)
-                for i in 0..<present {
-                    // R G B A in memory, read as a little-endian word: swap R and B.
-                    let offset = (range.lowerBound &+ i) &* 4
-                    let rgba = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                    let bgra = (rgba & 0xFF00_FF00) | ((rgba & 0xFF) << 16) | ((rgba >> 16) & 0xFF)
-                    destination.storeBytes(of: bgra.littleEndian, toByteOffset: start &+ i &* 4, as: UInt32.self)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { words in
+                var done = 0
+                while done < present {
+                    let count = min(chunk, present - done)
+                    let first = range.lowerBound &+ done
+                    assert((first + count) * 4 <= source.count)
+                    for i in 0..<count {
+                        // R G B A in memory, read as a little-endian word: swap R and B.
+                        let rgba = UInt32(
+                            littleEndian: source.loadUnaligned(fromByteOffset: (first &+ i) &* 4, as: UInt32.self))
+                        words[i] = ((rgba & 0xFF00_FF00) | ((rgba & 0xFF) << 16) | ((rgba >> 16) & 0xFF)).littleEndian
+                    }
+                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: words[..<count])).withMemoryRebound(
+                        to: UInt8.self
+                    ) { out.append(contentsOf: $0) }
+                    done += count
                 }
             }
         }
+        if present < range.count { out.append(contentsOf: repeatElement(0, count: (range.count - present) * 4)) }
     }
 
     /// The 8-byte footer with the loop count known when the last frame

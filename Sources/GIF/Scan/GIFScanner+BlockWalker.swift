@@ -125,15 +125,17 @@ extension GIFScanner {
             case 0xFF:
                 let blocks = subBlocks(from: start + 2, to: end)
                 guard let first = blocks.first else { return nil }
-                let identifier = latin1(bytes[first.range])
+                let identifier = bytes[first.range]
                 let rest = blocks.dropFirst()
-                if identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0",
+                // Compared as bytes: the identifier becomes a String only
+                // for the extensions that are kept.
+                if identifier.elementsEqual("NETSCAPE2.0".utf8) || identifier.elementsEqual("ANIMEXTS1.0".utf8),
                    let loop = rest.first, loop.count >= 3, bytes[loop.start] == 1 {
                     info.loopCount = LoopCount(stored: Int(Self.le16(bytes, loop.start + 1)))
                 } else {
                     info.applicationExtensions.append(
                         ApplicationExtension(
-                            identifier: identifier, data: rest.flatMap { bytes[$0.range] }, offset: start))
+                            identifier: latin1(identifier), data: rest.flatMap { bytes[$0.range] }, offset: start))
                 }
             default:
                 break  // Plain text and unknown extensions are skipped.
