@@ -62,6 +62,7 @@ var commandOnly = false
 var progressiveOnly = false
 var layoutOnly = false
 var steadyOnly = false
+var decodeOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -70,6 +71,7 @@ while let argument = arguments.popFirst() {
     case "--progressive": progressiveOnly = true
     case "--layout": layoutOnly = true
     case "--steady": steadyOnly = true
+    case "--decode": decodeOnly = true
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
     case "--profile":
         guard let decoder = arguments.popFirst(), let workload = arguments.popFirst() else { exit(2) }
@@ -193,6 +195,7 @@ print("  default budget), mean per seek in units of GIF's mean one-thread time p
 print("Load average after: \(Timing.loadAverage). Parallel figures need idle cores: on a loaded machine")
 print("  they approach the one-thread figures.")
 
+if decodeOnly { exit(0) }
 PlayerReport.printSection(workloads: workloads, cBaseline: cBaselineSeconds)
 await GroupDriverProbe.printSection(workloads: workloads)
 await LatenessProbe.printSection(workloads: workloads)
