@@ -92,96 +92,91 @@ public final class FrameDecodeExecutor: Sendable {
         return best
     }
 
-    /// The queue and the threads. `@unchecked Sendable`: every stored
-    /// `var` is read and written with `mutex` locked.
-    private final class Core: @unchecked Sendable {
-        // pthread objects live at fixed addresses, as pthreads requires.
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// The queue and the threads.
+    private final class Core: Sendable {
+        private struct State {
+            var queue: [(source: GIFFrameSource, priority: FrameRequestPriority)] = []
+            /// Threads started and not yet ended.
+            var threads = 0
+            /// Threads running a request now.
+            var busy = 0
+            var stopping = false
+        }
+
+        private let state: ConditionLock<State>
         private let limit: Int
-        private var queue: [(source: GIFFrameSource, priority: FrameRequestPriority)] = []
-        private var threads = 0
-        private var idle = 0
-        private var stopping = false
 
         init(limit: Int) {
             self.limit = limit
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-            condition = .allocate(capacity: 1)
-            condition.initialize(to: pthread_cond_t())
-            pthread_cond_init(condition, nil)
-            queue.reserveCapacity(64)
-        }
-
-        deinit {
-            pthread_cond_destroy(condition)
-            pthread_mutex_destroy(mutex)
-            condition.deallocate()
-            mutex.deallocate()
+            var initial = State()
+            initial.queue.reserveCapacity(64)
+            state = ConditionLock(initial)
         }
 
         func enqueue(_ source: GIFFrameSource, priority: FrameRequestPriority) {
-            pthread_mutex_lock(mutex)
-            queue.append((source, priority))
-            let start = idle == 0 && threads < limit
-            if start { threads += 1 }
-            pthread_cond_signal(condition)
-            pthread_mutex_unlock(mutex)
+            let start = state.withLock(wakingWaiters: true) { state -> Bool in
+                state.queue.append((source, priority))
+                // A thread more when the waiting ones cannot take every request.
+                guard state.queue.count > state.threads - state.busy, state.threads < limit else { return false }
+                state.threads += 1
+                return true
+            }
             guard start else { return }
             if let thread = WorkerThread({ [self] in work() }) {
                 thread.detach()
             } else {
-                // No thread to be had: the ones running (if any) drain the
-                // queue; the next enqueue tries again.
-                pthread_mutex_lock(mutex)
-                threads -= 1
-                let stranded = threads == 0
-                pthread_mutex_unlock(mutex)
-                if stranded { work(nice: false) }
+                // No thread to be had: those running (if any) drain the
+                // queue; with none, this caller does, once.
+                let stranded = state.withLock { state -> Bool in
+                    state.threads -= 1
+                    return state.threads == 0
+                }
+                if stranded { drain() }
             }
         }
 
         func raise(_ source: GIFFrameSource, to priority: FrameRequestPriority) {
-            pthread_mutex_lock(mutex)
-            if let position = queue.firstIndex(where: { $0.source === source }), queue[position].priority < priority {
-                queue[position].priority = priority
+            state.withLock { state in
+                if let position = state.queue.firstIndex(where: { $0.source === source }),
+                   state.queue[position].priority < priority {
+                    state.queue[position].priority = priority
+                }
             }
-            pthread_mutex_unlock(mutex)
         }
 
         func stop() {
-            pthread_mutex_lock(mutex)
-            stopping = true
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            state.withLock(wakingWaiters: true) { $0.stopping = true }
         }
 
-        /// A decode thread's loop; with `nice: false`, one pass over the
-        /// queue on the caller's thread (only when no thread could start).
-        private func work(nice: Bool = true) {
-            if nice {
-                #if canImport(Glibc)
-                // `who` 0 is the calling thread on Linux, not the process.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-                #endif
-            }
-            pthread_mutex_lock(mutex)
-            while true {
-                while nice, queue.isEmpty, !stopping {
-                    idle += 1
-                    pthread_cond_wait(condition, mutex)
-                    idle -= 1
+        /// A decode thread: the most urgent request, one at a time, until
+        /// the executor stops and the queue is empty.
+        private func work() {
+            #if canImport(Glibc)
+            // `who` 0 is the calling thread on Linux, not the process.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+            #endif
+            while let source = state.withLock(when: { !$0.queue.isEmpty || $0.stopping }, { state -> GIFFrameSource? in
+                guard let next = take(&state) else {
+                    state.threads -= 1
+                    return nil
                 }
-                guard let next = FrameDecodeExecutor.mostUrgent(queue, { $0.priority }) else { break }
-                let source = queue.remove(at: next).source
-                pthread_mutex_unlock(mutex)
+                state.busy += 1
+                return next
+            }) {
                 source.runOneRequest()
-                pthread_mutex_lock(mutex)
+                state.withLock { $0.busy -= 1 }
             }
-            if nice { threads -= 1 }
-            pthread_mutex_unlock(mutex)
+        }
+
+        /// Runs what is queued on the calling thread (only when no thread
+        /// could be started).
+        private func drain() {
+            while let source = state.withLock({ take(&$0) }) { source.runOneRequest() }
+        }
+
+        private func take(_ state: inout State) -> GIFFrameSource? {
+            guard let next = FrameDecodeExecutor.mostUrgent(state.queue, { $0.priority }) else { return nil }
+            return state.queue.remove(at: next).source
         }
     }
 }

@@ -13,14 +13,14 @@ import Darwin
 /// The lock is only ever held inside a ``withLock(wakingWaiters:_:)`` or
 /// ``withLock(when:_:)`` call: it is taken and released in one scope, and the
 /// state cannot be reached without it.
-final class ConditionLock<State>: @unchecked Sendable {
+package final class ConditionLock<State>: @unchecked Sendable {
     // The pthread objects live at fixed addresses, as pthreads requires.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Read and written only with `mutex` held.
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -40,7 +40,7 @@ final class ConditionLock<State>: @unchecked Sendable {
     /// Runs `body` on the state with the lock held; with `wakingWaiters`,
     /// then wakes every thread waiting in ``withLock(when:_:)`` to look at
     /// the state again.
-    func withLock<Result>(wakingWaiters: Bool = false, _ body: (inout State) -> Result) -> Result {
+    package func withLock<Result>(wakingWaiters: Bool = false, _ body: (inout State) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer {
             if wakingWaiters { pthread_cond_broadcast(condition) }
@@ -52,7 +52,7 @@ final class ConditionLock<State>: @unchecked Sendable {
     /// Takes the lock, sleeps (lock released) until `isReady` holds of the
     /// state, re-checked each time another thread wakes the waiters, then
     /// runs `body` on it with the lock held.
-    func withLock<Result>(when isReady: (State) -> Bool, _ body: (inout State) -> Result) -> Result {
+    package func withLock<Result>(when isReady: (State) -> Bool, _ body: (inout State) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !isReady(state) { pthread_cond_wait(condition, mutex) }
