@@ -112,6 +112,9 @@ if let profile {
         switch profile.decoder {
         case "c": sink &+= Decoders.cBaseline(workload.bytes)
         case "gif": sink &+= Decoders.sequential(workload.image)
+        case "c+gif":  // both in turn, as the interleaved rounds run them
+            sink &+= Decoders.cBaseline(workload.bytes)
+            sink &+= Decoders.sequential(workload.image)
         case "scan": sink &+= Decoders.scan(workload.bytes)
         case "parallel": sink &+= Decoders.parallel(workload.image)
         case "whole": sink &+= ProgressiveReport.wholeDecode(workload.bytes)

@@ -164,6 +164,16 @@ public struct FrameIterator {
         }
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!
+        if indexCache == nil, frame.rect.area >= FrameDecoder.bandedFramePixels,
+           let outcome = image.bytes.withUnsafeBufferPointer({ bytes in
+               decoder.decodeInBands(frame, bytes: bytes) { rows, indices in
+                   compositor!.drawBand(frame, rows: rows, indices: indices)
+               }
+           }) {
+            // A large frame whose indices are not kept: no buffer the size
+            // of the frame, so its indices never leave the cache.
+            return outcome
+        }
         let outcome = image.bytes.withUnsafeBufferPointer { decoder.decode(frame, bytes: $0) }
         decoder.withIndices { indices in
             compositor!.draw(frame, indices: indices, outcome: outcome)

@@ -63,8 +63,39 @@ struct Compositor {
     mutating func draw(
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome
     ) {
-        let frameWidth = frame.rect.width, frameHeight = frame.rect.height
-        guard outcome.decodedAnything, frameRect.x < width, let source = indices.baseAddress else { return }
+        guard outcome.decodedAnything else { return }
+        let frameHeight = frame.rect.height
+        drawRows(frame, indices: indices, firstRow: 0) { row in
+            for r in 0..<outcome.rows {
+                row(FrameDecoder.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), frame.rect.width)
+            }
+            if outcome.partialPixels > 0 {
+                row(FrameDecoder.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced),
+                    outcome.partialPixels)
+            }
+        }
+    }
+
+    /// Draws the whole rows `rows` of a frame that is not interlaced, whose
+    /// indices for those rows alone are in `indices` (a band of a frame
+    /// decoded a band at a time), clipped to the canvas.
+    mutating func drawBand(_ frame: FrameInfo, rows: Range<Int>, indices: UnsafeBufferPointer<UInt8>) {
+        assert(!frame.isInterlaced && indices.count >= rows.count * frame.rect.width)
+        drawRows(frame, indices: indices, firstRow: rows.lowerBound) { row in
+            for y in rows { row(y, frame.rect.width) }
+        }
+    }
+
+    /// Runs `rows`, which calls the function it is given with each row `y`
+    /// of the frame to draw and its pixel count; row `y`'s indices are at
+    /// `(y - firstRow) * width` in `indices`.
+    @inline(__always)
+    private mutating func drawRows(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, firstRow: Int,
+        _ rows: ((_ y: Int, _ count: Int) -> Void) -> Void
+    ) {
+        let frameWidth = frame.rect.width
+        guard frameRect.x < width, let source = indices.baseAddress else { return }
         let columns = min(frameWidth, width - frameRect.x)
         let transparent = transparent
         let canvasWidth = width, canvasHeight = height, top = frameRect.y, left = frameRect.x
@@ -72,22 +103,15 @@ struct Compositor {
             let words = words.baseAddress!
             canvas.withUnsafeMutableBytes { raw in
                 let base = raw.baseAddress!
-                func row(_ y: Int, count: Int) {
+                rows { y, count in
                     let canvasY = top + y
                     guard canvasY < canvasHeight else { return }
                     let n = min(count, columns)
-                    assert((y + 1) * frameWidth <= indices.count)
+                    assert((y - firstRow + 1) * frameWidth <= indices.count || count < frameWidth)
                     assert(((canvasY * canvasWidth + left) + n) * 4 <= raw.count)
-                    let from = source + y * frameWidth
+                    let from = source + (y - firstRow) * frameWidth
                     let out = base + (canvasY * canvasWidth + left) * 4
                     Self.drawRow(from: from, count: n, to: out, words: words, transparent: transparent)
-                }
-                for r in 0..<outcome.rows {
-                    row(FrameDecoder.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), count: frameWidth)
-                }
-                if outcome.partialPixels > 0 {
-                    let y = FrameDecoder.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced)
-                    row(y, count: outcome.partialPixels)
                 }
             }
         }

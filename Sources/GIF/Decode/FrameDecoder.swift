@@ -80,6 +80,52 @@ final class FrameDecoder {
         return decodeRows(frame, bytes: bytes, decoder: decoder, pixels: check.pixels, into: buffer, outcome: outcome)
     }
 
+    /// Frames of at least this many pixels are decoded a band of rows at a
+    /// time by a sequential iterator (``decodeInBands(_:bytes:draw:)``).
+    static let bandedFramePixels = 1 << 18
+
+    /// About this many indices a band: small enough to stay in cache
+    /// between giflib writing them and the compositor reading them.
+    static let bandPixels = 1 << 16
+
+    /// Decodes a sound frame that is not interlaced a band of whole rows at
+    /// a time into a small reused buffer, handing each band to `draw` (its
+    /// rows, and their indices alone) as soon as it is decoded: the common
+    /// case of ``decode(_:bytes:)`` without a buffer the size of the frame,
+    /// for large frames whose indices are not kept.
+    ///
+    /// Returns `nil`, having drawn some bands or none, when the frame is
+    /// interlaced or empty, its code walk finds a problem, or giflib fails;
+    /// the caller then decodes it with ``decode(_:bytes:)`` and draws it
+    /// again, which draws the same pixels over the bands already drawn.
+    func decodeInBands(
+        _ frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>,
+        draw: (_ rows: Range<Int>, _ indices: UnsafeBufferPointer<UInt8>) -> Void
+    ) -> Outcome? {
+        let width = frame.rect.width, height = frame.rect.height
+        guard width > 0, height > 0, !frame.isInterlaced,
+              LZWCodeCheck.isSound(frame: frame, bytes: bytes, scratch: scratch), let decoder = openDecoder()
+        else { return nil }
+        let bandRows = max(1, Self.bandPixels / width)
+        reserve(min(height, bandRows) * width)
+        do throws(GIFLibError) {
+            try decoder.reading(frame, bytes: bytes) { decoder throws(GIFLibError) in
+                var y = 0
+                while y < height {
+                    let rows = min(bandRows, height - y)
+                    let band = UnsafeMutableBufferPointer(rebasing: buffer[..<(rows * width)])
+                    try decoder.readPixels(into: band)
+                    draw(y..<y + rows, UnsafeBufferPointer(band))
+                    y += rows
+                }
+            }
+            return Outcome(rows: height, partialPixels: 0, failure: nil, offset: frame.dataEnd)
+        } catch {
+            lzw = nil
+            return nil
+        }
+    }
+
     /// Has giflib decode the whole of `frame` into `buffer`; `false` (and the
     /// handle dropped) when giflib fails: an early end code or missing data,
     /// after which the full check says how many pixels a browser shows.
