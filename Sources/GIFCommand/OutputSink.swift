@@ -32,6 +32,9 @@ final class OutputSink {
     /// Standard output, written with `write(2)` (never buffered by stdio).
     static var standardOutput: OutputSink { OutputSink(name: "standard output", fd: STDOUT_FILENO, temporaryPath: nil) }
 
+    /// Standard error, written the same way.
+    static var standardError: OutputSink { OutputSink(name: "standard error", fd: STDERR_FILENO, temporaryPath: nil) }
+
     /// A new file that becomes `path` on ``commit()``; until then it is a
     /// hidden temporary file beside it (`.NAME.PID.tmp`).
     static func file(_ path: String) throws(CommandFailure) -> OutputSink {

@@ -16,20 +16,7 @@ enum StandardStreams {
 
     /// Writes `text` to standard error as it is, without a newline.
     static func errorText(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // Nowhere left to say it.
-                }
-            }
-        }
+        try? OutputSink.standardError.write(text)  // When it fails there is nowhere left to say so.
     }
 
     /// Writes `text` to standard output with `write(2)`, checked: a failure
