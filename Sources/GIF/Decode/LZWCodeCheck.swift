@@ -96,15 +96,23 @@ struct LZWCodeCheck {
     /// the frame is whole (an early end code or missing data make giflib
     /// fail); when it says no, or giflib fails, the full check tells how many
     /// pixels a browser shows. Codes after the last pixel count too, so a
-    /// stream with junk past its end takes the full check. Four codes are
-    /// read and tested at a time where they cannot change the code width.
+    /// stream with junk past its end takes the full check.
     static func isSound(frame: FrameInfo, bytes: UnsafeBufferPointer<UInt8>, scratch: Scratch) -> Bool {
         let codeSize = Int(frame.lzwMinimumCodeSize)
         guard codeSize <= 8, let base = bytes.baseAddress else { return false }
         let start = frame.dataOffset + 1
         let end = min(frame.dataEnd, bytes.count)
         let (data, count, _) = gather(base: base, start: start, end: end, scratch: scratch)
-        let bits = count * 8
+        return isSound(codes: data, bits: count * 8, codeSize: codeSize)
+    }
+
+    /// ``isSound(frame:bytes:scratch:)`` on the code stream of `bits` bits at
+    /// `data` (readable 8 bytes past them), for a minimum code size of at
+    /// most 8. Where no code can change the code width, a group of codes is
+    /// read with one load and tested at once (``CodeGroups``); one code at a
+    /// time elsewhere: around clear and end codes, a code past the next free
+    /// entry, the codes just before the width grows, and the end of the data.
+    static func isSound(codes data: UnsafePointer<UInt8>, bits: Int, codeSize: Int) -> Bool {
         let clear = 1 << codeSize, endCode = clear + 1
         let raw = UnsafeRawPointer(data)
         let firstWidth = codeSize + 1
@@ -114,10 +122,12 @@ struct LZWCodeCheck {
         var next = endCode + 1, width = firstWidth, mask = (1 &<< width) &- 1, limit = 1 &<< width
         var afterClear = true
         var bit = 0
+        // Group tests need a clear code with its low bit 0 (a minimum code
+        // size of at least 1, as every encoder writes).
+        var groups = codeSize >= 1 ? CodeGroups(width: width, clear: clear) : nil
         while true {
-            if !afterClear {
-                (bit, next) = walkFourAtATime(
-                    raw, bits: bits, from: bit, next: next, width: width, limit: limit, clear: clear)
+            if !afterClear, let lanes = groups {
+                (bit, next) = lanes.walk(raw, bits: bits, from: bit, next: next, limit: limit)
             }
             guard bit &+ width <= bits else { return true }
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
@@ -125,6 +135,7 @@ struct LZWCodeCheck {
             bit &+= width
             if UInt(bitPattern: code &- clear) < 2 {
                 if code == endCode { return true }
+                if width != firstWidth, groups != nil { groups = CodeGroups(width: firstWidth, clear: clear) }
                 next = endCode + 1
                 width = firstWidth
                 mask = (1 &<< width) &- 1
@@ -143,40 +154,107 @@ struct LZWCodeCheck {
                 width &+= 1
                 mask = mask &<< 1 | 1
                 limit = width < 12 ? limit &<< 1 : Int.max
+                if groups != nil { groups = CodeGroups(width: width, clear: clear) }
             }
         }
     }
 
-    /// The quick walk's common stretch: four codes from one load (4 × 12
-    /// bits + 7 fit in 64), tested together without a branch per code, while
-    /// none of them can change the width. Stops, leaving the codes unread,
-    /// at the first group holding a clear or end code or a code past the next
-    /// free entry (`next`, then one more per code), for the one-code step to
-    /// handle; returns the bit position and the next free entry.
-    @inline(__always)
-    private static func walkFourAtATime(
-        _ raw: UnsafeRawPointer, bits: Int, from start: Int, next first: Int, width: Int, limit: Int, clear: Int
-    ) -> (bit: Int, next: Int) {
-        let w = UInt64(truncatingIfNeeded: width), mask = (UInt64(1) &<< w) &- 1
-        let w2 = w &* 2, w3 = w &* 3, step = width &<< 2
-        let lastBit = bits &- step, lastNext = limit &- 4
-        var bit = start, next = first
-        while bit <= lastBit && next < lastNext {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
-                &>> UInt64(bit & 7)
-            let c0 = Int(truncatingIfNeeded: word & mask), c1 = Int(truncatingIfNeeded: word &>> w & mask)
-            let c2 = Int(truncatingIfNeeded: word &>> w2 & mask), c3 = Int(truncatingIfNeeded: word &>> w3 & mask)
-            // Negative when a code lies past its next free entry.
-            let past = (next &- c0) | (next &+ 1 &- c1) | (next &+ 2 &- c2) | (next &+ 3 &- c3)
-            // (code − clear) >> 1 is 0 exactly for the clear and end codes:
-            // the product is 0 when any of the four is one (at most 2^44).
-            let special = ((c0 &- clear) &>> 1) &* ((c1 &- clear) &>> 1) &* ((c2 &- clear) &>> 1)
-                &* ((c3 &- clear) &>> 1)
-            if past < 0 || special == 0 { break }
-            bit &+= step
-            next &+= 4
+    /// The quick walk's common stretch, for one code width: as many codes as
+    /// one unaligned 64-bit load holds whatever its bit offset (⌊57 ÷
+    /// width⌋: 4 at 12 bits, 6 at 9), tested together with a few word
+    /// operations and one branch, while none of them can change the width.
+    ///
+    /// The codes are tested in place, as fields of the loaded word; the even
+    /// fields and the odd ones separately, so that each field has the next
+    /// field's bits free above it to carry into. A field carries out when
+    /// adding `2^width − 1 − (next + k)` to it (the `k`-th code of the group
+    /// is checked against `next + k`) exactly when the code lies past its
+    /// next free entry; and with the clear code XORed out (leaving 0 for the
+    /// clear code, 1 for the end code), it fails to carry out on adding
+    /// `2^width − 2` exactly when it is one of them.
+    struct CodeGroups {
+        let width: Int
+        /// Codes a group reads.
+        let count: Int
+        /// Each field's bits, for the even fields and the odd ones.
+        let even: UInt64, odd: UInt64
+        /// The bit just above each field: where it carries to.
+        let evenCarry: UInt64, oddCarry: UInt64
+        /// The clear code in every field.
+        let clears: UInt64
+        /// `2^width − 2` in every field.
+        let evenSpecial: UInt64, oddSpecial: UInt64
+        /// `2^width − 1 − k` in field `k`: the bound addends for `next` = 0.
+        let evenBound: UInt64, oddBound: UInt64
+        /// 1 in every field.
+        let evenOnes: UInt64, oddOnes: UInt64
+
+        init(width: Int, clear: Int) {
+            self.width = width
+            count = 57 / width
+            var fields = (even: UInt64(0), odd: UInt64(0)), carry = fields
+            var special = fields, bound = fields, ones = fields
+            var clears: UInt64 = 0
+            let top = UInt64(1) << UInt64(width) - 1
+            for k in 0..<count {
+                let shift = UInt64(k * width)
+                func add(_ pair: inout (even: UInt64, odd: UInt64), _ value: UInt64) {
+                    if k % 2 == 0 { pair.even |= value } else { pair.odd |= value }
+                }
+                add(&fields, top << shift)
+                add(&carry, 1 << (shift + UInt64(width)))
+                add(&special, (top - 1) << shift)
+                // Negative for no field of a group that runs (see `walk`).
+                add(&bound, ((top &- UInt64(k)) & top) << shift)
+                add(&ones, 1 << shift)
+                clears |= UInt64(clear) << shift
+            }
+            (even, odd) = fields
+            (evenCarry, oddCarry) = carry
+            (evenSpecial, oddSpecial) = special
+            (evenBound, oddBound) = bound
+            (evenOnes, oddOnes) = ones
+            self.clears = clears
         }
-        return (bit, next)
+
+        /// Walks whole groups from bit `start` while each lies within `bits`
+        /// and ends before the table reaches `limit` entries (or, at 12 bits,
+        /// 4096). Stops, leaving the group unread, at the first one holding a
+        /// clear or end code or a code past its next free entry, for the
+        /// one-code step; returns the bit position and the next free entry.
+        @inline(__always)
+        func walk(
+            _ raw: UnsafeRawPointer, bits: Int, from start: Int, next first: Int, limit: Int
+        ) -> (bit: Int, next: Int) {
+            let step = width &* count
+            let lastBit = bits &- step
+            var bit = start, next = first
+            // Past a full table every code is at most `next`: no bound.
+            let full = width == 12 && next >= 4095
+            let lastNext = full ? Int.max : min(limit, 4096) &- count
+            let n = UInt64(truncatingIfNeeded: full ? 0 : next)
+            var evenAdd = full ? 0 : evenBound &- n &* evenOnes
+            var oddAdd = full ? 0 : oddBound &- n &* oddOnes
+            let evenStep = full ? 0 : UInt64(truncatingIfNeeded: count) &* evenOnes
+            let oddStep = full ? 0 : UInt64(truncatingIfNeeded: count) &* oddOnes
+            while bit <= lastBit && next < lastNext {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
+                    &>> UInt64(bit & 7)
+                let x = word ^ clears
+                // A carry bit missing: a clear or end code; one present: a
+                // code past its next free entry.
+                let evenSpecials = ~((x & even) &+ evenSpecial)
+                let oddSpecials = ~((x & odd) &+ oddSpecial)
+                let evenPast = (word & even) &+ evenAdd
+                let oddPast = (word & odd) &+ oddAdd
+                if (evenSpecials | evenPast) & evenCarry | (oddSpecials | oddPast) & oddCarry != 0 { break }
+                bit &+= step
+                next &+= count
+                evenAdd &-= evenStep
+                oddAdd &-= oddStep
+            }
+            return (bit, next)
+        }
     }
 
     /// Copies the payloads of the sub-block chain at `start` (up to `end`)
