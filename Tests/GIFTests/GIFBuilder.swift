@@ -4,7 +4,7 @@
 /// clear code often enough that the code width never grows, which any
 /// conforming decoder reads back as exactly the indices given.
 struct GIFBuilder {
-    private(set) var bytes: [UInt8]
+    var bytes: [UInt8]
 
     /// Header and logical screen; `palette` is a global table of RGB triplets
     /// (its length a power of two, 2…256 entries).

@@ -123,7 +123,7 @@ public struct FrameIterator {
         if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat) }
         compositor!.begin(frame, globalPalette: image.info.globalPalette)
         let outcome = decodeAndDraw(frame)
-        compositor!.end(frame)
+        compositor!.end(frame, outcome: outcome)
         nextIndex += 1
         guard var failure = outcome.error(in: frame) else { return (frame, true) }
         // A frame with no image data at all still counts: it is shown as the

@@ -34,6 +34,13 @@ struct ColorTable {
         }
     }
 
+    /// Sets entry `index` to `word`, returning the word it held.
+    mutating func replace(_ index: Int, with word: UInt32) -> UInt32 {
+        let old = words[index]
+        words[index] = word
+        return old
+    }
+
     /// Packs a colour (not premultiplied) so that its bytes in memory are
     /// the pixel's bytes in `format`: R, G, B, A for ``PixelFormat/rgba8``.
     static func word(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8, format: PixelFormat = .rgba8) -> UInt32 {

@@ -8,6 +8,12 @@
 /// changes, in the canvas's ``PixelFormat``, and the inner loop runs over raw
 /// pointers with the clipping done once per frame. A compositor is a value:
 /// a copy is a checkpoint.
+///
+/// A new or rewound canvas is not cleared up front: the first frame writes
+/// every pixel of its rectangle (its transparent index as transparent black,
+/// which is what drawing it over a clear canvas leaves), and only the rest
+/// of the canvas, and the rows the frame's data did not reach, are cleared.
+/// A first frame that covers the canvas so costs one pass over it, not two.
 struct Compositor {
     let width: Int
     let height: Int
@@ -29,13 +35,22 @@ struct Compositor {
     private var tableSource = -1
     private var transparent = -1
     private var frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
+    /// Whether the canvas storage holds no pixels yet, standing for a
+    /// transparent-black canvas (new or rewound).
+    private var isBlank = true
+    /// While the first frame on a blank canvas is drawn: its clipped
+    /// rectangle, which holds no pixels until drawn, and the table entry of
+    /// its transparent index, which stands in as transparent black.
+    private var firstFrame: (rect: FrameRect, transparent: Int, word: UInt32)?
 
     init(canvasSize: PixelSize, format: PixelFormat = .rgba8) {
         width = canvasSize.width
         height = canvasSize.height
         self.format = format
         table = ColorTable(nil, format: format)
-        canvas = [UInt8](repeating: 0, count: width * height * 4)
+        let count = width * height * 4
+        // Written before it is read: see the type's documentation.
+        canvas = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
@@ -53,9 +68,42 @@ struct Compositor {
         }
         transparent = frame.transparentIndex.map(Int.init) ?? -1
         frameRect = frame.rect
+        if isBlank { beginOnBlankCanvas(frame) }
         if frame.disposal.effective == .restorePrevious {
             save(frame.rect.clipped(toWidth: width, height: height))
         }
+    }
+
+    /// Clears the canvas outside `frame`'s rectangle and has the frame's
+    /// draws write its transparent index as transparent black, so that its
+    /// rectangle needs no clearing first (see ``end(_:outcome:)``). Clears
+    /// the whole canvas instead when the frame's rectangle is empty or the
+    /// frame keeps the canvas under it (disposal 3).
+    private mutating func beginOnBlankCanvas(_ frame: FrameInfo) {
+        isBlank = false
+        let rect = frame.rect.clipped(toWidth: width, height: height)
+        let canvasWidth = width
+        canvas.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress!
+            func clear(from start: Int, to end: Int) {
+                guard end > start else { return }
+                (base + start * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (end - start) * 4)
+            }
+            guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else {
+                clear(from: 0, to: raw.count / 4)
+                return
+            }
+            var start = 0
+            for y in rect.y..<rect.y + rect.height {
+                clear(from: start, to: y * canvasWidth + rect.x)
+                start = y * canvasWidth + rect.x + rect.width
+            }
+            clear(from: start, to: raw.count / 4)
+        }
+        guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else { return }
+        let word = transparent >= 0 ? table.replace(transparent, with: 0) : 0
+        firstFrame = (rect, transparent, word)
+        transparent = -1
     }
 
     /// Draws the rows `outcome` names of a frame decoded into `indices` (its
@@ -190,8 +238,33 @@ struct Compositor {
     }
 
     /// Records `frame`'s disposal, to apply before the next frame is drawn.
-    mutating func end(_ frame: FrameInfo) {
+    /// `outcome` names the rows that were drawn: after the first frame on a
+    /// blank canvas, the rest of its rectangle is cleared.
+    mutating func end(_ frame: FrameInfo, outcome: FrameDecoder.Outcome) {
+        if let (rect, index, word) = firstFrame {
+            firstFrame = nil
+            if index >= 0 { _ = table.replace(index, with: word) }
+            clearUndrawnRows(frame, of: rect, outcome: outcome)
+        }
         pending = (frame.rect.clipped(toWidth: width, height: height), frame.disposal.effective)
+    }
+
+    /// Clears the rows, or the part of a row, of `rect` (`frame`'s rectangle
+    /// clipped to the canvas) that `outcome` says were not drawn.
+    private mutating func clearUndrawnRows(_ frame: FrameInfo, of rect: FrameRect, outcome: FrameDecoder.Outcome) {
+        let height = frame.rect.height, first = outcome.decodedAnything ? outcome.rows : 0
+        guard first < height else { return }
+        let canvasWidth = width
+        canvas.withUnsafeMutableBytes { raw in
+            for r in first..<height {
+                let y = frame.rect.y + FrameDecoder.displayRow(r, height: height, interlaced: frame.isInterlaced)
+                guard y < rect.y + rect.height else { continue }
+                let drawn = r == first && outcome.decodedAnything ? min(outcome.partialPixels, rect.width) : 0
+                let start = (y * canvasWidth + rect.x + drawn) * 4, count = (rect.width - drawn) * 4
+                assert(start + count <= raw.count)
+                (raw.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 0, count: count)
+            }
+        }
     }
 
     private mutating func applyPendingDisposal() {
@@ -261,12 +334,14 @@ struct Compositor {
         tableSource = other.tableSource
         transparent = other.transparent
         frameRect = other.frameRect
+        assert(other.firstFrame == nil, "a checkpoint is taken between frames")
+        isBlank = other.isBlank
     }
 
-    /// Goes back to the state before frame 0 (a transparent-black canvas),
-    /// keeping the canvas storage.
+    /// Goes back to the state before frame 0 (a transparent-black canvas,
+    /// cleared as the first frame is drawn), keeping the canvas storage.
     mutating func rewind() {
-        canvas.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        isBlank = true
         pending = nil
         changedRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
         tableSource = -1
