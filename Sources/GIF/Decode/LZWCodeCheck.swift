@@ -192,29 +192,28 @@ struct LZWCodeCheck {
         init(width: Int, clear: Int) {
             self.width = width
             count = 57 / width
-            var fields = (even: UInt64(0), odd: UInt64(0)), carry = fields
-            var special = fields, bound = fields, ones = fields
-            var clears: UInt64 = 0
-            let top = UInt64(1) << UInt64(width) - 1
+            // 1 in each field, and k in field k, for each parity; every other
+            // constant is a multiple of the ones.
+            var ones = (even: UInt64(0), odd: UInt64(0)), indices = ones
             for k in 0..<count {
-                let shift = UInt64(k * width)
-                func add(_ pair: inout (even: UInt64, odd: UInt64), _ value: UInt64) {
-                    if k % 2 == 0 { pair.even |= value } else { pair.odd |= value }
+                let one = UInt64(1) << UInt64(k * width)
+                if k % 2 == 0 {
+                    ones.even |= one
+                    indices.even |= UInt64(k) &* one
+                } else {
+                    ones.odd |= one
+                    indices.odd |= UInt64(k) &* one
                 }
-                add(&fields, top << shift)
-                add(&carry, 1 << (shift + UInt64(width)))
-                add(&special, (top - 1) << shift)
-                // Negative for no field of a group that runs (see `walk`).
-                add(&bound, ((top &- UInt64(k)) & top) << shift)
-                add(&ones, 1 << shift)
-                clears |= UInt64(clear) << shift
             }
-            (even, odd) = fields
-            (evenCarry, oddCarry) = carry
-            (evenSpecial, oddSpecial) = special
-            (evenBound, oddBound) = bound
+            let top = UInt64(1) << UInt64(width) - 1
             (evenOnes, oddOnes) = ones
-            self.clears = clears
+            (even, odd) = (ones.even &* top, ones.odd &* top)
+            (evenCarry, oddCarry) = (ones.even << UInt64(width), ones.odd << UInt64(width))
+            (evenSpecial, oddSpecial) = (ones.even &* (top - 1), ones.odd &* (top - 1))
+            // Wraps at narrow widths where k passes 2^width − 1, for which no
+            // group runs (see `walk`).
+            (evenBound, oddBound) = (ones.even &* top &- indices.even, ones.odd &* top &- indices.odd)
+            clears = (ones.even | ones.odd) &* UInt64(clear)
         }
 
         /// Walks whole groups from bit `start` while each lies within `bits`
