@@ -45,7 +45,7 @@ import Testing
     /// non-literal when that code follows a clear; after an end code
     /// (`endCode`), bytes of ones.
     static func stream(
-        codeSize: Int, codes: Int, clears: Bool, badAt: Int?, endCode: Bool, random: inout SplitMix
+        codeSize: Int, codes: Int, clears: Bool, badAt: Int?, endCode: Bool, random: inout SplitMix64
     ) -> [UInt8] {
         let clear = 1 << codeSize
         var width = codeSize + 1, next = clear + 2, afterClear = true
@@ -113,7 +113,7 @@ import Testing
 
     @Test(arguments: 0...8)
     func quickWalkAgreesWithOneCodeAtATime(codeSize: Int) {
-        var random = SplitMix(seed: UInt64(codeSize) &+ 0x5EED)
+        var random = SplitMix64(seed: UInt64(codeSize) &+ 0x5EED)
         var sound = 0, unsound = 0
         for trial in 0..<400 {
             let codes = [3, 40, 700, 5000, 12000][trial % 5] + random.below(50)
@@ -132,24 +132,16 @@ import Testing
     }
 
     @Test func quickWalkAgreesOnNoise() {
-        var random = SplitMix(seed: 77)
+        var random = SplitMix64(seed: 77)
         for trial in 0..<3000 {
             let codeSize = 2 + trial % 7
             let bytes = (0..<(1 + random.below(300))).map { _ in UInt8(random.below(256)) }
             #expect(Self.quickWalk(bytes, codeSize: codeSize) == Self.referenceIsSound(bytes, codeSize: codeSize))
         }
     }
+}
 
-    /// Deterministic pseudo-random numbers (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func below(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
+extension SplitMix64 {
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
