@@ -38,10 +38,10 @@ struct Compositor {
     /// Whether the canvas storage holds no pixels yet, standing for a
     /// transparent-black canvas (new or rewound).
     private var isBlank = true
-    /// While the first frame on a blank canvas is drawn: its clipped
-    /// rectangle, which holds no pixels until drawn, and the table entry of
-    /// its transparent index, which stands in as transparent black.
-    private var firstFrame: (rect: FrameRect, transparent: Int, word: UInt32)?
+    /// While the first frame on a blank canvas is drawn (its clipped
+    /// rectangle holds no pixels until drawn): its transparent index (or -1)
+    /// and the table entry that 0, transparent black, stands in for.
+    private var firstFrame: (transparent: Int, word: UInt32)?
 
     init(canvasSize: PixelSize, format: PixelFormat = .rgba8) {
         width = canvasSize.width
@@ -82,16 +82,16 @@ struct Compositor {
     private mutating func beginOnBlankCanvas(_ frame: FrameInfo) {
         isBlank = false
         let rect = frame.rect.clipped(toWidth: width, height: height)
+        guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else {
+            canvas.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            return
+        }
         let canvasWidth = width
         canvas.withUnsafeMutableBytes { raw in
-            let base = raw.baseAddress!
+            // Pixel `start` up to pixel `end`.
             func clear(from start: Int, to end: Int) {
                 guard end > start else { return }
-                (base + start * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (end - start) * 4)
-            }
-            guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else {
-                clear(from: 0, to: raw.count / 4)
-                return
+                (raw.baseAddress! + start * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (end - start) * 4)
             }
             var start = 0
             for y in rect.y..<rect.y + rect.height {
@@ -100,9 +100,7 @@ struct Compositor {
             }
             clear(from: start, to: raw.count / 4)
         }
-        guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else { return }
-        let word = transparent >= 0 ? table.replace(transparent, with: 0) : 0
-        firstFrame = (rect, transparent, word)
+        firstFrame = (transparent, transparent >= 0 ? table.replace(transparent, with: 0) : 0)
         transparent = -1
     }
 
@@ -241,25 +239,27 @@ struct Compositor {
     /// `outcome` names the rows that were drawn: after the first frame on a
     /// blank canvas, the rest of its rectangle is cleared.
     mutating func end(_ frame: FrameInfo, outcome: FrameDecoder.Outcome) {
-        if let (rect, index, word) = firstFrame {
+        let rect = frame.rect.clipped(toWidth: width, height: height)
+        if let (index, word) = firstFrame {
             firstFrame = nil
             if index >= 0 { _ = table.replace(index, with: word) }
             clearUndrawnRows(frame, of: rect, outcome: outcome)
         }
-        pending = (frame.rect.clipped(toWidth: width, height: height), frame.disposal.effective)
+        pending = (rect, frame.disposal.effective)
     }
 
     /// Clears the rows, or the part of a row, of `rect` (`frame`'s rectangle
     /// clipped to the canvas) that `outcome` says were not drawn.
     private mutating func clearUndrawnRows(_ frame: FrameInfo, of rect: FrameRect, outcome: FrameDecoder.Outcome) {
-        let height = frame.rect.height, first = outcome.decodedAnything ? outcome.rows : 0
+        // Nothing drawn is 0 rows and 0 pixels.
+        let height = frame.rect.height, first = outcome.rows
         guard first < height else { return }
         let canvasWidth = width
         canvas.withUnsafeMutableBytes { raw in
             for r in first..<height {
                 let y = frame.rect.y + FrameDecoder.displayRow(r, height: height, interlaced: frame.isInterlaced)
                 guard y < rect.y + rect.height else { continue }
-                let drawn = r == first && outcome.decodedAnything ? min(outcome.partialPixels, rect.width) : 0
+                let drawn = r == first ? min(outcome.partialPixels, rect.width) : 0
                 let start = (y * canvasWidth + rect.x + drawn) * 4, count = (rect.width - drawn) * 4
                 assert(start + count <= raw.count)
                 (raw.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 0, count: count)
