@@ -1,0 +1,168 @@
+import Foundation
+import GIF
+import GIFPlayback
+import Playback
+import Testing
+
+/// A host-drawn player writes into the host's buffer, changed rectangles
+/// only, exactly the frames a whole-file decode composites: in order, with
+/// frames skipped by a slow host, after seeks and loop restarts, with every
+/// frame's indices held or none; and it decodes each frame once when the
+/// indices fit.
+@Suite struct DrawingPlayerTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// The animated corpus GIFs that decode whole (errors are
+    /// ``draw(into:bytesPerRow:)``'s other test), up to 2 million pixels.
+    static let files: [String] = ["blink", "go", "image-gif", "pillow"].flatMap { folder -> [String] in
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(folder).path)) ?? []
+        return names.filter { $0.hasSuffix(".gif") }.sorted().map { "\(folder)/\($0)" }
+    }
+
+    /// Bytes between the rows of the host's buffer beyond the canvas row:
+    /// they hold ``padding`` and must keep it.
+    static let slack = 12
+    static let padding: UInt8 = 0xA5
+
+    /// The frames of the plain whole-file iterator (no seeker, no stored
+    /// indices, whole canvases): the CRC-32 of each, or `nil` when a frame
+    /// fails or the GIF is not a multi-frame one this test takes.
+    static func expected(_ image: GIFImage) -> [UInt32]? {
+        guard image.info.frameCount > 1, image.info.canvasSize.area <= 2_000_000 else { return nil }
+        var iterator = image.makeFrameIterator()
+        var crcs: [UInt32] = []
+        while let frame = try? iterator.next() {
+            guard frame.isComplete else { return nil }
+            crcs.append(CRC32.checksum(frame.pixels))
+        }
+        return crcs.count == image.info.frameCount ? crcs : nil
+    }
+
+    /// A host buffer for `player`: rows ``slack`` bytes longer than the
+    /// canvas's, all of it ``padding``.
+    final class HostBuffer {
+        let bytesPerRow: Int, rowBytes: Int, height: Int
+        var bytes: [UInt8]
+        init(_ player: DrawingPlayer) {
+            rowBytes = player.width * 4
+            bytesPerRow = rowBytes + DrawingPlayerTests.slack
+            height = player.height
+            bytes = [UInt8](repeating: DrawingPlayerTests.padding, count: bytesPerRow * height)
+        }
+        func draw(_ player: DrawingPlayer) throws -> FrameCopy? {
+            try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
+        }
+        /// The canvas rows without the slack, and whether the slack kept
+        /// its padding.
+        var canvas: (crc: UInt32, slackKept: Bool) {
+            var crc = CRC32()
+            var kept = true
+            for row in 0..<height {
+                let start = row * bytesPerRow
+                crc.update(bytes[start..<start + rowBytes])
+                kept = kept && bytes[start + rowBytes..<start + bytesPerRow].allSatisfy { $0 == DrawingPlayerTests.padding }
+            }
+            return (crc.value, kept)
+        }
+    }
+
+    @Test func loopTwoFixtureDrawsRedThenGreenIntoAStridedBuffer() throws {
+        // Fixtures/README.md: loop-2.gif is 2×2, red then green, 10 cs each.
+        let path = GIFFrameSourceTests.fixture("loop-2.gif")
+        let player = try DrawingPlayer(image: try GIFImage(contentsOf: path))
+        let buffer = HostBuffer(player)
+        let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255]
+        let slack = [UInt8](repeating: Self.padding, count: Self.slack)
+        let first = try #require(try buffer.draw(player))
+        #expect(first.index == 0 && first.changedRect == FrameRect(x: 0, y: 0, width: 2, height: 2))
+        #expect(buffer.bytes == red + red + slack + red + red + slack)
+        #expect(try buffer.draw(player) == nil)
+        player.playhead.play()
+        player.advance(to: .milliseconds(150))
+        let second = try #require(try buffer.draw(player))
+        #expect(second.index == 1)
+        #expect(buffer.bytes == green + green + slack + green + green + slack)
+    }
+
+    @Test func aBufferTooSmallIsAnErrorBeforeAnythingIsWritten() throws {
+        let player = try DrawingPlayer(image: try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif")))
+        var bytes = [UInt8](repeating: 7, count: 15)
+        #expect(throws: GIFError.self) { try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) } }
+        #expect(throws: GIFError.self) { try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 7) } }
+        #expect(bytes.allSatisfy { $0 == 7 })
+        #expect(player.drawnFrame == nil)
+    }
+
+    @Test func aFrameCutShortIsDrawnAndSaysSo() throws {
+        // Fixtures/README.md: truncated.gif has frame 0 intact, frame 1
+        // partial, then a truncation error naming frame 1.
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("truncated.gif"))
+        let player = try DrawingPlayer(image: image)
+        let buffer = HostBuffer(player)
+        _ = try buffer.draw(player)
+        try player.playhead.seek(toFrame: 1)
+        // The frame asked for that fails part-way is drawn with the rows
+        // decoded, and says so.
+        let partial = try #require(try buffer.draw(player))
+        #expect(partial.index == 1 && !partial.isComplete)
+        #expect(player.drawnFrame == 1)
+        try player.playhead.seek(toFrame: 0)
+        let again = try #require(try buffer.draw(player))
+        #expect(again.changedRect == FrameRect(x: 0, y: 0, width: player.width, height: player.height))
+    }
+
+    /// Three loops drawn frame by frame, one loop drawn every second or
+    /// third frame (the stepped path), then seeks; each drawn buffer checked
+    /// against the whole-file decode.
+    @Test(arguments: files)
+    func everyDrawEqualsTheWholeFileDecode(_ file: String) throws {
+        guard let image = try? GIFImage(contentsOf: Self.corpus.appendingPathComponent(file).path),
+            let expected = Self.expected(image)
+        else { return }
+        let need = image.info.frames.reduce(0) { $0 + $1.rect.clipped(toWidth: image.info.canvasSize.width, height: image.info.canvasSize.height).area }
+        for indexBudget in [DrawingPlayer.defaultIndexBudget, 0] {
+            let player = try DrawingPlayer(
+                image: image, configuration: PlayerConfiguration(loop: .forever), indexBudget: indexBudget,
+                checkpointBudget: image.info.canvasSize.area * 4 * 4)
+            let buffer = HostBuffer(player)
+            func check(_ context: String) throws {
+                let drawn = try buffer.draw(player)
+                let frame = player.playhead.currentFrame
+                #expect(drawn == nil || drawn?.index == frame, "\(file) \(context)")
+                let (crc, slackKept) = buffer.canvas
+                #expect(crc == expected[frame], "\(file) frame \(frame) \(context) budget \(indexBudget)")
+                #expect(slackKept, "\(file) frame \(frame)")
+            }
+            player.playhead.play()
+            try check("start")
+            var decodes: [Int] = []
+            for loop in 0..<3 {
+                for _ in 0..<image.info.frameCount {
+                    player.advance(to: try #require(player.playhead.nextChangeTime))
+                    try check("loop \(loop)")
+                }
+                decodes.append(player.decodeCount)
+            }
+            if indexBudget >= need {
+                #expect(decodes[0] == expected.count && decodes[2] == decodes[0], "\(file) decodes \(decodes)")
+            }
+            var skip = 2
+            for _ in 0..<image.info.frameCount / 2 {
+                for _ in 0..<skip { player.advance(to: try #require(player.playhead.nextChangeTime)) }
+                try check("skipping \(skip)")
+                skip = 5 - skip
+            }
+            for target in [expected.count - 1, 0, expected.count / 2, (expected.count / 2 + 1) % expected.count, 1] {
+                try player.playhead.seek(toFrame: target)
+                try check("seek \(target)")
+            }
+            player.invalidate()
+            for row in 0..<buffer.height {
+                let start = row * buffer.bytesPerRow
+                buffer.bytes.replaceSubrange(start..<start + buffer.rowBytes, with: repeatElement(0, count: buffer.rowBytes))
+            }
+            try check("after invalidate")
+        }
+    }
+}
