@@ -5,7 +5,7 @@ import Playback
 /// owns, on the calling thread, with only the rectangle that changed since
 /// the last draw written.
 ///
-/// ``Player`` hands out whole canvases through actors and a decode thread,
+/// `Player` hands out whole canvases through actors and a decode thread,
 /// which suits hosts that draw images; a host that keeps its own pixels (a
 /// bitmap context, a texture upload buffer, a terminal's cells) and ticks
 /// its own clock can skip all of that. Move the ``playhead`` (play, pause,
@@ -32,14 +32,14 @@ import Playback
 /// giflib, and frames that do not fit are decoded again, resuming from the
 /// checkpoints ``checkpointBudget`` holds. No canvas is kept besides the
 /// seeker's working one: the host's buffer is the picture. The default
-/// budgets give indices the memory a ``Player`` spends on its frame cache.
+/// budgets give indices the memory a `Player` spends on its frame cache.
 ///
 /// Not `Sendable`: one thread owns it. The buffer must keep what the last
 /// draw left; when the host's pixels are lost or replaced, call
 /// ``invalidate()`` so that the next draw writes the whole canvas.
 public final class DrawingPlayer {
     /// The default budget for stored frame indices: 48 MiB, what a
-    /// ``Player`` spends on frame cache and indices together (32 + 16 MiB),
+    /// `Player` spends on frame cache and indices together (32 + 16 MiB),
     /// since this player keeps no canvases.
     public static let defaultIndexBudget = 48 << 20
 
@@ -86,7 +86,7 @@ public final class DrawingPlayer {
     static let maximumSteppedFrames = 8
 
     /// A player of `image`, showing frame 0 of its play order, idle (or
-    /// playing, with ``PlayerConfiguration/autoplay``), nothing drawn yet.
+    /// playing, with `PlayerConfiguration.autoplay`), nothing drawn yet.
     /// - Parameters:
     ///   - image: The GIF.
     ///   - configuration: The playback policies.
@@ -99,9 +99,9 @@ public final class DrawingPlayer {
     ///   - pixelFormat: The layout drawn.
     ///   - now: The host time at creation.
     ///   - epoch: A shared epoch on the host's time axis, or `nil` (see
-    ///     ``Playhead``).
-    /// - Throws: ``PlayerError/emptySource`` for a GIF without frames, or
-    ///   ``PlayerError/invalidRate(_:)``.
+    ///     `Playhead`).
+    /// - Throws: `PlayerError.emptySource` for a GIF without frames, or
+    ///   `PlayerError.invalidRate(_:)`.
     public init(
         image: GIFImage, configuration: PlayerConfiguration = .init(), indexBudget: Int = DrawingPlayer.defaultIndexBudget,
         checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget, pixelFormat: PixelFormat = .rgba8,
@@ -115,7 +115,7 @@ public final class DrawingPlayer {
     }
 
     /// Moves the ``playhead`` to host time `time` (see
-    /// ``Playhead/advance(to:)``).
+    /// `Playhead.advance(to:)`).
     /// - Returns: The events on the way, in order.
     @discardableResult
     public func advance(to time: Duration) -> [PlayerEvent] {
@@ -125,7 +125,7 @@ public final class DrawingPlayer {
     /// Decodes every frame once on the calling thread, storing indices and
     /// checkpoints as the budgets allow, so that later draws composite
     /// without giflib where the indices fit.
-    /// - Throws: ``GIFError`` when a frame fails; what was decoded before
+    /// - Throws: `GIFError` when a frame fails; what was decoded before
     ///   it is kept.
     public func prepare() throws(GIFError) {
         try seeker.prepare()
@@ -148,11 +148,11 @@ public final class DrawingPlayer {
     /// Bytes past `width × 4` in each row are never touched.
     ///
     /// - Returns: The frame written, with the part of the buffer written as
-    ///   its ``FrameCopy/changedRect`` (empty when the frame equals the one
+    ///   its `FrameCopy.changedRect` (empty when the frame equals the one
     ///   before it); `nil` when the buffer already held the frame shown.
-    /// - Throws: ``GIFError`` with
-    ///   ``GIFError/Kind/rowStrideTooSmall(bytesPerRow:minimum:)`` or
-    ///   ``GIFError/Kind/bufferTooSmall(byteCount:needed:)`` before anything
+    /// - Throws: `GIFError` with
+    ///   `GIFError.Kind.rowStrideTooSmall(bytesPerRow:minimum:)` or
+    ///   `GIFError.Kind.bufferTooSmall(byteCount:needed:)` before anything
     ///   is decoded or written, or the decoding error of a frame on the way.
     ///   After an error the buffer is taken to hold an unknown frame, so the
     ///   next draw writes the whole canvas.

@@ -165,7 +165,21 @@ enum Snippets {
         print(drawn.changedRect)
         // end README.md:365
 
-        // begin README.md:398
+        // begin README.md:401
+        let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
+        let drawingStride = drawing.width * 4
+        var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
+        _ = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }  // frame 0
+        drawing.playhead.play()                           // at host time .zero
+        while let due = drawing.playhead.nextChangeTime {
+            drawing.advance(to: due)                      // a real host passes its clock's time
+            let written = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }
+            if let written { print(written.index, written.changedRect) }   // redraw only this part
+        }
+        print(drawing.decodeCount)                        // giflib decodes: one a frame
+        // end README.md:401
+
+        // begin README.md:428
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -186,9 +200,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:398
+        // end README.md:428
 
-        // begin README.md:457
+        // begin README.md:487
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -207,9 +221,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:457
+        // end README.md:487
 
-        // begin README.md:489
+        // begin README.md:519
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -244,20 +258,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:489
+        // end README.md:519
 
-        // begin README.md:544
+        // begin README.md:574
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:544
+        // end README.md:574
 
-        // begin README.md:562
+        // begin README.md:592
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:562
+        // end README.md:592
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
