@@ -63,11 +63,14 @@ import Testing
             #expect(seeker.indexBytes <= indexBudget)
             let held = seeker.indexedFrameCount
             // The first loop decodes every frame once; later loops decode
-            // exactly the frames not held.
+            // exactly the frames not held, except frame 0 of an animation
+            // when the canvas after it is held (FrameSeeker's docs: a loop
+            // starting again copies it back).
             #expect(decodesAfterLoop[0] == expected.count, "\(file)")
+            let restored = seeker.holdsLoopStart && !seeker.holdsIndices(ofFrame: 0) ? 1 : 0
             for loop in 1..<loops {
                 #expect(
-                    decodesAfterLoop[loop] - decodesAfterLoop[loop - 1] == expected.count - held,
+                    decodesAfterLoop[loop] - decodesAfterLoop[loop - 1] == expected.count - held - restored,
                     "\(file) budget \(indexBudget)")
             }
             if indexBudget >= need {

@@ -63,10 +63,18 @@ public struct FrameIterator {
     /// - Throws: ``GIFError`` naming the frame, the byte offset and how many
     ///   frames were decoded before it.
     public mutating func next() throws(GIFError) -> CompositedFrame? {
-        guard let (frame, complete) = try advance() else { return nil }
+        guard try advance() != nil else { return nil }
+        return lastFrame
+    }
+
+    /// The frame composited last, from the state held now (also after
+    /// ``restore(from:)`` of a checkpoint taken right after that frame):
+    /// incomplete when its error is pending. `nil` before frame 0.
+    var lastFrame: CompositedFrame? {
+        guard nextIndex > 0, let compositor else { return nil }
         return CompositedFrame(
-            info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, pixelFormat: pixelFormat,
-            changedRect: compositor!.changedRect, isComplete: complete)
+            info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas,
+            pixelFormat: pixelFormat, changedRect: compositor.changedRect, isComplete: pendingError == nil)
     }
 
     /// Composites frames up to, not including, `index`, without copying

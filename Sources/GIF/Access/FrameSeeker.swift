@@ -7,7 +7,9 @@
 /// frame, as many as ``memoryBudget`` holds; a later request resumes from the
 /// nearest checkpoint at or before the frame (or from where the last request
 /// left off, when that is nearer) and decodes at most
-/// ``checkpointInterval`` frames.
+/// ``checkpointInterval`` frames. The first checkpoint an animation saves
+/// is the canvas after frame 0 (when that frame is whole), so that a loop
+/// starting again copies it back instead of compositing frame 0 again.
 ///
 /// The first request for a frame past any checkpoint still decodes the
 /// frames on the way, saving checkpoints as it goes; ``prepare()`` does that
@@ -89,6 +91,13 @@ public struct FrameSeeker {
     /// indices fit ``indexBudget`` it stops growing.
     public var decodeCount: Int { live.decodeCount }
 
+    /// Whether the canvas after frame 0 is held (for tests): a loop
+    /// starting again then copies it back instead of compositing frame 0.
+    var holdsLoopStart: Bool { image.info.frameCount > 1 && checkpoints[1] != nil }
+
+    /// Whether frame `index`'s indices are held (for tests).
+    func holdsIndices(ofFrame index: Int) -> Bool { indices.withEntry(index) { _, _ in true } ?? false }
+
     /// The bytes of decoding state this seeker holds beyond its working
     /// canvas: checkpoints and stored indices.
     public var decodingStateBytes: Int { checkpointBytes + indices.byteCount }
@@ -115,6 +124,12 @@ public struct FrameSeeker {
         guard image.info.frames.indices.contains(index) else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
+        if index == 0, image.info.frameCount > 1, let afterFirst = checkpoints[1] {
+            // A loop starting again: frame 0's canvas copied back, not
+            // composited again.
+            live.restore(from: afterFirst)
+            return live.lastFrame!
+        }
         let nearest = stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
             .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
         if live.nextIndex > index || live.nextIndex < nearest {
@@ -132,6 +147,7 @@ public struct FrameSeeker {
         guard let frame = try live.next() else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
+        if index == 0, image.info.frameCount > 1 { saveCheckpoint() }
         return frame
     }
 
@@ -241,9 +257,16 @@ public struct FrameSeeker {
         for index in checkpoints.keys { checkpoints[index]!.image = grown }
     }
 
+    /// Saves the state before frame `live.nextIndex` when that is a
+    /// checkpoint's place (a multiple of ``checkpointInterval``, or 1 in an
+    /// animation whose frame 0 is whole: the canvas after frame 0, which
+    /// each loop starts from) and the budget has room.
     private mutating func saveCheckpoint() {
         let index = live.nextIndex
-        guard index > 0, index % checkpointInterval == 0, checkpoints[index] == nil else { return }
+        // Frame 0 whole only: one cut short by bytes still arriving (a
+        // growing image) may be completed later.
+        let loopStart = index == 1 && image.info.frameCount > 1 && live.lastFrame?.isComplete == true
+        guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints[index] == nil else { return }
         let checkpoint = live.checkpoint()
         let bytes = checkpoint.stateByteCount
         guard checkpointBytes + bytes <= memoryBudget else { return }
