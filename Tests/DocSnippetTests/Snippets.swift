@@ -641,21 +641,31 @@ enum Snippets {
         print(try await shared.currentImage().index)     // decoded once for every player of the key
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:225
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:237
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:242
+        let drawer = try DrawingPlayer(image: try GIFImage(contentsOf: path))
+        let rowBytes = drawer.width * 4
+        var pixels = [UInt8](repeating: 0, count: rowBytes * drawer.height)
+        drawer.playhead.play()
+        drawer.advance(to: .milliseconds(250))           // host time since it started
+        let written = try pixels.withUnsafeMutableBytes { try drawer.draw(into: $0, bytesPerRow: rowBytes) }
+        print(written?.index ?? -1, written?.changedRect ?? FrameRect(x: 0, y: 0, width: 0, height: 0))
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:242
+
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:257
         let epoch = clock.now
         let left = try Player(source: source, startingAt: clock.now, epoch: epoch)
         let right = try Player(source: source, startingAt: clock.now, epoch: epoch)
         await left.play(at: clock.now)
         await right.play(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:237
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:257
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:250
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:270
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:250
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:270
     }
 }
