@@ -76,6 +76,35 @@ import Testing
         }
     }
 
+    /// CONFORMANCE.md: a frame whose data ends part-way is shown with the
+    /// pixels decoded and the error follows it. Frames the scan found after
+    /// it cannot be reached: asking for any of them, again and in any
+    /// order, throws that error (a seeker once spun forever on the second
+    /// such request, its iterator having ended), and the broken frame
+    /// itself still comes back.
+    @Test(arguments: [(0, 0), (1 << 20, 0), (0, 1 << 20), (1 << 20, 1 << 20)])
+    func framesPastAFailureThrowItsErrorEveryTime(_ budgets: (checkpoints: Int, indices: Int)) throws {
+        var builder = GIFBuilder(width: 4, height: 3, palette: [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]])
+        builder.image(width: 4, height: 3, indices: [1, 2, 3, 1, 2, 3])   // 6 of 12 pixels
+        for index: UInt8 in [2, 3] { builder.image(width: 4, height: 3, indices: [UInt8](repeating: index, count: 12)) }
+        builder.trailer()
+        let image = try GIFImage(bytes: builder.bytes)
+        #expect(image.info.frameCount == 3)
+        var seeker = image.makeSeeker(memoryBudget: budgets.checkpoints, indexBudget: budgets.indices)
+        var failure: GIFError?
+        for index in [0, 1, 2, 2, 1, 0, 2, 0, 0, 1] {
+            do {
+                let frame = try seeker.frame(at: index)
+                #expect(index == 0 && !frame.isComplete, "frame \(index)")
+            } catch {
+                #expect(index > 0, "frame \(index): \(error)")
+                #expect(error.frameIndex == 0 && error.framesDecoded == 1, "\(error)")
+                #expect(failure == nil || failure == error)
+                failure = error
+            }
+        }
+    }
+
     @Test func outOfRangeThrows() throws {
         let image = try Fixture.open("demo.gif")
         var seeker = image.makeSeeker()

@@ -107,6 +107,10 @@ public struct FrameIterator {
         if ahead != nil { ahead = ParallelFrameDecoder(image: image) }
     }
 
+    /// Whether it has ended: after its last frame, or after it threw. It
+    /// then returns `nil` until rewound.
+    var hasEnded: Bool { done }
+
     /// A copy to keep as a checkpoint, holding no more than resuming needs.
     func checkpoint() -> FrameIterator {
         var copy = self

@@ -132,7 +132,10 @@ public struct FrameSeeker {
         }
         let nearest = stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
             .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
-        if live.nextIndex > index || live.nextIndex < nearest {
+        // An iterator that has thrown goes no further: decoding again from
+        // before the frame reports that frame's own error, where waiting
+        // for it to move would spin forever.
+        if live.nextIndex > index || live.nextIndex < nearest || live.hasEnded {
             if nearest == 0 {
                 live.rewind()
             } else {
