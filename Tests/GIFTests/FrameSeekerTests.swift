@@ -105,6 +105,27 @@ import Testing
         }
     }
 
+    /// Standards: an absurd budget is a clamp, never a trap. `Int.max`
+    /// over a canvas of no pixels (1 byte counted for it) once overflowed
+    /// working out the checkpoint interval (found by the fuzzer).
+    @Test func absurdBudgetsAreClampedOnAnyCanvas() throws {
+        var builder = GIFBuilder(width: 8, height: 0, palette: [[0, 0, 0], [255, 255, 255]])
+        builder.image(width: 8, height: 0, indices: [])
+        builder.trailer()
+        let empty = try GIFImage(bytes: builder.bytes)
+        try #require(empty.info.canvasSize.area == 0)
+        for image in [empty, try Fixture.open("demo.gif")] {
+            for budget in [Int.max, Int.max - 1, 0, -1, Int.min] {
+                var seeker = image.makeSeeker(memoryBudget: budget, indexBudget: budget)
+                #expect(seeker.checkpointInterval >= 1)
+                _ = try? seeker.frame(at: 0)
+                _ = try? seeker.frame(at: image.info.frameCount - 1)
+                _ = try? seeker.frame(at: 0)
+                #expect(seeker.checkpointByteCount <= max(0, budget) && seeker.indexBytes <= max(0, budget))
+            }
+        }
+    }
+
     @Test func outOfRangeThrows() throws {
         let image = try Fixture.open("demo.gif")
         var seeker = image.makeSeeker()

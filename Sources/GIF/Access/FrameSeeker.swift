@@ -72,7 +72,9 @@ public struct FrameSeeker {
         let canvasBytes = max(1, image.info.canvasSize.area * 4)
         let fitting = max(1, memoryBudget / canvasBytes)
         let frames = max(1, image.info.frameCount)
-        checkpointInterval = max(1, (frames + fitting - 1) / fitting)
+        // Rounded up without `frames + fitting`, which overflows for a
+        // budget near `Int.max` over a canvas of no pixels.
+        checkpointInterval = max(1, frames / fitting + (frames % fitting == 0 ? 0 : 1))
         indices = FrameIndexCache(budget: indexBudget)
         live = image.makeFrameIterator(pixelFormat: pixelFormat)
         live.indexCache = indices
