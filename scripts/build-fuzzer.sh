@@ -32,8 +32,9 @@ module() {  # module NAME SOURCES...
 # The sources sit in stage folders below each module.
 module GIF $(find Sources/GIF -name '*.swift' | sort)
 module Playback $(find Sources/Playback -name '*.swift' | sort)
+module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
-    -L "$out" -lGIF -lPlayback -lgif -o "$out/gif-fuzzer"
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lgif -o "$out/gif-fuzzer"
 "$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
     -L "$out" -lPlayback -o "$out/playback-fuzzer"
 echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2

@@ -1,11 +1,14 @@
 // libFuzzer entry point (issue 7): sniff → scan → decode every frame → a
 // Playhead over the result, with ticks, seeks and rate changes taken from the
-// input's last bytes. Built by scripts/build-fuzzer.sh, run by `make fuzz`.
+// input's last bytes → a DrawingPlayer drawing into a strided buffer, each
+// draw checked against the serial iterator's frame. Built by
+// scripts/build-fuzzer.sh, run by `make fuzz`.
 //
 // Whatever the bytes, the library must return frames or a typed error and the
 // playhead must never trap; a broken invariant below is a crash on purpose, so
 // libFuzzer reports it with the input that caused it.
 import GIF
+import GIFPlayback
 import Playback
 
 /// Smaller than the defaults so that one input costs milliseconds, not
@@ -55,7 +58,7 @@ func digest(_ pixels: [UInt8]) -> Int {
     return hasher.finalize()
 }
 
-func decode(_ bytes: [UInt8]) -> GIFImage? {
+func decode(_ bytes: [UInt8]) -> (image: GIFImage, hashes: [Int])? {
     _ = Sniffer.sniff(bytes)
     let image: GIFImage
     do {
@@ -111,7 +114,7 @@ func decode(_ bytes: [UInt8]) -> GIFImage? {
             _ = raw.rgba()
         }
     }
-    return image
+    return (image, hashes)
 }
 
 func play(_ image: GIFImage, script input: [UInt8]) {
@@ -167,11 +170,69 @@ func play(_ image: GIFImage, script input: [UInt8]) {
     }
 }
 
+/// A DrawingPlayer over `image` driven by the script (advances, seeks,
+/// forgetting the buffer, awkward budgets and strides): after every draw
+/// that does not throw, the buffer's canvas rows are the serial iterator's
+/// frame (`hashes`), and the bytes past each row are untouched.
+func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
+    var script = Script(Array(input.dropLast(12)))
+    let direction: PlaybackDirection = [.forward, .reverse, .bounce][Int(script.next() % 3)]
+    let budgets = script.next()
+    guard let player = try? DrawingPlayer(
+        image: image, configuration: PlayerConfiguration(loop: .forever, direction: direction),
+        indexBudget: [0, 1 << 20, 300, -1][Int(budgets % 4)], checkpointBudget: [0, 1 << 20, Int.max][Int(budgets / 4 % 3)])
+    else {
+        precondition(image.info.frameCount == 0, "no DrawingPlayer for \(image.info.frameCount) frames")
+        return
+    }
+    let rowBytes = player.width * 4, slack = Int(script.next() % 3) * 4
+    let bytesPerRow = rowBytes + slack
+    var buffer = [UInt8](repeating: 0xA5, count: max(0, bytesPerRow * player.height - slack))
+    var packed = [UInt8](repeating: 0, count: rowBytes * player.height)
+    player.playhead.play()
+    var steps = 0
+    while !script.isDone, steps < 24 {
+        steps += 1
+        let op = script.next(), argument = script.next()
+        switch op % 5 {
+        case 0: player.advance(to: player.playhead.nextChangeTime ?? player.playhead.now)
+        case 1: player.playhead.advance(by: duration(argument))
+        case 2: _ = try? player.playhead.seek(toFrame: Int(argument) % max(1, image.info.frameCount))
+        case 3: player.invalidate()
+        default: for _ in 0..<Int(argument % 12) { player.advance(to: player.playhead.nextChangeTime ?? player.playhead.now) }
+        }
+        let drawn: FrameCopy?
+        do {
+            drawn = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
+        } catch {
+            precondition(player.drawnFrame == nil, "a failed draw kept frame \(String(describing: player.drawnFrame))")
+            continue
+        }
+        let frame = player.playhead.currentFrame
+        precondition(player.drawnFrame == frame && (drawn == nil || drawn?.index == frame), "drew the wrong frame")
+        if let rect = drawn?.changedRect, !rect.isEmpty {
+            precondition(rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= player.width
+                && rect.y + rect.height <= player.height, "written rectangle \(rect) outside the canvas")
+        }
+        guard frame < hashes.count else { continue }
+        for row in 0..<player.height {
+            packed.replaceSubrange(row * rowBytes..<(row + 1) * rowBytes,
+                                   with: buffer[row * bytesPerRow..<row * bytesPerRow + rowBytes])
+            if row < player.height - 1 {
+                precondition(buffer[row * bytesPerRow + rowBytes..<(row + 1) * bytesPerRow].allSatisfy { $0 == 0xA5 },
+                             "row \(row)'s padding written")
+            }
+        }
+        precondition(digest(packed) == hashes[frame], "drawn frame \(frame) differs from the iterator's")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    if let image = decode(bytes) {
+    if let (image, hashes) = decode(bytes) {
         play(image, script: bytes)
+        draw(image, hashes: hashes, script: bytes)
     }
     return 0
 }
