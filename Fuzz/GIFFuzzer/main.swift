@@ -175,6 +175,8 @@ func play(_ image: GIFImage, script input: [UInt8]) {
 /// that does not throw, the buffer's canvas rows are the serial iterator's
 /// frame (`hashes`), and the bytes past each row are untouched.
 func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
+    // The 24 bytes that end 12 before the end: overlapping the playhead's
+    // script, so short inputs drive both.
     var script = Script(Array(input.dropLast(12)))
     let direction: PlaybackDirection = [.forward, .reverse, .bounce][Int(script.next() % 3)]
     let budgets = script.next()
