@@ -37,3 +37,15 @@ public struct FrameRect: Sendable, Hashable, CustomStringConvertible {
     /// `"WIDTHxHEIGHT+X+Y"`, as ImageMagick writes geometry.
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
+
+extension FrameRect {
+    /// The bounding box of this rectangle and `other`, ignoring an empty
+    /// one (for changed rectangles, here and in GIFPlayback).
+    package func union(_ other: FrameRect) -> FrameRect {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        let left = min(x, other.x), top = min(y, other.y)
+        let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
+        return FrameRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}

@@ -178,14 +178,3 @@ public final class DrawingPlayer {
         return copy
     }
 }
-
-extension FrameRect {
-    /// The smallest rectangle holding both; an empty one holds nothing.
-    fileprivate func union(_ other: FrameRect) -> FrameRect {
-        if other.isEmpty { return self }
-        if isEmpty { return other }
-        let left = min(x, other.x), top = min(y, other.y)
-        let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
-        return FrameRect(x: left, y: top, width: right - left, height: bottom - top)
-    }
-}

@@ -221,18 +221,9 @@ struct Compositor {
         guard frame.index > 0 else { return FrameRect(x: 0, y: 0, width: width, height: height) }
         var area = frame.rect.clipped(toWidth: width, height: height)
         if let (restored, disposal) = pending, disposal == .restoreBackground || disposal == .restorePrevious {
-            area = Self.union(area, restored)
+            area = area.union(restored)
         }
         return area.isEmpty ? FrameRect(x: 0, y: 0, width: 0, height: 0) : area
-    }
-
-    /// The bounding box of `a` and `b`, ignoring an empty one.
-    static func union(_ a: FrameRect, _ b: FrameRect) -> FrameRect {
-        if b.isEmpty { return a }
-        if a.isEmpty { return b }
-        let left = min(a.x, b.x), top = min(a.y, b.y)
-        let right = max(a.x + a.width, b.x + b.width), bottom = max(a.y + a.height, b.y + b.height)
-        return FrameRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// Records `frame`'s disposal, to apply before the next frame is drawn.
