@@ -43,6 +43,41 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
     }
 }
 
+/// A source of `side` × `side` frames that counts the decodes handed a
+/// whole frame's storage to draw into.
+final class CountingReuseSource: FrameSource, @unchecked Sendable {
+    let side: Int
+    let frameCount: Int
+    private let lock = NSLock()
+    private var reused = 0
+
+    init(side: Int, frames: Int) {
+        self.side = side
+        self.frameCount = frames
+    }
+
+    var canvasWidth: Int { side }
+    var canvasHeight: Int { side }
+    var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: frameCount) }
+    var storedLoopCount: Int? { 0 }
+    var reusedStorage: Int { lock.withLock { reused } }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: [])
+    }
+
+    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        var pixels = storage
+        if pixels.count == side * side * 4 {
+            lock.withLock { reused += 1 }
+        } else {
+            pixels = Array(repeating: 0, count: side * side * 4)
+        }
+        for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: index) }
+        return RenderedFrame(index: index, width: side, height: side, pixels: pixels)
+    }
+}
+
 @Suite("One memory budget across caches") struct FrameMemoryBudgetTests {
     /// What the statistics say, checked against the budget's limit and
     /// against the sum of the per-cache figures (computed here).
@@ -171,6 +206,48 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         let zerosAfter = [await idle.contains(0), await playing.contains(0)]
         #expect(zerosAfter == [false, true])
         #expect(budget.bytesHeld <= frameBytes)
+    }
+
+    /// Two playing GIFs whose frames do not all fit share the budget fairly
+    /// (half each here: neither needs less), as the budget's description
+    /// says: once at its share, a cache makes room from its own frames,
+    /// least recently shown first, and draws into their pixels; the other
+    /// cache's frames stay. A cache over its share (it played alone before)
+    /// gives its frames to one under its share first.
+    @Test func playingCachesKeepTheirFairShare() async throws {
+        let frameBytes = 16 * 16 * 4
+        let budget = FrameMemoryBudget(byteBudget: 8 * frameBytes)
+        let first = CountingReuseSource(side: 16, frames: 12)
+        let a = FrameCache(source: first, budget: budget, lookahead: 0)
+        let b = FrameCache(source: StatefulFrameSource(side: 16, frames: 12), budget: budget, lookahead: 0)
+        func holds(_ cache: FrameCache, _ indices: Range<Int>) async -> [Int] {
+            var held: [Int] = []
+            for index in indices where await cache.contains(index) { held.append(index) }
+            return held
+        }
+        // b plays alone and fills the whole budget: its share, as the only
+        // playing cache.
+        b.beginPlaying()
+        for index in 0..<8 { _ = try await b.frame(at: index) }
+        #expect(await b.statistics.framesHeld == 8)
+        // a starts: its share is 4 frames, so its first 4 come from b (over
+        // its share), least recently shown first with frame 0 last.
+        a.beginPlaying()
+        for index in 0..<4 { _ = try await a.frame(at: index) }
+        #expect(await holds(b, 0..<12) == [0, 5, 6, 7])
+        #expect(await holds(a, 0..<12) == [0, 1, 2, 3])
+        // Both at their share: a's next frames evict a's own (1, 2, 3 and
+        // then 4), drawn into the pixels of the frame evicted; b keeps all.
+        for index in 4..<8 { _ = try await a.frame(at: index) }
+        #expect(await holds(b, 0..<12) == [0, 5, 6, 7])
+        #expect(await holds(a, 0..<12) == [0, 5, 6, 7])
+        // Each of a's 8 decodes drew into an evicted frame's pixels.
+        #expect(first.reusedStorage == 8)
+        // b at its share likewise leaves a's frames alone.
+        for index in 8..<12 { _ = try await b.frame(at: index) }
+        #expect(await holds(a, 0..<12) == [0, 5, 6, 7])
+        #expect(await holds(b, 0..<12) == [0, 9, 10, 11])
+        Self.checkWithinBudget(budget, "end")
     }
 
     /// Decoding state counts: a source not playing gives its state back

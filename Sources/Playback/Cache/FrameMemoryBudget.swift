@@ -17,6 +17,20 @@
 ///    canvas), so that a playing GIF never starts again from frame 0;
 /// 5. last, each cache's frame 0 (what a poster shows), not playing first.
 ///
+/// **Playing caches share fairly.** Room for a playing cache's new frame is
+/// not taken from another playing cache holding no more than its fair share
+/// of the budget: what is left after the decoding state, split evenly, with
+/// what a small animation does not need (all its frames) shared among the
+/// rest (max-min fairness). A playing cache at its share makes room from
+/// caches not playing and from its own frames, least recently shown first;
+/// one under its share takes from caches over theirs before its own. So
+/// nine looping GIFs whose frames do not all fit do not take turns evicting
+/// each other's frames, each a frame just before it is shown again: each
+/// keeps its share and draws its next frame into the pixels of its own
+/// evicted one, without the allocator churn that costs a feed memory.
+/// Trims and a lower limit (``trim(to:)``, ``setByteBudget(_:)``) follow the
+/// order above alone.
+///
 /// A player tells its cache whether it plays (``FrameCache/beginPlaying()``
 /// and ``FrameCache/endPlaying()``); a prefetch never evicts frames of its
 /// own look-ahead list, and a decode sets its frame's bytes aside before it
@@ -52,6 +66,17 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         /// Set while a trim of this source's state did not shrink it, so a
         /// loop does not ask again.
         var stateStuck = false
+        /// Scratch for ``FrameMemoryBudget/fairShareLevel(_:)``: whether the
+        /// member's whole need is below the level being worked out.
+        var satisfied = false
+
+        /// The bytes of every frame at the cache's size: what the cache
+        /// would hold to keep the whole animation.
+        var need: Int {
+            let frame = FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
+            let count = max(0, source.frameCount)
+            return count == 0 ? 0 : (frame > .max / count ? .max : frame * count)
+        }
 
         init(source: any FrameSource) { self.source = source }
     }
@@ -222,8 +247,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             Self.release(&ledger, reservationOf: id)
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             var storage: [UInt8] = []
+            let fairness = bytes > ledger.limit - ledger.total ? Self.fairness(for: id, adding: bytes, in: ledger) : nil
             while bytes > ledger.limit - ledger.total {
-                guard let victim = Self.victim(in: ledger, requester: id, protecting: protecting, keepingWork: true) else {
+                guard let victim = Self.victim(
+                    in: ledger, requester: id, protecting: protecting, keepingWork: true, fair: fairness) else {
                     Self.resetStuck(&ledger)
                     return protecting == nil ? storage : nil
                 }
@@ -328,7 +355,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool) {
         func shed(keepingWork: Bool) {
             while ledger.total > bytes,
-                  let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork) {
+                  let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, fair: nil) {
                 _ = give(&ledger, victim)
             }
             resetStuck(&ledger)
@@ -342,15 +369,77 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         for id in Array(ledger.members.keys) { ledger.members[id]!.stateStuck = false }
     }
 
+    /// How a playing requester's room is found (see the type's description):
+    /// which playing caches are over their fair share, and whether the
+    /// requester is at its own.
+    struct Fairness {
+        /// The fair share of a playing cache whose frames need more (see
+        /// ``fairShareLevel(_:)``).
+        var level: Int
+        /// Whether the requester, with the new frame, holds more than its share.
+        var requesterAtShare: Bool
+    }
+
+    /// The fairness rules for a reservation of `bytes` by member `id`; `nil`
+    /// (the plain order) when it is not playing.
+    private static func fairness(for id: Int, adding bytes: Int, in ledger: Ledger) -> Fairness? {
+        guard let member = ledger.members[id], member.playing > 0 else { return nil }
+        let level = fairShareLevel(ledger)
+        let share = min(member.need, level)
+        return Fairness(level: level, requesterAtShare: member.frameBytes > share - min(share, bytes))
+    }
+
+    /// The max-min fair share of the frame room (the limit less the
+    /// decoding state) among playing caches: each gets its whole need or
+    /// the level returned, whichever is less, and the needs below the level
+    /// plus the level for each of the rest fill the room. Allocates nothing.
+    private static func fairShareLevel(_ ledger: Ledger) -> Int {
+        var room = max(0, ledger.limit - ledger.stateBytes)
+        var count = 0
+        for member in ledger.members.values {
+            member.satisfied = false
+            if member.playing > 0 { count += 1 }
+        }
+        while count > 0 {
+            let level = room / count
+            var changed = false
+            for member in ledger.members.values where member.playing > 0 && !member.satisfied {
+                let need = member.need
+                if need < level {
+                    member.satisfied = true
+                    room -= need
+                    count -= 1
+                    changed = true
+                }
+            }
+            if !changed { return level }
+        }
+        return .max
+    }
+
     /// The next thing to give back, by the order in the type's description:
-    /// lowest class first, least recently used within a class.
-    private static func victim(in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool) -> Victim? {
+    /// lowest class first, least recently used within a class. With
+    /// `fair` (a playing requester's room), frames of other playing caches
+    /// within their fair share are not taken, nor any other playing cache's
+    /// when the requester is at its own share; those over it go before the
+    /// requester's own frames.
+    private static func victim(
+        in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool, fair: Fairness?
+    ) -> Victim? {
         var best: Victim?
         var bestRank = (Int.max, UInt64.max)
         for (key, held) in ledger.frames {
             if let protecting, key.member == requester, protecting.contains(key.index) { continue }
-            let playing = (ledger.members[key.member]?.playing ?? 0) > 0
-            let rank = key.index == 0 ? (playing ? 5 : 4) : (playing ? 2 : 1)
+            guard let member = ledger.members[key.member] else { continue }
+            let playing = member.playing > 0
+            var rank = key.index == 0 ? (playing ? 6 : 5) : (playing ? 2 : 1)
+            if let fair, playing {
+                if key.member == requester {
+                    if key.index != 0 { rank = 3 }
+                } else if fair.requesterAtShare || member.frameBytes <= min(member.need, fair.level) {
+                    continue
+                }
+            }
             if (rank, held.lastUse) < bestRank {
                 bestRank = (rank, held.lastUse)
                 best = .frame(key)
@@ -360,7 +449,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             // A playing source gives back only what it does not need to go on.
             let keeps = keepingWork && member.playing > 0
             if keeps, member.stateBytes <= member.source.workingStateByteCount { continue }
-            let rank = member.playing > 0 ? 3 : 0
+            let rank = member.playing > 0 ? 4 : 0
             if (rank, member.lastUse) < bestRank {
                 bestRank = (rank, member.lastUse)
                 best = .state(id, keepingWork: keeps)
@@ -417,3 +506,4 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         ledger.total += bytes - old
     }
 }
+
