@@ -31,6 +31,12 @@
 /// Trims and a lower limit (``trim(to:)``, ``setByteBudget(_:)``) follow the
 /// order above alone.
 ///
+/// **What goes back leaves the process.** With glibc, the pages of freed
+/// frames stay in the allocator's heaps; after every 1 MiB of frames and
+/// decoding state given back and not reused, the budget asks glibc to
+/// return its free pages to the system (`malloc_trim`), outside its lock.
+/// Darwin's allocator does this by itself.
+///
 /// A player tells its cache whether it plays (``FrameCache/beginPlaying()``
 /// and ``FrameCache/endPlaying()``); a prefetch never evicts frames of its
 /// own look-ahead list, and a decode sets its frame's bytes aside before it
@@ -112,6 +118,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         var reserved = 0
         var evictions = 0
         var stateTrims = 0
+        /// Bytes of frames and decoding state given back and not reused
+        /// since the free pages were last returned (see ``FreedMemory``).
+        var givenBack = 0
     }
 
     let ledger: LockedState<Ledger>
@@ -131,6 +140,21 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     init(byteBudget: Int, countsDecodingState: Bool) {
         ledger = LockedState(Ledger(limit: max(0, byteBudget)))
         self.countsDecodingState = countsDecodingState
+    }
+
+    /// Runs `body` on the ledger with the lock held; once what it has given
+    /// back since the last time passes ``FreedMemory/threshold``, returns the
+    /// free pages to the system after the lock is released (the frames given
+    /// back have been freed by then, unless a player still shows them).
+    private func update<Result>(_ body: (inout Ledger) -> Result) -> Result {
+        let (result, release) = ledger.withLock { ledger -> (Result, Bool) in
+            let result = body(&ledger)
+            guard ledger.givenBack >= FreedMemory.threshold else { return (result, false) }
+            ledger.givenBack = 0
+            return (result, true)
+        }
+        if release { FreedMemory.returnToSystem() }
+        return result
     }
 
     /// The most bytes counted at once.
@@ -153,7 +177,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Changes the limit, giving back what is over it in the order above.
     /// - Parameter bytes: The new limit (negative means 0).
     public func setByteBudget(_ bytes: Int) {
-        ledger.withLock { ledger in
+        update { ledger in
             ledger.limit = max(0, bytes)
             Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true)
         }
@@ -169,7 +193,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// before it returns, without waiting on any actor.
     /// - Parameter bytes: The most bytes to keep (negative means 0).
     public func trim(to bytes: Int) {
-        ledger.withLock { ledger in
+        update { ledger in
             Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true)
             guard ledger.total > max(0, bytes) else { return }
             for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
@@ -200,7 +224,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     }
 
     func unregister(_ id: Int) {
-        ledger.withLock { ledger in
+        update { ledger in
             Self.dropFrames(&ledger, of: id)
             Self.release(&ledger, reservationOf: id)
             if let member = ledger.members.removeValue(forKey: id) {
@@ -243,7 +267,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// always gets an answer: without room, nothing is set aside and the
     /// frame will be returned but not kept.
     func reserve(_ id: Int, bytes: Int, protecting: [Int]?) -> [UInt8]? {
-        ledger.withLock { ledger -> [UInt8]? in
+        update { ledger -> [UInt8]? in
             Self.release(&ledger, reservationOf: id)
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             var storage: [UInt8] = []
@@ -255,7 +279,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                     return protecting == nil ? storage : nil
                 }
                 let pixels = Self.give(&ledger, victim)
-                if storage.isEmpty, pixels.count == bytes { storage = pixels }
+                if storage.isEmpty, pixels.count == bytes {
+                    storage = pixels
+                    ledger.givenBack -= bytes
+                }
             }
             Self.resetStuck(&ledger)
             ledger.members[id]!.reserved = bytes
@@ -293,16 +320,18 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// over the limit (that source's own state last).
     func noteDecodingState(_ id: Int) {
         guard countsDecodingState else { return }
-        ledger.withLock { ledger in
+        update { ledger in
             guard let source = ledger.members[id]?.source else { return }
             Self.setState(&ledger, of: id, to: source.decodingStateByteCount)
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false)
             if ledger.total > ledger.limit, let member = ledger.members[id] {
                 // Only this source's own state is left to give.
                 let keep = max(0, member.stateBytes - (ledger.total - ledger.limit))
+                let before = member.stateBytes
                 member.source.trimDecodingState(toBytes: keep)
                 ledger.stateTrims += 1
                 Self.setState(&ledger, of: id, to: member.source.decodingStateByteCount)
+                ledger.givenBack += max(0, before - member.stateBytes)
             }
         }
     }
@@ -323,7 +352,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     /// Drops member `id`'s frames and the room set aside for its decode.
     func purge(_ id: Int) {
-        ledger.withLock { ledger in
+        update { ledger in
             Self.dropFrames(&ledger, of: id)
             Self.release(&ledger, reservationOf: id)
         }
@@ -471,6 +500,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             ledger.stateTrims += 1
             let now = member.source.decodingStateByteCount
             if now >= member.stateBytes { ledger.members[id]!.stateStuck = true }
+            ledger.givenBack += max(0, member.stateBytes - now)
             setState(&ledger, of: id, to: min(now, member.stateBytes))
             return []
         }
@@ -483,6 +513,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         ledger.members[key.member]?.frames -= 1
         ledger.frameBytes -= bytes
         ledger.total -= bytes
+        ledger.givenBack += bytes
         return held.frame.pixels
     }
 
