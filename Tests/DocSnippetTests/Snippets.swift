@@ -122,7 +122,7 @@ enum Snippets {
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
         // end README.md:254
 
-        // begin README.md:278
+        // begin README.md:283
         let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
         let gridPool = FrameCachePool(budget: gridBudget)
         let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
@@ -134,18 +134,18 @@ enum Snippets {
         let small = try await grid[0].currentImage()               // fits 160 × 160
         gridBudget.trim(to: 4 << 20)                               // on a memory warning
         print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
-        // end README.md:278
+        // end README.md:283
 
-        // begin README.md:341
+        // begin README.md:346
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:341
+        // end README.md:346
 
-        // begin README.md:365
+        // begin README.md:370
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -163,9 +163,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:365
+        // end README.md:370
 
-        // begin README.md:401
+        // begin README.md:406
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -177,9 +177,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:401
+        // end README.md:406
 
-        // begin README.md:428
+        // begin README.md:433
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -200,9 +200,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:428
+        // end README.md:433
 
-        // begin README.md:487
+        // begin README.md:492
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -221,9 +221,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:487
+        // end README.md:492
 
-        // begin README.md:519
+        // begin README.md:524
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -258,20 +258,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:519
+        // end README.md:524
 
-        // begin README.md:574
+        // begin README.md:579
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:574
+        // end README.md:579
 
-        // begin README.md:592
+        // begin README.md:597
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:592
+        // end README.md:597
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -488,7 +488,7 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:161
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:196
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:203
         /// Nine GIFs in 160 × 160 cells, every cache under one 24 MiB budget.
         func playGrid(paths: [String], budget: FrameMemoryBudget,
                       clock: ContinuousClock) async throws -> [Player<ContinuousClock.Instant>] {
@@ -512,9 +512,9 @@ enum Snippets {
         for cache in gridBudget.statistics.caches {
             print(cache.bytesHeld, cache.framesHeld, cache.hits, cache.misses, cache.evictions)
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:196
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:203
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:225
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:232
         var gridConfiguration = PlaylistConfiguration()
         gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
         let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
@@ -522,12 +522,12 @@ enum Snippets {
         }
         let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
         _ = gridPlaylist
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:225
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:232
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:237
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:244
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:244
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.
