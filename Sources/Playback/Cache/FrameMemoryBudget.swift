@@ -72,9 +72,14 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         /// Set while a trim of this source's state did not shrink it, so a
         /// loop does not ask again.
         var stateStuck = false
-        /// Scratch for ``FrameMemoryBudget/fairShareLevel(_:)``: whether the
-        /// member's whole need is below the level being worked out.
-        var satisfied = false
+        /// The frame bytes this cache may hold while playing without giving
+        /// way to another playing cache (see
+        /// ``FrameMemoryBudget/assignFairShares(_:)``): set before each
+        /// reservation that must make room.
+        var share = 0
+        /// Scratch for ``FrameMemoryBudget/assignFairShares(_:)``: whether
+        /// ``share`` is the whole need, below the common level.
+        var shareFixed = false
 
         /// The bytes of every frame at the cache's size: what the cache
         /// would hold to keep the whole animation.
@@ -398,52 +403,51 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         for id in Array(ledger.members.keys) { ledger.members[id]!.stateStuck = false }
     }
 
-    /// How a playing requester's room is found (see the type's description):
-    /// which playing caches are over their fair share, and whether the
-    /// requester is at its own.
+    /// How a playing requester's room is found (see the type's description).
     struct Fairness {
-        /// The fair share of a playing cache whose frames need more (see
-        /// ``fairShareLevel(_:)``).
-        var level: Int
-        /// Whether the requester, with the new frame, holds more than its share.
+        /// Whether the requester, with the new frame, holds more than its
+        /// share.
         var requesterAtShare: Bool
     }
 
-    /// The fairness rules for a reservation of `bytes` by member `id`; `nil`
-    /// (the plain order) when it is not playing.
+    /// The fairness rules for a reservation of `bytes` by member `id`, with
+    /// every playing member's ``Member/share`` worked out; `nil` (the plain
+    /// order) when it is not playing.
     private static func fairness(for id: Int, adding bytes: Int, in ledger: Ledger) -> Fairness? {
         guard let member = ledger.members[id], member.playing > 0 else { return nil }
-        let level = fairShareLevel(ledger)
-        let share = min(member.need, level)
-        return Fairness(level: level, requesterAtShare: member.frameBytes > share - min(share, bytes))
+        assignFairShares(ledger)
+        return Fairness(requesterAtShare: member.frameBytes > member.share - min(member.share, bytes))
     }
 
-    /// The max-min fair share of the frame room (the limit less the
-    /// decoding state) among playing caches: each gets its whole need or
-    /// the level returned, whichever is less, and the needs below the level
-    /// plus the level for each of the rest fill the room. Allocates nothing.
-    private static func fairShareLevel(_ ledger: Ledger) -> Int {
+    /// Sets each playing member's ``Member/share``: the max-min fair share
+    /// of the frame room (the limit less the decoding state), where each
+    /// gets its whole need or a common level, whichever is less, and the
+    /// needs below the level plus the level for each of the rest fill the
+    /// room. Allocates nothing; each need is read from its source once.
+    private static func assignFairShares(_ ledger: Ledger) {
         var room = max(0, ledger.limit - ledger.stateBytes)
-        var count = 0
-        for member in ledger.members.values {
-            member.satisfied = false
-            if member.playing > 0 { count += 1 }
+        var open = 0
+        for member in ledger.members.values where member.playing > 0 {
+            member.share = member.need
+            member.shareFixed = false
+            open += 1
         }
-        while count > 0 {
-            let level = room / count
+        while open > 0 {
+            let level = room / open
             var changed = false
-            for member in ledger.members.values where member.playing > 0 && !member.satisfied {
-                let need = member.need
-                if need < level {
-                    member.satisfied = true
-                    room -= need
-                    count -= 1
-                    changed = true
-                }
+            for member in ledger.members.values where member.playing > 0 && !member.shareFixed && member.share < level {
+                member.shareFixed = true
+                room -= member.share
+                open -= 1
+                changed = true
             }
-            if !changed { return level }
+            guard changed else {
+                for member in ledger.members.values where member.playing > 0 && !member.shareFixed {
+                    member.share = level
+                }
+                return
+            }
         }
-        return .max
     }
 
     /// The next thing to give back, by the order in the type's description:
@@ -465,7 +469,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             if let fair, playing {
                 if key.member == requester {
                     if key.index != 0 { rank = 3 }
-                } else if fair.requesterAtShare || member.frameBytes <= min(member.need, fair.level) {
+                } else if fair.requesterAtShare || member.frameBytes <= member.share {
                     continue
                 }
             }
