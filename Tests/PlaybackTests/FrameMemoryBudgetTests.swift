@@ -13,6 +13,7 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
     private let lock = NSLock()
     private var state = 0
     private var trims = 0
+    private var reused = 0
 
     init(side: Int, frames: Int, stateStep: Int = 0, stateCap: Int = 0) {
         self.side = side
@@ -27,11 +28,27 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
     var storedLoopCount: Int? { 0 }
     var frameBytes: Int { side * side * 4 }
     var trimCount: Int { lock.withLock { trims } }
+    /// The decodes handed a whole frame's storage to draw into.
+    var reusedStorage: Int { lock.withLock { reused } }
 
     func frame(at index: Int) async throws -> RenderedFrame {
-        lock.withLock { state = min(stateCap, state + stateStep) }
-        return RenderedFrame(index: index, width: side, height: side,
-                             pixels: Array(repeating: UInt8(truncatingIfNeeded: index), count: frameBytes))
+        try await frame(at: index, reusing: [])
+    }
+
+    /// Draws into `storage` when it is a whole frame (counted in
+    /// ``reusedStorage``).
+    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        var pixels = storage
+        lock.withLock {
+            state = min(stateCap, state + stateStep)
+            if pixels.count == frameBytes { reused += 1 }
+        }
+        if pixels.count == frameBytes {
+            for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: index) }
+        } else {
+            pixels = Array(repeating: UInt8(truncatingIfNeeded: index), count: frameBytes)
+        }
+        return RenderedFrame(index: index, width: side, height: side, pixels: pixels)
     }
 
     var decodingStateByteCount: Int { lock.withLock { state } }
@@ -40,41 +57,6 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         lock.withLock {
             if state > bytes { state = 0; trims += 1 }
         }
-    }
-}
-
-/// A source of `side` × `side` frames that counts the decodes handed a
-/// whole frame's storage to draw into.
-final class CountingReuseSource: FrameSource, @unchecked Sendable {
-    let side: Int
-    let frameCount: Int
-    private let lock = NSLock()
-    private var reused = 0
-
-    init(side: Int, frames: Int) {
-        self.side = side
-        self.frameCount = frames
-    }
-
-    var canvasWidth: Int { side }
-    var canvasHeight: Int { side }
-    var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: frameCount) }
-    var storedLoopCount: Int? { 0 }
-    var reusedStorage: Int { lock.withLock { reused } }
-
-    func frame(at index: Int) async throws -> RenderedFrame {
-        try await frame(at: index, reusing: [])
-    }
-
-    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
-        var pixels = storage
-        if pixels.count == side * side * 4 {
-            lock.withLock { reused += 1 }
-        } else {
-            pixels = Array(repeating: 0, count: side * side * 4)
-        }
-        for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: index) }
-        return RenderedFrame(index: index, width: side, height: side, pixels: pixels)
     }
 }
 
@@ -217,7 +199,7 @@ final class CountingReuseSource: FrameSource, @unchecked Sendable {
     @Test func playingCachesKeepTheirFairShare() async throws {
         let frameBytes = 16 * 16 * 4
         let budget = FrameMemoryBudget(byteBudget: 8 * frameBytes)
-        let first = CountingReuseSource(side: 16, frames: 12)
+        let first = StatefulFrameSource(side: 16, frames: 12)
         let a = FrameCache(source: first, budget: budget, lookahead: 0)
         let b = FrameCache(source: StatefulFrameSource(side: 16, frames: 12), budget: budget, lookahead: 0)
         func holds(_ cache: FrameCache, _ indices: Range<Int>) async -> [Int] {
