@@ -29,6 +29,11 @@ enum NineGrid {
     static var checkpointBytes: Int {
         getenv("NINE_GRID_CHECKPOINTS").flatMap { Int(String(cString: $0)) } ?? 0
     }
+    /// The decoding threads (`NINE_GRID_THREADS`, default: the shared
+    /// executor's, one per processor).
+    static var decodeThreads: Int? {
+        getenv("NINE_GRID_THREADS").flatMap { Int(String(cString: $0)) }
+    }
     /// The cell every animation is shown in.
     static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
 
@@ -66,11 +71,12 @@ enum NineGrid {
             configuration.autoplay = true
             var players: [Player<ContinuousClock.Instant>] = []
             var canvasPixels = 0
+            let executor = decodeThreads.map { FrameDecodeExecutor(threadCount: $0) } ?? .shared
             for path in files() {
                 let cache = try await pool.cache(for: path, displaySize: small ? cell : nil) {
                     // A grid only plays forward: seek checkpoints would only
                     // take the budget from frames.
-                    GIFFrameSource(image: try GIFImage(contentsOf: path), checkpointBudget: checkpointBytes)
+                    GIFFrameSource(image: try GIFImage(contentsOf: path), checkpointBudget: checkpointBytes, executor: executor)
                 }
                 canvasPixels += cache.source.canvasWidth * cache.source.canvasHeight
                 players.append(try Player(source: cache.source, configuration: configuration,
