@@ -276,10 +276,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             Self.release(&ledger, reservationOf: id)
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             var storage: [UInt8] = []
-            let fairness = bytes > ledger.limit - ledger.total ? Self.fairness(for: id, adding: bytes, in: ledger) : nil
+            let atShare = bytes > ledger.limit - ledger.total ? Self.atFairShare(id, adding: bytes, in: ledger) : nil
             while bytes > ledger.limit - ledger.total {
                 guard let victim = Self.victim(
-                    in: ledger, requester: id, protecting: protecting, keepingWork: true, fair: fairness) else {
+                    in: ledger, requester: id, protecting: protecting, keepingWork: true, atShare: atShare) else {
                     Self.resetStuck(&ledger)
                     return protecting == nil ? storage : nil
                 }
@@ -389,7 +389,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool) {
         func shed(keepingWork: Bool) {
             while ledger.total > bytes,
-                  let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, fair: nil) {
+                  let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, atShare: nil) {
                 _ = give(&ledger, victim)
             }
             resetStuck(&ledger)
@@ -403,20 +403,14 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         for id in Array(ledger.members.keys) { ledger.members[id]!.stateStuck = false }
     }
 
-    /// How a playing requester's room is found (see the type's description).
-    struct Fairness {
-        /// Whether the requester, with the new frame, holds more than its
-        /// share.
-        var requesterAtShare: Bool
-    }
-
-    /// The fairness rules for a reservation of `bytes` by member `id`, with
-    /// every playing member's ``Member/share`` worked out; `nil` (the plain
-    /// order) when it is not playing.
-    private static func fairness(for id: Int, adding bytes: Int, in ledger: Ledger) -> Fairness? {
+    /// For a reservation of `bytes` by member `id`: whether it would take
+    /// the member past its fair share, with every playing member's
+    /// ``Member/share`` worked out; `nil` (the plain order) when it is not
+    /// playing.
+    private static func atFairShare(_ id: Int, adding bytes: Int, in ledger: Ledger) -> Bool? {
         guard let member = ledger.members[id], member.playing > 0 else { return nil }
         assignFairShares(ledger)
-        return Fairness(requesterAtShare: member.frameBytes > member.share - min(member.share, bytes))
+        return member.frameBytes > member.share - min(member.share, bytes)
     }
 
     /// Sets each playing member's ``Member/share``: the max-min fair share
@@ -452,12 +446,13 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     /// The next thing to give back, by the order in the type's description:
     /// lowest class first, least recently used within a class. With
-    /// `fair` (a playing requester's room), frames of other playing caches
+    /// `atShare` (a playing requester's room: whether it is at its fair
+    /// share), frames of other playing caches
     /// within their fair share are not taken, nor any other playing cache's
     /// when the requester is at its own share; those over it go before the
     /// requester's own frames.
     private static func victim(
-        in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool, fair: Fairness?
+        in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool, atShare: Bool?
     ) -> Victim? {
         var best: Victim?
         var bestRank = (Int.max, UInt64.max)
@@ -466,10 +461,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard let member = ledger.members[key.member] else { continue }
             let playing = member.playing > 0
             var rank = key.index == 0 ? (playing ? 6 : 5) : (playing ? 2 : 1)
-            if let fair, playing {
+            if let atShare, playing {
                 if key.member == requester {
                     if key.index != 0 { rank = 3 }
-                } else if fair.requesterAtShare || member.frameBytes <= member.share {
+                } else if atShare || member.frameBytes <= member.share {
                     continue
                 }
             }
