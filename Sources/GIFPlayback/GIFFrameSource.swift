@@ -30,7 +30,8 @@ import Playback
 /// how far back a jump resumes. The composited canvases themselves stay in
 /// the player's `FrameCache`. So a source holds at most
 /// `indexBudget + checkpointBudget` bytes of decoding state, plus its
-/// working canvas.
+/// working state (``workingStateByteCount``: the canvas and the decoder's
+/// buffers).
 public final class GIFFrameSource: FrameSource, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
@@ -144,7 +145,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     public var indexBytes: Int { state.withLock { $0.indexBytes } }
 
     /// The bytes of decoding state held: stored indices and checkpoints,
-    /// after the latest decode (the working canvas not counted).
+    /// after the latest decode (the working state not counted).
     public var decodingStateBytes: Int { state.withLock { $0.decodingStateBytes } }
 
     /// The frames giflib has decoded for this source so far, across
@@ -181,7 +182,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
             state.checkpointCount = 0
             state.indexBytes = 0
             state.decodingStateBytes = 0
-            state.canvasBytes = 0
+            state.workingBytes = 0
             state.retiredDecodes += state.decodeCount
             state.decodeCount = 0
             state.idle = nil
@@ -194,40 +195,45 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// the running decode ends. Later decodes may store again within this
     /// source's budgets.
     ///
-    /// The working canvas (full size, kept between decodes so that playing
-    /// on costs one frame) counts in ``decodingStateByteCount`` too: asked
-    /// for less than it, the source drops its whole decoding state, as
+    /// The working state (``workingStateByteCount``: the full-size canvas
+    /// and the decoder's buffers, kept between decodes so that playing on
+    /// costs one frame) counts in ``decodingStateByteCount`` too: asked for
+    /// less than it, the source drops its whole decoding state, as
     /// ``releaseDecodingState()`` does, and the next frame starts again
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
-        let canvasBytes = image.info.canvasSize.area * 4
-        guard bytes >= canvasBytes else {
+        let working = state.withLock { $0.workingBytes }
+        guard bytes >= working else {
             if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
             return
         }
         state.withLock { state in
             if state.idle != nil {
-                state.idle!.seeker.trim(toBytes: bytes - canvasBytes)
+                state.idle!.seeker.trim(toBytes: bytes - working)
                 state.record(state.idle!.seeker)
             } else {
-                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - canvasBytes)
+                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - working)
             }
         }
     }
 
     /// The bytes of the seeker kept between decodes, for a shared memory
-    /// budget: its stored indices, its checkpoints and its full-size canvas
-    /// (display-size frames are scaled from it); 0 after
-    /// ``releaseDecodingState()`` until the next decode.
+    /// budget: its stored indices, its checkpoints and its working state
+    /// (``workingStateByteCount``); 0 after ``releaseDecodingState()``
+    /// until the next decode.
     public var decodingStateByteCount: Int {
-        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.decodingStateBytes + $0.canvasBytes }
+        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.decodingStateBytes + $0.workingBytes }
     }
 
-    /// The full-size working canvas, kept between decodes so that playing
-    /// on costs one frame: the floor a shared budget trims a playing
+    /// What the seeker keeps between decodes so that playing on costs one
+    /// frame (`FrameSeeker.workingStateBytes`): the full-size canvas
+    /// (display-size frames are scaled from it) with the area saved for a
+    /// frame that restores what was under it, and the decoder's buffers
+    /// (the largest frame's indices so far, the code check's scratch,
+    /// giflib's handle). It is the floor a shared budget trims a playing
     /// source's state to. 0 when no decoding state is held.
     public var workingStateByteCount: Int {
-        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.canvasBytes }
+        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.workingBytes }
     }
 
     /// This GIF shown at `size`: a source over the same image that
@@ -339,9 +345,10 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var checkpointCount = 0
         var indexBytes = 0
         var decodingStateBytes = 0
-        /// The seeker's full-size working canvas, kept between decodes (0
-        /// before the first decode and after a release).
-        var canvasBytes = 0
+        /// The seeker's working state (`FrameSeeker.workingStateBytes`),
+        /// kept between decodes (0 before the first decode and after a
+        /// release).
+        var workingBytes = 0
         /// The giflib decodes of the current seeker, and of those released.
         var decodeCount = 0
         var retiredDecodes = 0
@@ -357,7 +364,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
             checkpointCount = seeker.checkpointCount
             indexBytes = seeker.indexBytes
             decodingStateBytes = seeker.decodingStateBytes
-            canvasBytes = seeker.image.info.canvasSize.area * 4
+            workingBytes = seeker.workingStateBytes
             decodeCount = seeker.decodeCount
         }
     }

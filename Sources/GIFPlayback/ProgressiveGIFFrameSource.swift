@@ -213,7 +213,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
         state.withLock { $0.decoder }?.decodingStateByteCount ?? 0
     }
 
-    /// The decoder's working canvas (see
+    /// The decoder's working state (see
     /// ``GIFFrameSource/workingStateByteCount``); 0 before the canvas is known.
     public var workingStateByteCount: Int {
         state.withLock { $0.decoder }?.workingStateByteCount ?? 0

@@ -129,6 +129,11 @@ public struct FrameIterator {
     /// The bytes this iterator's canvas state holds (for checkpoint budgets).
     var stateByteCount: Int { compositor?.byteCount ?? 0 }
 
+    /// The bytes this iterator holds to go on decoding: its canvas state
+    /// (``stateByteCount``) and its decoder's buffers, kept between frames
+    /// (see `FrameDecoder.byteCount`).
+    var workingByteCount: Int { stateByteCount + (decoder?.byteCount ?? 0) }
+
     private mutating func advance() throws(GIFError) -> (FrameInfo, Bool)? {
         guard !done else { return nil }
         if let error = pendingError ?? (nextIndex == image.info.frameCount ? finalError() : nil) {

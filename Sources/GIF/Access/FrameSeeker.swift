@@ -101,8 +101,15 @@ public struct FrameSeeker {
     func holdsIndices(ofFrame index: Int) -> Bool { indices.withEntry(index) { _, _ in true } ?? false }
 
     /// The bytes of decoding state this seeker holds beyond its working
-    /// canvas: checkpoints and stored indices.
+    /// state: checkpoints and stored indices.
     public var decodingStateBytes: Int { checkpointBytes + indices.byteCount }
+
+    /// The bytes this seeker keeps to go on decoding, beyond
+    /// ``decodingStateBytes``: the working canvas (and the area saved for a
+    /// frame that restores what was under it), and the decoder's index
+    /// buffer, code-check scratch and giflib handle. 0 before the first
+    /// frame.
+    public var workingStateBytes: Int { live.workingByteCount }
 
     /// Drops saved state until at most `bytes` of checkpoints and stored
     /// indices remain: checkpoints first, the furthest frame first, then

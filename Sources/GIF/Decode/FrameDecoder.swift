@@ -16,6 +16,11 @@ final class FrameDecoder {
         buffer = .allocate(capacity: 0)
     }
 
+    /// The bytes this decoder keeps between frames: its index buffer (the
+    /// largest frame's rectangle so far), the code check's scratch, and
+    /// giflib's handle once opened (``LZWDecoder/byteCount``).
+    var byteCount: Int { buffer.count + scratch.byteCount + (lzw == nil ? 0 : LZWDecoder.byteCount) }
+
     deinit {
         buffer.deallocate()
     }

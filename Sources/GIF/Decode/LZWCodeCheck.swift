@@ -44,6 +44,9 @@ struct LZWCodeCheck {
             data = .allocate(capacity: 0)
         }
 
+        /// The bytes held: the length table and the data buffer.
+        var byteCount: Int { Self.tableSize * MemoryLayout<UInt16>.stride + data.count }
+
         deinit {
             lengths.deallocate()
             data.deallocate()

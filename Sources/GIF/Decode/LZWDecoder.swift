@@ -40,6 +40,12 @@ final class LZWDecoder {
         scratch.deallocate()
     }
 
+    /// The bytes an open handle holds, for memory accounting: giflib's
+    /// private state is mostly its LZW tables (4,096 four-byte prefixes,
+    /// 4,096 suffixes, a 4,096-byte stack) and a 256-byte block buffer,
+    /// beside the handle itself and this reader.
+    static let byteCount = 4096 * 4 + 4096 + 4096 + 256 + 512
+
     /// The code giflib reported last.
     var lastError: GIFLibError { GIFLibError(rawValue: file.pointee.Error) }
 
