@@ -36,12 +36,25 @@ import Darwin
 ///   their storage.
 ///
 /// Sources use ``shared`` unless given another executor; a host that wants
-/// decoding to use fewer cores makes one with fewer threads and passes it to
-/// its sources. An executor's idle threads end when it goes away.
+/// decoding to use more or fewer cores makes one with that many threads and
+/// passes it to its sources. An executor's idle threads end when it goes
+/// away.
 public final class FrameDecodeExecutor: Sendable {
-    /// The executor sources use by default: one thread per active
-    /// processor.
-    public static let shared = FrameDecodeExecutor(threadCount: WorkerThread.processorCount)
+    /// The executor sources use by default: ``defaultThreadCount`` threads.
+    public static let shared = FrameDecodeExecutor(threadCount: defaultThreadCount)
+
+    /// Half the active processors, at least one and at most four: one
+    /// thread on a two-core machine, two on four cores, four on eight or
+    /// more.
+    ///
+    /// Animation decoding shares the machine with the host's own drawing
+    /// and Swift's cooperative pool, and each thread decoding at once costs
+    /// memory: a frame in flight, and with glibc a heap of its own that
+    /// keeps freed pages. Glide's animation executor makes the same choice
+    /// (one thread below four cores, two from four). In the nine-grid
+    /// benchmark on two cores, one thread peaks about 3 MiB lower than two
+    /// for the same frames (`BenchmarkReport --nine-grid`).
+    public static var defaultThreadCount: Int { min(4, max(1, WorkerThread.processorCount / 2)) }
 
     /// The most threads decoding at once.
     public let threadCount: Int

@@ -111,7 +111,7 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:207
 
-        // begin README.md:254
+        // begin README.md:256
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -120,9 +120,9 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:254
+        // end README.md:256
 
-        // begin README.md:283
+        // begin README.md:287
         let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
         let gridPool = FrameCachePool(budget: gridBudget)
         let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
@@ -134,18 +134,18 @@ enum Snippets {
         let small = try await grid[0].currentImage()               // fits 160 × 160
         gridBudget.trim(to: 4 << 20)                               // on a memory warning
         print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
-        // end README.md:283
+        // end README.md:287
 
-        // begin README.md:346
+        // begin README.md:350
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:346
+        // end README.md:350
 
-        // begin README.md:370
+        // begin README.md:374
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -163,9 +163,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:370
+        // end README.md:374
 
-        // begin README.md:406
+        // begin README.md:410
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -177,9 +177,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:406
+        // end README.md:410
 
-        // begin README.md:433
+        // begin README.md:437
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -200,9 +200,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:433
+        // end README.md:437
 
-        // begin README.md:492
+        // begin README.md:496
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -221,9 +221,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:492
+        // end README.md:496
 
-        // begin README.md:524
+        // begin README.md:528
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -258,20 +258,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:524
+        // end README.md:528
 
-        // begin README.md:579
+        // begin README.md:583
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:579
+        // end README.md:583
 
-        // begin README.md:597
+        // begin README.md:601
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:597
+        // end README.md:601
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
