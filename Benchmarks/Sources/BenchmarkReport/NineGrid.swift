@@ -13,10 +13,12 @@ import Darwin
 /// cell, played host-driven for ``loops`` loops, every player under one
 /// ``budgetBytes`` `FrameMemoryBudget`; each grid in a fresh process (see
 /// ``ProcessProbe/runSelf(_:preload:)``) whose peak RSS (`VmHWM`) is
-/// printed beside the same grid at full size.
+/// printed beside the same grid with one decoding thread per processor
+/// (the shared executor's size before it kept to half the processors) and
+/// at full size.
 ///
 /// `BenchmarkReport --nine-grid` prints the section; the children run
-/// `BenchmarkReport --nine-grid-probe small|full`.
+/// `BenchmarkReport --nine-grid-probe small|small-per-processor|full`.
 enum NineGrid {
     /// Loops every player plays.
     static let loops = 3
@@ -30,10 +32,14 @@ enum NineGrid {
         getenv("NINE_GRID_CHECKPOINTS").flatMap { Int(String(cString: $0)) } ?? 0
     }
     /// The decoding threads (`NINE_GRID_THREADS`, default: the shared
-    /// executor's, one per processor).
+    /// executor's, `FrameDecodeExecutor.defaultThreadCount`).
     static var decodeThreads: Int? {
         getenv("NINE_GRID_THREADS").flatMap { Int(String(cString: $0)) }
     }
+    /// The grids the section prints, each run by a child: the display-size
+    /// grid on the shared executor, the same with one decoding thread per
+    /// processor, and the full-size grid.
+    static let modes = ["small", "small-per-processor", "full"]
     /// The cell every animation is shown in.
     static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
 
@@ -58,8 +64,15 @@ enum NineGrid {
         return Array(paths.prefix(9))
     }
 
-    /// The child: plays the grid and prints one ``ProbeLine``.
-    static func probe(small: Bool) async -> Int32 {
+    /// The child: plays the grid `mode` names (one of ``modes``) and
+    /// prints one ``ProbeLine``.
+    static func probe(mode: String) async -> Int32 {
+        guard modes.contains(mode) else {
+            print("probe failed: no grid \(mode)")
+            return 1
+        }
+        let small = mode != "full"
+        let threads = mode == "small-per-processor" ? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) : decodeThreads
         do {
             let start = ProcessProbe.residentMemory().currentKiB
             let limit = getenv("NINE_GRID_BUDGET").flatMap { Int(String(cString: $0)) } ?? budgetBytes
@@ -71,7 +84,7 @@ enum NineGrid {
             configuration.autoplay = true
             var players: [Player<ContinuousClock.Instant>] = []
             var canvasPixels = 0
-            let executor = decodeThreads.map { FrameDecodeExecutor(threadCount: $0) } ?? .shared
+            let executor = threads.map { FrameDecodeExecutor(threadCount: $0) } ?? .shared
             for path in files() {
                 let cache = try await pool.cache(for: path, displaySize: small ? cell : nil) {
                     // A grid only plays forward: seek checkpoints would only
@@ -112,7 +125,7 @@ enum NineGrid {
             let cpu = usage.ru_utime.tv_sec * 1_000_000 + Int(usage.ru_utime.tv_usec)
                 + usage.ru_stime.tv_sec * 1_000_000 + Int(usage.ru_stime.tv_usec)
             let statistics = budget.statistics
-            print(ProbeLine(label: small ? "grid-small" : "grid-full", fields: [
+            print(ProbeLine(label: "grid-" + mode, fields: [
                 // VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec,
                 // so a child of the large report process would report the
                 // parent's peak.
@@ -135,7 +148,7 @@ enum NineGrid {
         print("")
         print("| grid | frames drawn | decodes | RSS at start / after opening MiB | peak RSS MiB | target | budget peak MiB | evictions | state trims | CPU s |")
         print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
-        for mode in ["small", "full"] {
+        for mode in modes {
             let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", mode])
             guard status == 0, let line = output.split(separator: "\n").compactMap(ProbeLine.init(parsing:)).first else {
                 print("| \(mode) | probe failed (status \(status)) | | | | | | | | |")
@@ -143,8 +156,9 @@ enum NineGrid {
             }
             let f = line.fields
             let rss = Double(f["maxrss"] ?? 0) / 1024
-            let target = mode == "small" ? "≤ \(targetKiB >> 10) (\((f["maxrss"] ?? .max) <= targetKiB ? "met" : "missed"))" : "–"
-            print("| \(mode == "small" ? "display size 160×160" : "full size") | \(f["frames"] ?? 0) | \(f["decodes"] ?? 0) | "
+            let target = mode != "full" ? "≤ \(targetKiB >> 10) (\((f["maxrss"] ?? .max) <= targetKiB ? "met" : "missed"))" : "–"
+            let name = ["small": "display size 160×160", "small-per-processor": "display size, a decoding thread per processor"][mode] ?? "full size"
+            print("| \(name) | \(f["frames"] ?? 0) | \(f["decodes"] ?? 0) | "
                 + "\(decimal(Double(f["startrss"] ?? 0) / 1024, 1)) / \(decimal(Double(f["setuprss"] ?? 0) / 1024, 1)) | "
                 + "\(decimal(rss, 1)) | \(target) | \(decimal(Double(f["peakheld"] ?? 0) / 1_048_576, 1)) | "
                 + "\(f["evictions"] ?? 0) | \(f["trims"] ?? 0) | \(decimal(Double(f["cpu"] ?? 0) / 1e6, 2)) |")

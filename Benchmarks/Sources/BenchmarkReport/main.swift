@@ -36,7 +36,7 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe"
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--nine-grid-probe" {
-    exit(await NineGrid.probe(small: CommandLine.arguments[2] == "small"))
+    exit(await NineGrid.probe(mode: CommandLine.arguments[2]))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--nine-grid" {
     NineGrid.printSection()
