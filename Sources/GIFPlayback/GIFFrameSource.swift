@@ -202,19 +202,19 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// ``releaseDecodingState()`` does, and the next frame starts again
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
-        let working = state.withLock { $0.workingBytes }
-        guard bytes >= working else {
-            if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
-            return
-        }
-        state.withLock { state in
+        // The working state read and the trim made under one lock, so a
+        // decode ending between them cannot change the figure trimmed to.
+        let belowWorkingState = state.withLock { state -> Bool in
+            guard bytes >= state.workingBytes else { return true }
             if state.idle != nil {
-                state.idle!.seeker.trim(toBytes: bytes - working)
+                state.idle!.seeker.trim(toBytes: bytes - state.workingBytes)
                 state.record(state.idle!.seeker)
             } else {
-                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - working)
+                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - state.workingBytes)
             }
+            return false
         }
+        if belowWorkingState, decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
     }
 
     /// The bytes of the seeker kept between decodes, for a shared memory

@@ -98,9 +98,9 @@ public protocol FrameSource: Sendable {
     /// The part of ``decodingStateByteCount`` a source needs to go on
     /// playing at the cost of one frame per frame (for a GIF, its full-size
     /// working canvas and its decoder's buffers): below it, the next frame
-    /// starts again from the beginning. A shared ``FrameMemoryBudget`` trims the state of a
-    /// source that is playing down to this, not below, unless nothing else
-    /// is left to give. The default implementation returns 0.
+    /// starts again from the beginning. A shared ``FrameMemoryBudget``
+    /// trims the state of a source that is playing down to this, not
+    /// below, unless nothing else is left to give. The default implementation returns 0.
     var workingStateByteCount: Int { get }
 
     /// A source with the same frames and timing whose frames fit `size`

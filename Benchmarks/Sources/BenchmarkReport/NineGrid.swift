@@ -36,10 +36,32 @@ enum NineGrid {
     static var decodeThreads: Int? {
         getenv("NINE_GRID_THREADS").flatMap { Int(String(cString: $0)) }
     }
-    /// The grids the section prints, each run by a child: the display-size
-    /// grid on the shared executor, the same with one decoding thread per
-    /// processor, and the full-size grid.
-    static let modes = ["small", "small-per-processor", "full"]
+    /// The grids the section prints, each run by a child (its raw value
+    /// names it on the child's command line).
+    enum Grid: String, CaseIterable {
+        /// At display size on the shared executor.
+        case small
+        /// At display size with one decoding thread per processor.
+        case smallPerProcessor = "small-per-processor"
+        /// At full size on the shared executor.
+        case full
+
+        /// The row's name in the table.
+        var name: String {
+            switch self {
+            case .small: "display size 160×160"
+            case .smallPerProcessor: "display size, a decoding thread per processor"
+            case .full: "full size"
+            }
+        }
+
+        /// Whether the frames are at the cell's size.
+        var atDisplaySize: Bool { self != .full }
+
+        /// The decoding threads, `nil` for the shared executor's (or
+        /// `NINE_GRID_THREADS`).
+        var threads: Int? { self == .smallPerProcessor ? max(1, Timing.processorCount) : decodeThreads }
+    }
     /// The cell every animation is shown in.
     static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
 
@@ -64,15 +86,14 @@ enum NineGrid {
         return Array(paths.prefix(9))
     }
 
-    /// The child: plays the grid `mode` names (one of ``modes``) and
+    /// The child: plays the grid `mode` names (a ``Grid``'s raw value) and
     /// prints one ``ProbeLine``.
     static func probe(mode: String) async -> Int32 {
-        guard modes.contains(mode) else {
+        guard let grid = Grid(rawValue: mode) else {
             print("probe failed: no grid \(mode)")
             return 1
         }
-        let small = mode != "full"
-        let threads = mode == "small-per-processor" ? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) : decodeThreads
+        let small = grid.atDisplaySize
         do {
             let start = ProcessProbe.residentMemory().currentKiB
             let limit = getenv("NINE_GRID_BUDGET").flatMap { Int(String(cString: $0)) } ?? budgetBytes
@@ -84,7 +105,7 @@ enum NineGrid {
             configuration.autoplay = true
             var players: [Player<ContinuousClock.Instant>] = []
             var canvasPixels = 0
-            let executor = threads.map { FrameDecodeExecutor(threadCount: $0) } ?? .shared
+            let executor = grid.threads.map { FrameDecodeExecutor(threadCount: $0) } ?? .shared
             for path in files() {
                 let cache = try await pool.cache(for: path, displaySize: small ? cell : nil) {
                     // A grid only plays forward: seek checkpoints would only
@@ -148,17 +169,16 @@ enum NineGrid {
         print("")
         print("| grid | frames drawn | decodes | RSS at start / after opening MiB | peak RSS MiB | target | budget peak MiB | evictions | state trims | CPU s |")
         print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
-        for mode in modes {
-            let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", mode])
+        for grid in Grid.allCases {
+            let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", grid.rawValue])
             guard status == 0, let line = output.split(separator: "\n").compactMap(ProbeLine.init(parsing:)).first else {
-                print("| \(mode) | probe failed (status \(status)) | | | | | | | | |")
+                print("| \(grid.name) | probe failed (status \(status)) | | | | | | | | |")
                 continue
             }
             let f = line.fields
             let rss = Double(f["maxrss"] ?? 0) / 1024
-            let target = mode != "full" ? "≤ \(targetKiB >> 10) (\((f["maxrss"] ?? .max) <= targetKiB ? "met" : "missed"))" : "–"
-            let name = ["small": "display size 160×160", "small-per-processor": "display size, a decoding thread per processor"][mode] ?? "full size"
-            print("| \(name) | \(f["frames"] ?? 0) | \(f["decodes"] ?? 0) | "
+            let target = grid.atDisplaySize ? "≤ \(targetKiB >> 10) (\((f["maxrss"] ?? .max) <= targetKiB ? "met" : "missed"))" : "–"
+            print("| \(grid.name) | \(f["frames"] ?? 0) | \(f["decodes"] ?? 0) | "
                 + "\(decimal(Double(f["startrss"] ?? 0) / 1024, 1)) / \(decimal(Double(f["setuprss"] ?? 0) / 1024, 1)) | "
                 + "\(decimal(rss, 1)) | \(target) | \(decimal(Double(f["peakheld"] ?? 0) / 1_048_576, 1)) | "
                 + "\(f["evictions"] ?? 0) | \(f["trims"] ?? 0) | \(decimal(Double(f["cpu"] ?? 0) / 1e6, 2)) |")

@@ -14,7 +14,8 @@
 /// 3. frames of playing caches, least recently shown first;
 /// 4. the decoding state of playing sources, down to what each needs to
 ///    go on playing (`FrameSource.workingStateByteCount`: a GIF's working
-///    canvas and decoder buffers), so that a playing GIF never starts again from frame 0;
+///    canvas and decoder buffers), so that a playing GIF never starts
+///    again from frame 0;
 /// 5. last, each cache's frame 0 (what a poster shows), not playing first.
 ///
 /// **Playing caches share fairly.** Room for a playing cache's new frame is
