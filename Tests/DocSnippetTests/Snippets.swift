@@ -488,7 +488,7 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:161
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:203
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:204
         /// Nine GIFs in 160 × 160 cells, every cache under one 24 MiB budget.
         func playGrid(paths: [String], budget: FrameMemoryBudget,
                       clock: ContinuousClock) async throws -> [Player<ContinuousClock.Instant>] {
@@ -512,9 +512,9 @@ enum Snippets {
         for cache in gridBudget.statistics.caches {
             print(cache.bytesHeld, cache.framesHeld, cache.hits, cache.misses, cache.evictions)
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:203
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:204
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:232
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:233
         var gridConfiguration = PlaylistConfiguration()
         gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
         let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
@@ -522,12 +522,12 @@ enum Snippets {
         }
         let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
         _ = gridPlaylist
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:232
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:233
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:244
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:245
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:244
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:245
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.
