@@ -31,9 +31,20 @@ enum FileReader {
     static func contents(
         of path: String, maxBytes: Int, openTimeout: Duration = defaultOpenTimeout
     ) throws(GIFError) -> [UInt8] {
+        try contents(of: path, maxBytes: maxBytes, openTimeout: openTimeout, keepingOpen: false).bytes
+    }
+
+    /// ``contents(of:maxBytes:openTimeout:)``, and with `keepingOpen` a
+    /// regular file also left open (see ``OpenFile``) for its frames to be
+    /// read again when decoded; `nil` for anything else (a pipe cannot be
+    /// read twice).
+    static func contents(
+        of path: String, maxBytes: Int, openTimeout: Duration = defaultOpenTimeout, keepingOpen: Bool
+    ) throws(GIFError) -> (bytes: [UInt8], file: OpenFile?) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, errno) }
-        defer { close(fd) }
+        var kept: OpenFile?
+        defer { if kept == nil { close(fd) } }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure(path, errno) }
         let type = status.st_mode & S_IFMT
@@ -47,9 +58,11 @@ enum FileReader {
             guard declared <= maxBytes else {
                 throw GIFError(.limitExceeded(.inputBytes, value: declared, maximum: maxBytes))
             }
-            return try readRegular(fd, path: path, declared: declared, maxBytes: maxBytes)
+            let bytes = try readRegular(fd, path: path, declared: declared, maxBytes: maxBytes)
+            if keepingOpen { kept = OpenFile(descriptor: fd, path: path) }
+            return (bytes, kept)
         }
-        return try readStream(fd, path: path, maxBytes: maxBytes)
+        return (try readStream(fd, path: path, maxBytes: maxBytes), nil)
     }
 
     /// Reads a regular file into one buffer of its stated size (more only if

@@ -190,8 +190,8 @@ public struct FrameIterator {
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!
         if indexCache == nil, frame.rect.area >= FrameDecoder.bandedFramePixels,
-           let outcome = image.bytes.withUnsafeBufferPointer({ bytes in
-               decoder.decodeInBands(frame, bytes: bytes) { rows, indices in
+           let outcome = decoder.withData(of: frame, in: image, { local, bytes -> FrameDecoder.Outcome? in
+               decoder.decodeInBands(local, bytes: bytes) { rows, indices in
                    compositor!.drawBand(frame, rows: rows, indices: indices)
                }
            }) {
@@ -199,7 +199,7 @@ public struct FrameIterator {
             // of the frame, so its indices never leave the cache.
             return outcome
         }
-        let outcome = image.bytes.withUnsafeBufferPointer { decoder.decode(frame, bytes: $0) }
+        let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
         decoder.withIndices { indices in
             compositor!.draw(frame, indices: indices, outcome: outcome)
             indexCache?.offer(frame, indices: indices, outcome: outcome)

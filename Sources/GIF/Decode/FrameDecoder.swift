@@ -8,21 +8,67 @@ final class FrameDecoder {
     private var lzw: LZWDecoder?
     private let scratch = LZWCodeCheck.Scratch()
     private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// A frame's data read from a file-backed image's file
+    /// (``withData(of:in:_:)``): as large as the largest frame's data so far.
+    private var fileData: UnsafeMutableRawBufferPointer
     /// The outcomes of a batch of frames decoded ahead, before they are
     /// published (see ``ParallelFrameDecoder``); kept here to be reused.
     var outcomes: [Outcome] = []
 
     init() {
         buffer = .allocate(capacity: 0)
+        fileData = .allocate(byteCount: 0, alignment: 1)
     }
 
     /// The bytes this decoder keeps between frames: its index buffer (the
-    /// largest frame's rectangle so far), the code check's scratch, and
-    /// giflib's handle once opened (``LZWDecoder/byteCount``).
-    var byteCount: Int { buffer.count + scratch.byteCount + (lzw == nil ? 0 : LZWDecoder.byteCount) }
+    /// largest frame's rectangle so far), the code check's scratch, the
+    /// largest frame's data read from a file, and giflib's handle once
+    /// opened (``LZWDecoder/byteCount``).
+    var byteCount: Int {
+        buffer.count + scratch.byteCount + fileData.count + (lzw == nil ? 0 : LZWDecoder.byteCount)
+    }
 
     deinit {
         buffer.deallocate()
+        fileData.deallocate()
+    }
+
+    /// Runs `body` with `frame` and the bytes to decode it from: the whole
+    /// file held in memory with `frame` as it is; or, for an image that reads
+    /// its frames from its file, the frame's data read into this decoder's
+    /// buffer, with `frame`'s offsets moved to that buffer (and, when the
+    /// file no longer holds all of it, its end moved to what was read and the
+    /// frame marked cut short). The byte offset of the outcome `body`
+    /// returns is moved back into the file.
+    func withData(
+        of frame: FrameInfo, in image: GIFImage, _ body: (FrameInfo, UnsafeBufferPointer<UInt8>) -> Outcome?
+    ) -> Outcome? {
+        guard let file = image.file else {
+            return image.heldBytes.withUnsafeBufferPointer { body(frame, $0) }
+        }
+        let start = frame.dataOffset, wanted = max(0, frame.dataEnd - frame.dataOffset)
+        if fileData.count < wanted {
+            fileData.deallocate()
+            fileData = .allocate(byteCount: wanted, alignment: 1)
+        }
+        let read = file.read(at: start, into: UnsafeMutableRawBufferPointer(rebasing: fileData[..<wanted]))
+        var local = frame
+        local.descriptorOffset = 0
+        local.dataOffset = 0
+        local.dataEnd = read
+        if read < wanted { local.isTruncated = true }
+        let bytes = UnsafeBufferPointer(start: fileData.baseAddress?.assumingMemoryBound(to: UInt8.self), count: read)
+        guard var outcome = body(local, bytes) else { return nil }
+        outcome.offset += start
+        return outcome
+    }
+
+    /// ``withData(of:in:_:)`` for a body that always has an outcome.
+    func withData(
+        of frame: FrameInfo, in image: GIFImage, _ body: (FrameInfo, UnsafeBufferPointer<UInt8>) -> Outcome
+    ) -> Outcome {
+        // The body always returns an outcome, so the result is never nil.
+        withData(of: frame, in: image) { frame, bytes -> Outcome? in body(frame, bytes) } ?? .empty
     }
 
     /// Decodes `frame` from `bytes` (the whole file) into the buffer

@@ -141,10 +141,11 @@ extension ParallelFrameDecoder {
         /// outcomes: one hand-over per batch.
         private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder) {
             decoder.outcomes.removeAll(keepingCapacity: true)
-            image.bytes.withUnsafeBufferPointer { bytes in
-                for index in claimed {
-                    decoder.outcomes.append(decoder.decode(frames[index], bytes: bytes, into: buffer(index % window)))
-                }
+            for index in claimed {
+                let into = buffer(index % window)
+                decoder.outcomes.append(decoder.withData(of: frames[index], in: image) { frame, bytes in
+                    decoder.decode(frame, bytes: bytes, into: into)
+                })
             }
             lock.withLock(wakingWaiters: true) { state in
                 for (index, outcome) in zip(claimed, decoder.outcomes) { state.outcomes[index % window] = outcome }
