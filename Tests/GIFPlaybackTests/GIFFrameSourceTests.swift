@@ -14,6 +14,17 @@ import Testing
 
     static let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255]
 
+    @Test func aSourceReadingItsFramesFromTheFilePlaysTheSameFrames() async throws {
+        // Fixtures/README.md: loop-2.gif is red then green, 2×2.
+        let source = try GIFFrameSource(readingFramesFromFileAt: Self.fixture("loop-2.gif"))
+        #expect(source.image.readsFramesFromFile)
+        #expect(try await source.frame(at: 1).pixels == Array([Self.green, Self.green, Self.green, Self.green].joined()))
+        #expect(try await source.frame(at: 0).pixels == Array([Self.red, Self.red, Self.red, Self.red].joined()))
+        // At a display size too, straight from the seeker's canvas.
+        let cell = source.displaying(at: DisplaySize(maxWidth: 1, maxHeight: 1))
+        #expect(try await cell.frame(at: 1).pixels == Self.green)
+    }
+
     @Test func loopTwoPlaysThreeTimesThenRestsOnTheLastFrame() async throws {
         // Fixtures/README.md: 2×2, red then green, 10 cs each, NETSCAPE2.0 stored 2.
         let source = try GIFFrameSource(contentsOf: Self.fixture("loop-2.gif"))
