@@ -11,14 +11,15 @@ import Darwin
 
 /// The nine-grid figure: nine different animations, each in a 160 × 160
 /// cell, played host-driven for ``loops`` loops, every player under one
-/// ``budgetBytes`` `FrameMemoryBudget`; each grid in a fresh process (see
+/// ``budgetBytes`` `FrameMemoryBudget`, each file opened with
+/// `GIFImage(readingFramesFromFileAt:)`; each grid in a fresh process (see
 /// ``ProcessProbe/runSelf(_:preload:)``) whose peak RSS (`VmHWM`) is
-/// printed beside the same grid with one decoding thread per processor
-/// (the shared executor's size before it kept to half the processors) and
-/// at full size.
+/// printed beside the same grid with the files' bytes held in memory, with
+/// one decoding thread per processor (the shared executor's size before it
+/// kept to half the processors) and at full size.
 ///
 /// `BenchmarkReport --nine-grid` prints the section; the children run
-/// `BenchmarkReport --nine-grid-probe small|small-per-processor|full`.
+/// `BenchmarkReport --nine-grid-probe small|small-held|small-per-processor|full`.
 enum NineGrid {
     /// Loops every player plays.
     static let loops = 3
@@ -39,8 +40,13 @@ enum NineGrid {
     /// The grids the section prints, each run by a child (its raw value
     /// names it on the child's command line).
     enum Grid: String, CaseIterable {
-        /// At display size on the shared executor.
+        /// At display size on the shared executor, each file opened with
+        /// `GIFImage(readingFramesFromFileAt:)`: the feed setup the README
+        /// recommends, and the row the target is for.
         case small
+        /// The same with the files' bytes held in memory
+        /// (`GIFImage(contentsOf:)`).
+        case smallHeld = "small-held"
         /// At display size with one decoding thread per processor.
         case smallPerProcessor = "small-per-processor"
         /// At full size on the shared executor.
@@ -49,7 +55,8 @@ enum NineGrid {
         /// The row's name in the table.
         var name: String {
             switch self {
-            case .small: "display size 160×160"
+            case .small: "display size 160×160, frames read from the files"
+            case .smallHeld: "display size, files held in memory"
             case .smallPerProcessor: "display size, a decoding thread per processor"
             case .full: "full size"
             }
@@ -57,6 +64,10 @@ enum NineGrid {
 
         /// Whether the frames are at the cell's size.
         var atDisplaySize: Bool { self != .full }
+
+        /// Whether each image keeps its file's bytes in memory rather than
+        /// reading each frame's data from the file.
+        var holdsBytes: Bool { self == .smallHeld }
 
         /// The decoding threads, `nil` for the shared executor's (or
         /// `NINE_GRID_THREADS`).
@@ -110,7 +121,9 @@ enum NineGrid {
                 let cache = try await pool.cache(for: path, displaySize: small ? cell : nil) {
                     // A grid only plays forward: seek checkpoints would only
                     // take the budget from frames.
-                    GIFFrameSource(image: try GIFImage(contentsOf: path), checkpointBudget: checkpointBytes, executor: executor)
+                    let image = grid.holdsBytes
+                        ? try GIFImage(contentsOf: path) : try GIFImage(readingFramesFromFileAt: path)
+                    return GIFFrameSource(image: image, checkpointBudget: checkpointBytes, executor: executor)
                 }
                 canvasPixels += cache.source.canvasWidth * cache.source.canvasHeight
                 players.append(try Player(source: cache.source, configuration: configuration,
