@@ -23,23 +23,26 @@ enum Snippets {
             // frame.pixels: the whole canvas, RGBA8; frame.browserDelay: how long to show it
             print(frame.index, frame.pixels.count, frame.browserDelay)
         }
+
+        let onDisk = try GIFImage(readingFramesFromFileAt: path)  // scans, then reads each frame from the file
+        print(onDisk.readsFramesFromFile, onDisk.info == gif.info)
         // end README.md:46
 
-        // begin README.md:64
+        // begin README.md:74
         let sniff = Sniffer.sniff(Array(bytes.prefix(32)))
         print(sniff.format)        // .gif89a, .png, .apng, .jpeg, .webp, .avif, .heic, .bmp, .ico, .tiff, .unknown
         print(sniff.pixelSize as Any)   // from a GIF's logical screen or a PNG's IHDR
-        // end README.md:64
+        // end README.md:74
 
-        // begin README.md:72
+        // begin README.md:82
         do {
             _ = try GIFImage(contentsOf: "photo.png")
         } catch {
             print(error.reason)          // "this is a PNG file, not a GIF"
         }
-        // end README.md:72
+        // end README.md:82
 
-        // begin README.md:113
+        // begin README.md:123
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -73,13 +76,13 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:113
+        // end README.md:123
 
-        // begin README.md:162
+        // begin README.md:172
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:162
+        // end README.md:172
 
-        // begin README.md:176
+        // begin README.md:186
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -105,13 +108,13 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end README.md:176
+        // end README.md:186
 
-        // begin README.md:207
+        // begin README.md:217
         try await playGrid([source, source, source])
-        // end README.md:207
+        // end README.md:217
 
-        // begin README.md:256
+        // begin README.md:266
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -120,32 +123,34 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:256
+        // end README.md:266
 
-        // begin README.md:287
+        // begin README.md:297
         let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
         let gridPool = FrameCachePool(budget: gridBudget)
         let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
         var grid: [Player<ContinuousClock.Instant>] = []
         for _ in 0..<9 {                                           // nine cells (of one GIF here)
-            let cellCache = try await gridPool.cache(for: path, displaySize: cell) { try GIFFrameSource(contentsOf: path) }
+            let cellCache = try await gridPool.cache(for: path, displaySize: cell) {
+                try GIFFrameSource(readingFramesFromFileAt: path)  // the file's bytes stay on disk
+            }
             grid.append(try Player(source: cellCache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cellCache))
         }
         let small = try await grid[0].currentImage()               // fits 160 × 160
         gridBudget.trim(to: 4 << 20)                               // on a memory warning
         print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
-        // end README.md:287
+        // end README.md:297
 
-        // begin README.md:350
+        // begin README.md:362
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:350
+        // end README.md:362
 
-        // begin README.md:374
+        // begin README.md:386
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -163,9 +168,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:374
+        // end README.md:386
 
-        // begin README.md:410
+        // begin README.md:422
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -177,9 +182,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:410
+        // end README.md:422
 
-        // begin README.md:437
+        // begin README.md:449
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -200,9 +205,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:437
+        // end README.md:449
 
-        // begin README.md:496
+        // begin README.md:508
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -221,9 +226,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:496
+        // end README.md:508
 
-        // begin README.md:528
+        // begin README.md:540
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -258,20 +263,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:528
+        // end README.md:540
 
-        // begin README.md:583
+        // begin README.md:595
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:583
+        // end README.md:595
 
-        // begin README.md:601
+        // begin README.md:613
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:601
+        // end README.md:613
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -298,7 +303,12 @@ enum Snippets {
         }
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:29
 
-        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:43
+        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:47
+        let onDisk = try GIFImage(readingFramesFromFileAt: path)
+        print(onDisk.readsFramesFromFile, onDisk.info.frameCount)
+        // end Sources/GIF/GIF.docc/DecodingAGIF.md:47
+
+        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:54
         var frames = image.makeFrameIterator()
         do {
             while let frame = try frames.next() {
@@ -309,18 +319,18 @@ enum Snippets {
         } catch {
             print("stopped: \(error)")                 // what, frame, byte offset, frames kept
         }
-        // end Sources/GIF/GIF.docc/DecodingAGIF.md:43
+        // end Sources/GIF/GIF.docc/DecodingAGIF.md:54
 
-        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:64
+        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:75
         var parallelFrames = image.makeFrameIterator(parallel: true)
         while let frame = try parallelFrames.next() { _ = frame.pixels }
-        // end Sources/GIF/GIF.docc/DecodingAGIF.md:64
+        // end Sources/GIF/GIF.docc/DecodingAGIF.md:75
 
-        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:78
+        // begin Sources/GIF/GIF.docc/DecodingAGIF.md:89
         var seeker = image.makeSeeker()              // checkpoints within 64 MiB
         let last = try seeker.frame(at: image.info.frameCount - 1)
         print(last.index)
-        // end Sources/GIF/GIF.docc/DecodingAGIF.md:78
+        // end Sources/GIF/GIF.docc/DecodingAGIF.md:89
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
@@ -497,7 +507,11 @@ enum Snippets {
             let epoch = clock.now
             var players: [Player<ContinuousClock.Instant>] = []
             for path in paths.prefix(9) {
-                let cache = try await pool.cache(for: path, displaySize: cell) { try GIFFrameSource(contentsOf: path) }
+                let cache = try await pool.cache(for: path, displaySize: cell) {
+                    // The file stays open and each frame's data is read when it is
+                    // decoded: the encoded bytes are not held beside the budget.
+                    try GIFFrameSource(readingFramesFromFileAt: path)
+                }
                 let player = try Player(source: cache.source, startingAt: clock.now, epoch: epoch, cache: cache)
                 await player.play()              // its frames are kept over those of paused players
                 players.append(player)
@@ -514,7 +528,7 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:204
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:233
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:237
         var gridConfiguration = PlaylistConfiguration()
         gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
         let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
@@ -522,12 +536,12 @@ enum Snippets {
         }
         let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
         _ = gridPlaylist
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:233
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:245
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:249
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:245
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:249
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.
