@@ -59,7 +59,7 @@ enum FileReader {
                 throw GIFError(.limitExceeded(.inputBytes, value: declared, maximum: maxBytes))
             }
             let bytes = try readRegular(fd, path: path, declared: declared, maxBytes: maxBytes)
-            if keepingOpen { kept = OpenFile(descriptor: fd, path: path) }
+            if keepingOpen { kept = OpenFile(descriptor: fd) }
             return (bytes, kept)
         }
         return (try readStream(fd, path: path, maxBytes: maxBytes), nil)

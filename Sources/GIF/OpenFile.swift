@@ -17,14 +17,11 @@ import Darwin
 /// cut, as a file truncated on disk does; no read goes past what `pread`
 /// returned.
 final class OpenFile: Sendable {
-    /// The path the file was opened at, for error messages.
-    let path: String
     private let descriptor: Int32
 
     /// Takes ownership of `descriptor`, closed when the file is released.
-    init(descriptor: Int32, path: String) {
+    init(descriptor: Int32) {
         self.descriptor = descriptor
-        self.path = path
     }
 
     deinit {

@@ -189,7 +189,9 @@ public struct FrameIterator {
         }
         if decoder == nil { decoder = FrameDecoder() }
         let decoder = decoder!
-        if indexCache == nil, frame.rect.area >= FrameDecoder.bandedFramePixels,
+        // Interlaced frames are never banded: tested here so that a frame
+        // read from the file is not read for nothing and then again below.
+        if indexCache == nil, !frame.isInterlaced, frame.rect.area >= FrameDecoder.bandedFramePixels,
            let outcome = decoder.withData(of: frame, in: image, { local, bytes -> FrameDecoder.Outcome? in
                decoder.decodeInBands(local, bytes: bytes) { rows, indices in
                    compositor!.drawBand(frame, rows: rows, indices: indices)
