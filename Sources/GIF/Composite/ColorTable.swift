@@ -6,11 +6,15 @@ struct ColorTable {
     /// Entry `i` as a `UInt32` whose bytes in memory are the pixel's bytes in
     /// ``format``.
     private(set) var words: [UInt32]
+    /// The same entries as four planes of 256 bytes, for the compositor's
+    /// vector path: byte `k` (in memory) of entry `i` at `256 * k + i`.
+    private(set) var planes: [UInt8]
     /// The layout of each word's bytes.
     let format: PixelFormat
 
     init(_ palette: Palette?, format: PixelFormat = .rgba8) {
         words = [UInt32](repeating: 0, count: 256)
+        planes = [UInt8](repeating: 0, count: 1024)
         self.format = format
         fill(from: palette)
     }
@@ -32,13 +36,30 @@ struct ColorTable {
                 i += 1
             }
         }
+        for i in 0..<256 { setPlanes(i) }
     }
 
     /// Sets entry `index` to `word`, returning the word it held.
     mutating func replace(_ index: Int, with word: UInt32) -> UInt32 {
         let old = words[index]
         words[index] = word
+        setPlanes(index)
         return old
+    }
+
+    /// Runs `body` with ``words`` and ``planes``.
+    func withEntries<Result>(_ body: (UnsafePointer<UInt32>, UnsafePointer<UInt8>) -> Result) -> Result {
+        words.withUnsafeBufferPointer { words in
+            planes.withUnsafeBufferPointer { planes in body(words.baseAddress!, planes.baseAddress!) }
+        }
+    }
+
+    /// Copies entry `index`'s bytes into ``planes``.
+    private mutating func setPlanes(_ index: Int) {
+        let word = UInt32(littleEndian: words[index])
+        planes.withUnsafeMutableBufferPointer { planes in
+            for k in 0..<4 { planes[256 * k + index] = UInt8(truncatingIfNeeded: word >> UInt32(8 * k)) }
+        }
     }
 
     /// Packs a colour (not premultiplied) so that its bytes in memory are
