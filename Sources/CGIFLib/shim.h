@@ -83,6 +83,63 @@ static inline void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uin
         }
     }
 }
+
+/// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
+/// from bit `bit` of the code stream at `data` (`readable` bytes may be
+/// read), codes of `width` bits (at most 12) are tested in groups of 32
+/// while each group lies within `bits` and, when `bounded`, ends before
+/// the table reaches `limit` entries. Stops, leaving the group unread, at
+/// the first group holding a clear or end code (`clear`, `clear + 1`) or,
+/// when `bounded`, its `k`-th code past `*next + k`, the next free entry
+/// when it is read. Returns the bit reached; `*next` is moved on by 32 for
+/// each group passed. Call only when `gif_cpu_has_avx512_vbmi()` says so.
+///
+/// 32 codes of `width` bits are `4 * width` bytes, so every group starts at
+/// the same bit within its first byte, and one byte permute and one
+/// multishift (both set up once) put code `k` in 16-bit lane `k`: the
+/// permute gathers, for each run of four codes, the 8 bytes from the one
+/// its first code starts in; the multishift then takes each code's 16 bits
+/// from its byte-unaligned place in those 8.
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static inline long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bits, long bit,
+                                                   int width, int clear, long *next, int bounded, long limit) {
+    const long step = 32L * width;
+    long entries = *next;
+    if (bit + step > bits || (bounded && entries + 32 >= limit)) return bit;
+    uint8_t gather[64], shifts[64];
+    const int offset = (int)(bit & 7);
+    for (int run = 0; run < 8; run++) {
+        int start = offset + 4 * run * width;
+        for (int b = 0; b < 8; b++) gather[8 * run + b] = (uint8_t)((start >> 3) + b);
+        for (int i = 0; i < 4; i++) {
+            shifts[8 * run + 2 * i] = (uint8_t)((start & 7) + i * width);
+            shifts[8 * run + 2 * i + 1] = (uint8_t)((start & 7) + i * width + 8);
+        }
+    }
+    const __m512i permutation = _mm512_loadu_si512(gather), control = _mm512_loadu_si512(shifts);
+    const __m512i mask = _mm512_set1_epi16((short)((1 << width) - 1));
+    const __m512i clears = _mm512_set1_epi16((short)clear), two = _mm512_set1_epi16(2);
+    const __m512i lanes = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+                                           13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    // `next + k` in lane k; only read when bounded, where next + 32 < 4096.
+    __m512i bound = _mm512_add_epi16(_mm512_set1_epi16((short)(bounded ? entries : 0)), lanes);
+    const __m512i thirtyTwo = _mm512_set1_epi16(32);
+    while (bit + step <= bits && (!bounded || entries + 32 < limit)) {
+        long byte = bit >> 3, left = readable - byte;
+        __m512i raw = left >= 64 ? _mm512_loadu_si512(data + byte)
+                                 : _mm512_maskz_loadu_epi8((((__mmask64)1) << left) - 1, data + byte);
+        __m512i codes =
+            _mm512_and_si512(_mm512_multishift_epi64_epi8(control, _mm512_permutexvar_epi8(permutation, raw)), mask);
+        __mmask32 stop = _mm512_cmplt_epu16_mask(_mm512_xor_si512(codes, clears), two);
+        if (bounded) stop |= _mm512_cmpgt_epu16_mask(codes, bound);
+        if (stop) break;
+        bit += step;
+        entries += 32;
+        bound = _mm512_add_epi16(bound, thirtyTwo);
+    }
+    *next = entries;
+    return bit;
+}
 #endif
 
 #endif

@@ -104,15 +104,17 @@ import Testing
         return bytes
     }
 
-    static func quickWalk(_ bytes: [UInt8], codeSize: Int) -> Bool {
+    /// The quick walk, with its 32-code vector groups first when `vector`
+    /// and the processor has them (`ProcessorFeatures.hasAVX512VBMI`).
+    static func quickWalk(_ bytes: [UInt8], codeSize: Int, vector: Bool = false) -> Bool {
         let padded = bytes + [UInt8](repeating: 0, count: 8)
         return padded.withUnsafeBufferPointer {
-            LZWCodeCheck.isSound(codes: $0.baseAddress!, bits: bytes.count * 8, codeSize: codeSize)
+            LZWCodeCheck.isSound(codes: $0.baseAddress!, bits: bytes.count * 8, codeSize: codeSize, vector: vector)
         }
     }
 
-    @Test(arguments: 0...8)
-    func quickWalkAgreesWithOneCodeAtATime(codeSize: Int) {
+    @Test(arguments: 0...8, [false, true])
+    func quickWalkAgreesWithOneCodeAtATime(codeSize: Int, vector: Bool) {
         var random = SplitMix64(seed: UInt64(codeSize) &+ 0x5EED)
         var sound = 0, unsound = 0
         for trial in 0..<400 {
@@ -123,7 +125,9 @@ import Testing
                 random: &random)
             let expected = Self.referenceIsSound(bytes, codeSize: codeSize)
             if expected { sound += 1 } else { unsound += 1 }
-            #expect(Self.quickWalk(bytes, codeSize: codeSize) == expected, "trial \(trial), \(codes) codes")
+            #expect(
+                Self.quickWalk(bytes, codeSize: codeSize, vector: vector) == expected,
+                "trial \(trial), \(codes) codes")
         }
         // Both answers are exercised, except that code sizes 0 and 1 never
         // widen (see `put`), so no code can lie past the next free entry.
@@ -131,12 +135,62 @@ import Testing
         #expect(codeSize < 2 || unsound > 50)
     }
 
-    @Test func quickWalkAgreesOnNoise() {
+    @Test(arguments: [false, true])
+    func quickWalkAgreesOnNoise(vector: Bool) {
         var random = SplitMix64(seed: 77)
         for trial in 0..<3000 {
             let codeSize = 2 + trial % 7
             let bytes = (0..<(1 + random.below(300))).map { _ in UInt8(random.below(256)) }
-            #expect(Self.quickWalk(bytes, codeSize: codeSize) == Self.referenceIsSound(bytes, codeSize: codeSize))
+            #expect(
+                Self.quickWalk(bytes, codeSize: codeSize, vector: vector)
+                    == Self.referenceIsSound(bytes, codeSize: codeSize))
+        }
+    }
+
+    /// One long sound run, with a single bad code (one past the next free
+    /// entry, the hardest to tell) at every position of a 32-code group in
+    /// turn, then a clear code and an end code there: the rules say the
+    /// first is unsound, the others sound.
+    @Test(arguments: [false, true])
+    func everyLaneOfAGroupIsTested(vector: Bool) {
+        for codeSize in [2, 5, 8] {
+            let clear = 1 << codeSize
+            for position in 600..<(600 + 33) {
+                for kind in 0..<3 {
+                    var width = codeSize + 1, next = clear + 2
+                    var codes: [(code: Int, width: Int)] = [(clear, width), (0, width)]
+                    for i in 0..<2000 {
+                        if i == position {
+                            codes.append(([min(next, 4095) + 1, clear, clear + 1][kind], width))
+                            if kind == 1 { (width, next) = (codeSize + 1, clear + 2); codes.append((1, width)) }
+                            // After a bad code the stream goes on, so that the
+                            // code can fall in any lane of a whole group.
+                            if kind != 0 { continue }
+                        } else {
+                            codes.append((i % 5 == 0 ? min(next, 4095) : i % clear, width))
+                        }
+                        if next < 4096 {
+                            next += 1
+                            if next == 1 << width, width < 12 { width += 1 }
+                        }
+                    }
+                    var bytes: [UInt8] = [], buffer = 0, held = 0
+                    for (code, width) in codes {
+                        buffer |= code << held
+                        held += width
+                        while held >= 8 {
+                            bytes.append(UInt8(buffer & 0xFF))
+                            (buffer, held) = (buffer >> 8, held - 8)
+                        }
+                    }
+                    if held > 0 { bytes.append(UInt8(buffer)) }
+                    let unsound = kind == 0
+                    #expect(Self.referenceIsSound(bytes, codeSize: codeSize) == !unsound)
+                    #expect(
+                        Self.quickWalk(bytes, codeSize: codeSize, vector: vector) == !unsound,
+                        "code size \(codeSize), position \(position), kind \(kind)")
+                }
+            }
         }
     }
 }

@@ -51,13 +51,7 @@ struct Compositor {
     /// Whether this processor can draw rows 64 pixels at a time: an x86-64
     /// processor with AVX-512 F, BW and VBMI (Zen 4, Intel from Ice Lake on).
     /// Elsewhere rows are drawn a pixel at a time, with the same result.
-    static let vectorRowsAvailable: Bool = {
-        #if arch(x86_64)
-        return gif_cpu_has_avx512_vbmi() != 0
-        #else
-        return false
-        #endif
-    }()
+    static var vectorRowsAvailable: Bool { ProcessorFeatures.hasAVX512VBMI }
 
     /// A compositor for a canvas of `canvasSize` in `format`; `vectorRows`
     /// chooses the row drawing (tests draw with both and compare).

@@ -1,3 +1,5 @@
+import CGIFLib
+
 /// Walks a frame's LZW code stream without producing pixels, to find how
 /// many pixels a browser decodes from it before it goes wrong.
 ///
@@ -115,7 +117,12 @@ struct LZWCodeCheck {
     /// read with one load and tested at once (``CodeGroups``); one code at a
     /// time elsewhere: around clear and end codes, a code past the next free
     /// entry, the codes just before the width grows, and the end of the data.
-    static func isSound(codes data: UnsafePointer<UInt8>, bits: Int, codeSize: Int) -> Bool {
+    /// With `vector` (on processors with AVX-512 VBMI), groups of 32 codes
+    /// are tested first, in one vector each, and ``CodeGroups`` takes over
+    /// where one of those stops.
+    static func isSound(
+        codes data: UnsafePointer<UInt8>, bits: Int, codeSize: Int, vector: Bool = ProcessorFeatures.hasAVX512VBMI
+    ) -> Bool {
         let clear = 1 << codeSize, endCode = clear + 1
         let raw = UnsafeRawPointer(data)
         let firstWidth = codeSize + 1
@@ -130,6 +137,15 @@ struct LZWCodeCheck {
         var groups = codeSize >= 1 ? CodeGroups(width: width, clear: clear) : nil
         while true {
             if !afterClear, let lanes = groups {
+                #if arch(x86_64)
+                if vector && ProcessorFeatures.hasAVX512VBMI {
+                    // Past a full table every code is at most `next`: no bound.
+                    let bounded = !(width == 12 && next >= 4095)
+                    bit = gif_lzw_walk_groups_avx512_vbmi(
+                        data, bits / 8 + 8, bits, bit, Int32(width), Int32(clear), &next, bounded ? 1 : 0,
+                        min(limit, 4096))
+                }
+                #endif
                 (bit, next) = lanes.walk(raw, bits: bits, from: bit, next: next, limit: limit)
             }
             guard bit &+ width <= bits else { return true }
