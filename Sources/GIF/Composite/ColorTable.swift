@@ -36,7 +36,14 @@ struct ColorTable {
                 i += 1
             }
         }
-        for i in 0..<256 { setPlanes(i) }
+        words.withUnsafeBufferPointer { words in
+            planes.withUnsafeMutableBufferPointer { planes in
+                for i in 0..<256 {
+                    let word = UInt32(littleEndian: words[i])
+                    for k in 0..<4 { planes[256 * k + i] = UInt8(truncatingIfNeeded: word >> UInt32(8 * k)) }
+                }
+            }
+        }
     }
 
     /// Sets entry `index` to `word`, returning the word it held.
