@@ -9,7 +9,25 @@ enum Timing {
     /// Seconds per call of each body: each round times every body once (a
     /// batch of calls long enough to time), in turn; the result is each
     /// body's median over the rounds, and its best.
-    static func rounds(_ count: Int, _ bodies: [() -> Void]) -> (median: [Double], best: [Double]) {
+    ///
+    /// With `settling`, each batch is preceded by one untimed call of the
+    /// same body, so that every body is timed in the state its own calls
+    /// leave the process in (the allocator's free lists and trimmed heap,
+    /// the pages it has faulted in) rather than the state the body before
+    /// it left. Without it, whichever body follows one that frees a large
+    /// buffer pays for that: on large-gif-checkerboard (13 MB canvas) the
+    /// body right after the C baseline measured 17–21 ms and the same code
+    /// one place later 14–15 ms.
+    static func rounds(
+        _ count: Int, settling: Bool = false, _ bodies: [() -> Void]
+    ) -> (median: [Double], best: [Double]) {
+        let samples = roundSamples(count, settling: settling, bodies)
+        return (samples.map { $0.sorted()[$0.count / 2] }, samples.map { $0.min()! })
+    }
+
+    /// Each body's seconds per call in each round, as ``rounds(_:settling:_:)``
+    /// times them: `[body][round]`.
+    static func roundSamples(_ count: Int, settling: Bool = false, _ bodies: [() -> Void]) -> [[Double]] {
         // Warm up and size the batches so that one batch takes ≥ 20 ms.
         let batches = bodies.map { body -> Int in
             let once = time(body, repeats: 1)
@@ -18,10 +36,19 @@ enum Timing {
         var samples = [[Double]](repeating: [], count: bodies.count)
         for _ in 0..<count {
             for (i, body) in bodies.enumerated() {
+                if settling { body() }
                 samples[i].append(time(body, repeats: batches[i]) / Double(batches[i]))
             }
         }
-        return (samples.map { $0.sorted()[$0.count / 2] }, samples.map { $0.min()! })
+        return samples
+    }
+
+    /// The median over the rounds of each round's ratio of `samples[body]`
+    /// to `samples[baseline]`: the two were timed back to back, so a slow
+    /// spell of the machine that spans the round weighs on both.
+    static func pairedRatio(_ samples: [[Double]], _ body: Int, over baseline: Int) -> Double {
+        let ratios = zip(samples[body], samples[baseline]).map { $0 / $1 }.sorted()
+        return ratios[ratios.count / 2]
     }
 
     private static func time(_ body: () -> Void, repeats: Int) -> Double {

@@ -11,6 +11,7 @@ import Darwin
 // figure as a ratio.
 //
 // Usage: BenchmarkReport [--rounds N]
+//        BenchmarkReport --decode [--rounds N] [--workload NAME]   (the decode table alone)
 //        BenchmarkReport --profile c|gif|parallel|scan|seek|whole|chunks WORKLOAD [--repeat N]
 //        BenchmarkReport --player-probe WORKLOAD|playlist|nine-shared W|nine-private W|malloc-check
 //        BenchmarkReport --group-probe [WORKLOAD] [SECONDS]
@@ -63,6 +64,8 @@ var progressiveOnly = false
 var layoutOnly = false
 var steadyOnly = false
 var decodeOnly = false
+/// `--workload NAME`: the decode table for that workload alone.
+var onlyWorkload: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -72,6 +75,7 @@ while let argument = arguments.popFirst() {
     case "--layout": layoutOnly = true
     case "--steady": steadyOnly = true
     case "--decode": decodeOnly = true
+    case "--workload": onlyWorkload = arguments.popFirst()
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
     case "--profile":
         guard let decoder = arguments.popFirst(), let workload = arguments.popFirst() else { exit(2) }
@@ -99,7 +103,7 @@ if commandOnly {
     exit(0)
 }
 
-let workloads = Workload.all()
+let workloads = Workload.all().filter { onlyWorkload == nil || $0.name == onlyWorkload }
 if let profile {
     guard let workload = workloads.first(where: { $0.name == profile.workload }) else {
         print("no workload \(profile.workload); have \(workloads.map(\.name))")
@@ -138,7 +142,9 @@ guard mismatches.isEmpty else {
 }
 print("C baseline and GIF agree on every workload (CRC-32 of every composited canvas).")
 print("Processors online: \(Timing.processorCount); load average before: \(Timing.loadAverage).")
-print("Median of \(rounds) interleaved rounds; every decode figure is a ratio to the C baseline of the same run.")
+print("\(rounds) interleaved rounds; every decode figure is a ratio to the C baseline of the same run: the median")
+print("  of the rounds' ratios (a round times the C baseline, then each variant, back to back, each after one")
+print("  untimed call of its own so that it starts from its own memory state, not the previous variant's).")
 print()
 
 var rows: [[String]] = []
@@ -148,22 +154,23 @@ for workload in workloads {
     let frames = workload.frameCount
     let seekIndices = Decoders.shuffledIndices(frameCount: frames)
     var seeker = Decoders.preparedSeeker(workload.image)
-    let (timings, best) = Timing.rounds(rounds, [
+    let samples = Timing.roundSamples(rounds, settling: true, [
         { _ = Decoders.cBaseline(workload.bytes) },
         { _ = Decoders.sequential(workload.image) },
         { _ = Decoders.parallel(workload.image) },
         { _ = Decoders.scan(workload.bytes) },
         { _ = Decoders.seek(&seeker, to: seekIndices) },
     ])
-    let c = timings[0], ours = timings[1], parallel = timings[2], scan = timings[3]
+    let timings = samples.map { $0.sorted()[$0.count / 2] }, best = samples.map { $0.min()! }
+    let c = timings[0], ours = timings[1], scan = timings[3]
     cBaselineSeconds[workload.name] = c
     let seek = timings[4] / Double(seekIndices.count)
     let isParallel = workload.image.makeFrameIterator(parallel: true).isParallel
     rows.append([
         workload.name, "\(frames)", "\(workload.image.info.canvasSize)",
         Timing.milliseconds(c),
-        Timing.ratio(ours / c),
-        frames > 1 ? Timing.ratio(parallel / c) + (isParallel ? "" : "*") : "–",
+        Timing.ratio(Timing.pairedRatio(samples, 1, over: 0)),
+        frames > 1 ? Timing.ratio(Timing.pairedRatio(samples, 2, over: 0)) + (isParallel ? "" : "*") : "–",
         Timing.ratio(ours / scan, digits: 0),
         frames > 1 ? Timing.ratio(seek / (ours / Double(frames)), digits: 2) : "–",
         frames > 1 ? "\(seeker.checkpointInterval) (\(seeker.checkpointCount) saved)" : "–",
