@@ -53,6 +53,9 @@ struct Compositor {
     /// Elsewhere rows are drawn a pixel at a time, with the same result.
     static var vectorRowsAvailable: Bool { ProcessorFeatures.hasAVX512VBMI }
 
+    /// The shortest row drawn with the vector path.
+    static let vectorRowMinimum = 32
+
     /// A compositor for a canvas of `canvasSize` in `format`; `vectorRows`
     /// chooses the row drawing (tests draw with both and compare).
     init(canvasSize: PixelSize, format: PixelFormat = .rgba8, vectorRows: Bool = Compositor.vectorRowsAvailable) {
@@ -171,7 +174,9 @@ struct Compositor {
                     let from = source + (y - firstRow) * frameWidth
                     let out = base + (canvasY * canvasWidth + left) * 4
                     #if arch(x86_64)
-                    if vector {
+                    // Rows shorter than half a group are quicker a word at a
+                    // time than loading the table's 16 registers for them.
+                    if vector, n >= Self.vectorRowMinimum {
                         gif_draw_row_avx512_vbmi(
                             from, n, out.assumingMemoryBound(to: UInt32.self), planes, Int32(transparent))
                         return
