@@ -57,6 +57,10 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--lateness" {
 }
 
 var rounds = 7
+/// The decode table's rounds: 15 unless `--rounds` says otherwise (its
+/// single-frame files take well under a millisecond, and their medians
+/// over 7 rounds swung by several per cent on this shared machine).
+var decodeRounds = 15
 var profile: (decoder: String, workload: String)?
 var repeats = 1
 var commandOnly = false
@@ -69,7 +73,9 @@ var onlyWorkload: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--rounds": rounds = max(1, arguments.popFirst().flatMap { Int($0) } ?? rounds)
+    case "--rounds":
+        rounds = max(1, arguments.popFirst().flatMap { Int($0) } ?? rounds)
+        decodeRounds = rounds
     case "--command": commandOnly = true
     case "--progressive": progressiveOnly = true
     case "--layout": layoutOnly = true
@@ -142,7 +148,7 @@ guard mismatches.isEmpty else {
 }
 print("C baseline and GIF agree on every workload (CRC-32 of every composited canvas).")
 print("Processors online: \(Timing.processorCount); load average before: \(Timing.loadAverage).")
-print("\(rounds) interleaved rounds; every decode figure is a ratio to the C baseline of the same run: the median")
+print("\(decodeRounds) interleaved rounds; every decode figure is a ratio to the C baseline of the same run: the median")
 print("  of the rounds' ratios (a round times the C baseline, then each variant, back to back, each after one")
 print("  untimed call of its own so that it starts from its own memory state, not the previous variant's).")
 print()
@@ -154,7 +160,7 @@ for workload in workloads {
     let frames = workload.frameCount
     let seekIndices = Decoders.shuffledIndices(frameCount: frames)
     var seeker = Decoders.preparedSeeker(workload.image)
-    let samples = Timing.roundSamples(rounds, settling: true, [
+    let samples = Timing.roundSamples(decodeRounds, settling: true, [
         { _ = Decoders.cBaseline(workload.bytes) },
         { _ = Decoders.sequential(workload.image) },
         { _ = Decoders.parallel(workload.image) },
@@ -189,7 +195,7 @@ Timing.printTable(
     ],
     rows: rows)
 print()
-print("Best of the \(rounds) rounds (each variant's fastest round; less sensitive to other load on the machine):")
+print("Best of the \(decodeRounds) rounds (each variant's fastest round; less sensitive to other load on the machine):")
 print()
 Timing.printTable(
     header: ["workload", "frames", "canvas", "C baseline ms", "GIF 1 thread ×C", "GIF parallel ×C"],
