@@ -33,8 +33,8 @@ static inline int gif_cpu_has_avx512_vbmi(void) {
 /// at once (two two-register byte permutes, one per half of the table, and
 /// a blend on the index's top bit), then the four planes are interleaved into
 /// pixels. The interleave works within 16-byte lanes, so the indices are
-/// first permuted so that the pixels come out in order. The last group is
-/// read and written under a mask: no byte past `count` is touched.
+/// first permuted so that the pixels come out in order. A row shorter than
+/// 64 is read and written under a mask: no byte past `count` is touched.
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 static inline void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uint32_t *out, const uint8_t *planes,
                                             int transparent) {
@@ -53,6 +53,10 @@ static inline void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uin
 #undef GIF_PLANE
     const __m512i skipped = _mm512_set1_epi8((char)transparent);
     for (long i = 0; i < count; i += 64) {
+        // A row of 64 or more ends with the last 64 pixels, overlapping the
+        // group before: the overlap gets the same words twice, and the stores
+        // stay whole (a masked store is slow on some processors).
+        if (count - i < 64 && count >= 64) i = count - 64;
         long left = count - i;
         __mmask64 live = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
         __m512i indices = _mm512_maskz_loadu_epi8(live, from + i);
