@@ -52,10 +52,13 @@ public struct FrameIterator {
     /// Whether a parallel iterator over `info` decodes ahead: with two or more
     /// processors, two or more frames, and pixels enough for two batches of
     /// ``ParallelFrameDecoder/batchArea`` (less is over before a thread wakes up).
+    /// The processor count is asked last: on Linux it is a read of
+    /// `/sys/devices/system/cpu/online` (an open, a read and a close), which
+    /// a feed of single-frame GIFs need not pay for each iterator.
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
-        guard WorkerThread.processorCount > 1, info.frameCount > 1 else { return false }
+        guard info.frameCount > 1 else { return false }
         let area = info.frames.reduce(0) { $0 + $1.rect.area }
-        return area >= 2 * ParallelFrameDecoder.batchArea
+        return area >= 2 * ParallelFrameDecoder.batchArea && WorkerThread.processorCount > 1
     }
 
     /// The next composited frame, or `nil` after the last.
