@@ -19,29 +19,23 @@ struct ColorTable {
         fill(from: palette)
     }
 
-    /// Rewrites every entry from `palette`, in place.
+    /// Rewrites every entry from `palette`, in place: the words and the
+    /// planes in one pass over the palette's storage.
     mutating func fill(from palette: Palette?) {
         let format = format
-        let black = Self.word(red: 0, green: 0, blue: 0, alpha: 255, format: format)
         words.withUnsafeMutableBufferPointer { words in
-            var i = 0
-            if let palette {
-                for color in palette.colors.prefix(256) {
-                    words[i] = Self.word(red: color.red, green: color.green, blue: color.blue, alpha: 255, format: format)
-                    i += 1
-                }
-            }
-            while i < 256 {
-                words[i] = black
-                i += 1
-            }
-        }
-        words.withUnsafeBufferPointer { words in
             planes.withUnsafeMutableBufferPointer { planes in
-                for i in 0..<256 {
-                    let word = UInt32(littleEndian: words[i])
-                    for k in 0..<4 { planes[256 * k + i] = UInt8(truncatingIfNeeded: word >> UInt32(8 * k)) }
+                @inline(__always) func set(_ i: Int, _ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+                    let (b0, b1, b2, b3) = format.bytes(red: red, green: green, blue: blue, alpha: 255)
+                    words[i] = (UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24).littleEndian
+                    (planes[i], planes[256 + i], planes[512 + i], planes[768 + i]) = (b0, b1, b2, b3)
                 }
+                let filled = palette?.colors.withUnsafeBufferPointer { colors in
+                    let count = min(colors.count, 256)
+                    for i in 0..<count { set(i, colors[i].red, colors[i].green, colors[i].blue) }
+                    return count
+                } ?? 0
+                for i in filled..<256 { set(i, 0, 0, 0) }
             }
         }
     }
