@@ -21,8 +21,12 @@ enum Timing {
     static func rounds(
         _ count: Int, settling: Bool = false, _ bodies: [() -> Void]
     ) -> (median: [Double], best: [Double]) {
-        let samples = roundSamples(count, settling: settling, bodies)
-        return (samples.map { $0.sorted()[$0.count / 2] }, samples.map { $0.min()! })
+        summary(roundSamples(count, settling: settling, bodies))
+    }
+
+    /// Each body's median and best over the rounds of ``roundSamples(_:settling:_:)``.
+    static func summary(_ samples: [[Double]]) -> (median: [Double], best: [Double]) {
+        (samples.map { $0.sorted()[$0.count / 2] }, samples.map { $0.min()! })
     }
 
     /// Each body's seconds per call in each round, as ``rounds(_:settling:_:)``

@@ -167,7 +167,7 @@ for workload in workloads {
         { _ = Decoders.scan(workload.bytes) },
         { _ = Decoders.seek(&seeker, to: seekIndices) },
     ])
-    let timings = samples.map { $0.sorted()[$0.count / 2] }, best = samples.map { $0.min()! }
+    let (timings, best) = Timing.summary(samples)
     let c = timings[0], ours = timings[1], scan = timings[3]
     cBaselineSeconds[workload.name] = c
     let seek = timings[4] / Double(seekIndices.count)

@@ -26,9 +26,8 @@ struct ColorTable {
         words.withUnsafeMutableBufferPointer { words in
             planes.withUnsafeMutableBufferPointer { planes in
                 @inline(__always) func set(_ i: Int, _ red: UInt8, _ green: UInt8, _ blue: UInt8) {
-                    let (b0, b1, b2, b3) = format.bytes(red: red, green: green, blue: blue, alpha: 255)
-                    words[i] = (UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24).littleEndian
-                    (planes[i], planes[256 + i], planes[512 + i], planes[768 + i]) = (b0, b1, b2, b3)
+                    Self.store(Self.word(red: red, green: green, blue: blue, alpha: 255, format: format), at: i,
+                               words: words, planes: planes)
                 }
                 let filled = palette?.colors.withUnsafeBufferPointer { colors in
                     let count = min(colors.count, 256)
@@ -43,23 +42,26 @@ struct ColorTable {
     /// Sets entry `index` to `word`, returning the word it held.
     mutating func replace(_ index: Int, with word: UInt32) -> UInt32 {
         let old = words[index]
-        words[index] = word
-        setPlanes(index)
+        words.withUnsafeMutableBufferPointer { words in
+            planes.withUnsafeMutableBufferPointer { planes in Self.store(word, at: index, words: words, planes: planes) }
+        }
         return old
+    }
+
+    /// Writes `word` as entry `index` of `words` and of `planes`.
+    @inline(__always)
+    private static func store(
+        _ word: UInt32, at index: Int, words: UnsafeMutableBufferPointer<UInt32>, planes: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        words[index] = word
+        let value = UInt32(littleEndian: word)
+        for k in 0..<4 { planes[256 * k + index] = UInt8(truncatingIfNeeded: value >> UInt32(8 * k)) }
     }
 
     /// Runs `body` with ``words`` and ``planes``.
     func withEntries<Result>(_ body: (UnsafePointer<UInt32>, UnsafePointer<UInt8>) -> Result) -> Result {
         words.withUnsafeBufferPointer { words in
             planes.withUnsafeBufferPointer { planes in body(words.baseAddress!, planes.baseAddress!) }
-        }
-    }
-
-    /// Copies entry `index`'s bytes into ``planes``.
-    private mutating func setPlanes(_ index: Int) {
-        let word = UInt32(littleEndian: words[index])
-        planes.withUnsafeMutableBufferPointer { planes in
-            for k in 0..<4 { planes[256 * k + index] = UInt8(truncatingIfNeeded: word >> UInt32(8 * k)) }
         }
     }
 
