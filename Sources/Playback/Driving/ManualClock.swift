@@ -45,12 +45,32 @@ public final class ManualClock: Clock, Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// A ``waitForSleepers(limit:until:)`` call waiting for its condition.
+    private struct Watcher {
+        var id: Int
+        var condition: @Sendable ([Instant]) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
     private struct State {
         var now: Instant
         var sleepers: [Sleeper] = []
+        var watchers: [Watcher] = []
         var nextID = 0
         var sleepCount = 0
         var log: [Instant] = []
+
+        var pendingDeadlines: [Instant] { sleepers.map(\.deadline).sorted() }
+
+        /// Removes the watchers whose condition the sleeps in progress meet,
+        /// to be resumed with `true` once the lock is released.
+        mutating func satisfiedWatchers() -> [Watcher] {
+            guard !watchers.isEmpty else { return [] }
+            let pending = pendingDeadlines
+            let met = watchers.filter { $0.condition(pending) }
+            watchers.removeAll { watcher in met.contains { $0.id == watcher.id } }
+            return met
+        }
     }
 
     private let state: LockedState<State>
@@ -67,7 +87,7 @@ public final class ManualClock: Clock, Sendable {
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// The deadlines of the sleeps in progress, soonest first.
-    public var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+    public var pendingDeadlines: [Instant] { state.withLock { $0.pendingDeadlines } }
 
     /// How many times `sleep(until:)` has been called: a driver's wake-ups.
     public var sleepCount: Int { state.withLock { $0.sleepCount } }
@@ -86,14 +106,15 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: (any Error)?? = state.withLock { state in
+                let (resumeNow, met): ((any Error)??, [Watcher]) = state.withLock { state in
                     state.sleepCount += 1
                     state.log.append(deadline)
-                    if deadline <= state.now { return .some(nil) }
-                    if Task.isCancelled { return .some(CancellationError()) }
+                    if deadline <= state.now { return (.some(nil), []) }
+                    if Task.isCancelled { return (.some(CancellationError()), []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return .none
+                    return (.none, state.satisfiedWatchers())
                 }
+                for watcher in met { watcher.continuation.resume(returning: true) }
                 switch resumeNow {
                 case .none: break
                 case .some(nil): continuation.resume()
@@ -101,25 +122,28 @@ public final class ManualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            let cancelled = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
+            let (cancelled, met) = state.withLock { state -> (Sleeper?, [Watcher]) in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return (nil, []) }
+                let sleeper = state.sleepers.remove(at: index)
+                return (sleeper, state.satisfiedWatchers())
             }
             cancelled?.continuation.resume(throwing: CancellationError())
+            for watcher in met { watcher.continuation.resume(returning: true) }
         }
     }
 
     /// Moves time to `instant` and wakes every sleeper whose deadline it
     /// reached. Time never goes back: an earlier `instant` changes nothing.
     public func advance(to instant: Instant) {
-        let due = state.withLock { state -> [Sleeper] in
+        let (due, met) = state.withLock { state -> ([Sleeper], [Watcher]) in
             state.now = max(state.now, instant)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }
-            return due
+            return (due, due.isEmpty ? [] : state.satisfiedWatchers())
         }
         for sleeper in due { sleeper.continuation.resume() }
+        for watcher in met { watcher.continuation.resume(returning: true) }
     }
 
     /// Moves time forward by `duration` (a negative one changes nothing).
@@ -132,13 +156,60 @@ public final class ManualClock: Clock, Sendable {
     /// until `deadline`: how a test knows that a driver has gone to sleep
     /// before it moves the clock. Returns whether that happened in time.
     @discardableResult
-    public func waitForSleeper(at deadline: Instant, limit: Duration = .seconds(120)) async -> Bool {
-        let realTime = ContinuousClock()
-        let end = realTime.now.advanced(by: limit)
-        while true {
-            if state.withLock({ $0.sleepers.contains { $0.deadline == deadline } }) { return true }
-            if realTime.now >= end { return false }
-            try? await Task.sleep(for: .milliseconds(1))
+    public func waitForSleeper(at deadline: Instant, limit: Duration = .seconds(5)) async -> Bool {
+        await waitForSleepers(limit: limit) { $0.contains(deadline) }
+    }
+
+    /// Waits, in real time and for at most `limit`, until the deadlines of
+    /// the sleeps in progress (soonest first, as ``pendingDeadlines``) meet
+    /// `condition`; returns whether they did in time.
+    ///
+    /// The condition is checked at once, then each time a sleep starts or
+    /// ends, never on a timer: `{ $0.isEmpty }` waits until every driver has
+    /// stopped sleeping, `{ ($0.first ?? .distantFuture) > instant }` until
+    /// the drivers woken at `instant` have gone back to sleep. A task that
+    /// is cancelled stops waiting and gets `false`.
+    @discardableResult
+    public func waitForSleepers(
+        limit: Duration = .seconds(5), until condition: @escaping @Sendable ([Instant]) -> Bool
+    ) async -> Bool {
+        let id = state.withLock { state -> Int? in
+            if condition(state.pendingDeadlines) { return nil }
+            state.nextID += 1
+            return state.nextID
+        }
+        guard let id else { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.watch(id: id, condition: condition) }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let met = await group.next() ?? false
+            group.cancelAll()
+            return met
+        }
+    }
+
+    /// Suspends until `condition` holds for the sleeps in progress (`true`)
+    /// or the task is cancelled (`false`).
+    private func watch(id: Int, condition: @escaping @Sendable ([Instant]) -> Bool) async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let answer: Bool? = state.withLock { state in
+                    if condition(state.pendingDeadlines) { return true }
+                    if Task.isCancelled { return false }
+                    state.watchers.append(Watcher(id: id, condition: condition, continuation: continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let watcher = state.withLock { state -> Watcher? in
+                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.watchers.remove(at: index)
+            }
+            watcher?.continuation.resume(returning: false)
         }
     }
 }
