@@ -2,29 +2,18 @@ import Foundation
 import GIF
 import GIFPlayback
 import Playback
-import Synchronization
+import PlaybackTestSupport
 import Testing
 
 /// Events with the manual clock's time when each was delivered.
 final class TimedEvents<Event: Sendable>: Sendable {
-    private let records = Mutex<[(Event, Duration)]>([])
-    func record(_ event: Event, at time: Duration) { records.withLock { $0.append((event, time)) } }
-    var all: [(Event, Duration)] { records.withLock { $0 } }
-}
-
-/// Polls `condition` until it holds, at most `polls` times with a 1 ms
-/// sleep between polls (about two minutes on an idle machine); true once it
-/// holds. The bound is a number of polls, not a wall-clock time: when other
-/// tests of the run keep Swift's cooperative pool busy (a loaded 2-core
-/// machine), the task that would make the condition true is starved as much
-/// as this loop is, so a time limit would fail a correct test. How a test
-/// knows that work on other tasks has happened; not a timing assertion.
-func eventually(polls: Int = 120_000, _ condition: @Sendable () async -> Bool) async -> Bool {
-    for _ in 0..<polls {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
+    private let lock = NSLock()
+    nonisolated(unsafe) private var records: [(Event, Duration)] = []
+    func record(_ event: Event, at time: Duration) {
+        lock.withLock { records.append((event, time)) }
+        Changes.shared.signal()
     }
-    return await condition()
+    var all: [(Event, Duration)] { lock.withLock { records } }
 }
 
 /// A player on the public ManualClock, driven by a PlaybackDriver, playing
@@ -80,13 +69,13 @@ struct ProgressivePlaybackTests {
         clock.advance(to: run.at(240))
         // Frame 2 has not arrived: the driver rests, the player waits.
         #expect(await eventually { run.count(.waitingForFrame(frame: 2)) == 1 })
-        #expect(await eventually { clock.pendingDeadlines.isEmpty })
+        #expect(await clock.waitForSleepers { $0.isEmpty })
         #expect(await player.isWaiting)
         #expect(await player.currentFrame == 1)
         clock.advance(to: run.at(300))
         fed = try run.feed(through: 3, from: fed)
         // The arrival wakes the driver: the player goes on at 300 ms.
-        #expect(await eventually { await !player.isWaiting })
+        #expect(await eventually(watching: [player]) { await !player.isWaiting })
         let shown = await player.currentFrame
         #expect(try await player.currentImage().pixels == (try run.whole.frame(at: shown).pixels))
         // On to the end of frame 3, deadline by deadline.
@@ -94,7 +83,7 @@ struct ProgressivePlaybackTests {
             let next = try #require(await player.nextChangeInstant)
             #expect(await clock.waitForSleeper(at: next))
             clock.advance(to: next)
-            #expect(await eventually { await player.nextChangeInstant != next })
+            #expect(await eventually(watching: [player]) { await player.nextChangeInstant != next })
         }
         clock.advance(to: run.at(1000))
         try run.source.append(run.bytes[fed...])
@@ -155,7 +144,7 @@ struct ProgressivePlaybackTests {
         let events = TimedEvents<PlaylistEvent>()
         await playlist.addObserver { events.record($0, at: clock.now.offset) }
         await playlist.play(at: clock.now)
-        #expect(await eventually { await playlist.loadState(of: "demo") == .ready })
+        #expect(await eventually(watching: [playlist]) { await playlist.loadState(of: "demo") == .ready })
         #expect(!run.source.isComplete)
         await playlist.advance(to: clock.now)
         clock.advance(to: run.at(240))
@@ -163,7 +152,7 @@ struct ProgressivePlaybackTests {
         #expect(await playlist.currentFrame == 1)
         clock.advance(to: run.at(300))
         try run.source.append(run.bytes[fed...])
-        #expect(await eventually { await playlist.currentPlayhead?.timeline.isComplete == true })
+        #expect(await eventually(watching: [playlist]) { await playlist.currentPlayhead?.timeline.isComplete == true })
         await playlist.advance(to: clock.now)
         #expect(await playlist.currentFrame == 2)
         let expected: [(PlaylistEvent, Duration)] = [

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// Counts loaders started, loaders that saw their task cancelled, and
@@ -15,13 +16,18 @@ final class LoaderCounter: @unchecked Sendable {
     /// A loader that waits until its task is cancelled, then throws
     /// `CancellationError`, as a well-behaved network load would.
     func cancellableLoad() async throws -> any FrameSource {
-        lock.withLock { counts.started += 1 }
-        defer { lock.withLock { counts.returned += 1 } }
+        count { $0.started += 1 }
+        defer { count { $0.returned += 1 } }
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(3600))
         }
-        lock.withLock { counts.cancelled += 1 }
+        count { $0.cancelled += 1 }
         throw CancellationError()
+    }
+
+    private func count(_ change: (inout (started: Int, cancelled: Int, returned: Int)) -> Void) {
+        lock.withLock { change(&counts) }
+        Changes.shared.signal()
     }
 }
 
@@ -46,7 +52,7 @@ struct BookkeepingTests {
         #expect(await playlist.cancelledLoadCount == 2 * rounds)
         #expect(await eventually { counter.started == 2 * rounds + 2 })
         #expect(await eventually { counter.cancelled == 2 * rounds })
-        #expect(await eventually { await playlist.abandonedLoadCount == 0 })
+        #expect(await eventually(watching: [playlist]) { await playlist.abandonedLoadCount == 0 })
         #expect(counter.returned == 2 * rounds)
         #expect(await playlist.loadState(of: "\(rounds)-0") == .loading)
     }
@@ -56,15 +62,15 @@ struct BookkeepingTests {
         let gate = LoadGate()  // waits for `open`, cancelled or not
         let clock = ManualClock()
         let playlist = try Playlist(items: [PlaylistItem(key: "stubborn") { try await gate.load() }], startingAt: clock.now)
-        #expect(await eventually { await playlist.runningLoadCount == 1 })
+        #expect(await eventually(watching: [playlist]) { await playlist.runningLoadCount == 1 })
         await playlist.replace(items: [PlaylistItem(key: "next") { FakeFrameSource.milliseconds(100) }])
         #expect(await playlist.cancelledLoadCount == 1)
         #expect(await playlist.abandonedLoadCount == 1)
         // The playlist goes on without it.
-        #expect(await eventually { await playlist.loadState(of: "next") == .ready })
+        #expect(await eventually(watching: [playlist]) { await playlist.loadState(of: "next") == .ready })
         #expect(await playlist.currentKey == "next")
         gate.open(.success(FakeFrameSource.milliseconds(100, 100)))
-        #expect(await eventually { await playlist.abandonedLoadCount == 0 })
+        #expect(await eventually(watching: [playlist]) { await playlist.abandonedLoadCount == 0 })
         #expect(await playlist.loadState(of: "stubborn") == nil)
         #expect(await playlist.runningLoadCount == 0)
     }

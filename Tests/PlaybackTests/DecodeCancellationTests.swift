@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// Issue 12, item 2: decode work nobody wants any more is cancelled.
@@ -23,13 +24,18 @@ struct DecodeCancellationTests {
         var ended: [(index: Int, cancelled: Bool)] { lock.withLock { finished } }
         var releaseCount: Int { lock.withLock { releases } }
 
-        func releaseDecodingState() { lock.withLock { releases += 1 } }
+        func releaseDecodingState() {
+            lock.withLock { releases += 1 }
+            Changes.shared.signal()
+        }
 
         func frame(at index: Int) async throws -> RenderedFrame {
             lock.withLock { startedIndices.append(index) }
+            Changes.shared.signal()
             await gate.wait()
             let cancelled = Task.isCancelled
             lock.withLock { finished.append((index, cancelled)) }
+            Changes.shared.signal()
             if cancelled { throw CancellationError() }
             return RenderedFrame(index: index, width: 2, height: 1, pixels: Array(repeating: UInt8(index), count: 8))
         }

@@ -1,4 +1,5 @@
 import Playback
+import PlaybackTestSupport
 import Testing
 
 @Suite("Real-time driver on a manual clock")
@@ -19,12 +20,12 @@ struct DriverTests {
         #expect(clock.pendingDeadlines.isEmpty)
 
         await player.play(at: clock.now)
-        await clock.waitForSleeper(at: at(100))
+        #expect(await clock.waitForSleeper(at: at(100)))
         clock.advance(to: at(100))
-        await clock.waitForSleeper(at: at(300))
+        #expect(await clock.waitForSleeper(at: at(300)))
         // A late wake-up (50 ms) does not shift the next deadline.
         clock.advance(to: at(350))
-        await clock.waitForSleeper(at: at(600))
+        #expect(await clock.waitForSleeper(at: at(600)))
         clock.advance(to: at(600))
         #expect(await eventually { recorder.events.last == .finished })
         try await Task.sleep(for: .milliseconds(20))
@@ -52,20 +53,20 @@ struct DriverTests {
         let driver = PlaybackDriver(player: player, clock: clock)
         let task = Task { await driver.run() }
         await player.play(at: start)
-        await clock.waitForSleeper(at: at(100))
+        #expect(await clock.waitForSleeper(at: at(100)))
         clock.advance(to: at(40))
         await player.pause(at: clock.now)
-        #expect(await eventually { clock.pendingDeadlines.isEmpty })
+        #expect(await clock.waitForSleepers { $0.isEmpty })
         clock.advance(to: at(5000))
         await player.play(at: clock.now)
         // 60 ms of frame 0 remain.
-        await clock.waitForSleeper(at: at(5060))
+        #expect(await clock.waitForSleeper(at: at(5060)))
         clock.advance(to: at(5060))
-        #expect(await eventually { await player.currentFrame == 1 })
-        await clock.waitForSleeper(at: at(5260))
+        #expect(await eventually(watching: [player]) { await player.currentFrame == 1 })
+        #expect(await clock.waitForSleeper(at: at(5260)))
         // A seek moves the deadline at once.
         try await player.seek(toFrame: 2)
-        await clock.waitForSleeper(at: at(5360))
+        #expect(await clock.waitForSleeper(at: at(5360)))
         task.cancel()
         await task.value
         #expect(clock.pendingDeadlines.isEmpty)
@@ -83,10 +84,10 @@ struct DriverTests {
         await player.play(at: start)
         for _ in 0..<120 {
             guard let deadline = await player.nextChangeInstant else { break }
-            await clock.waitForSleeper(at: deadline)
+            #expect(await clock.waitForSleeper(at: deadline))
             clock.advance(to: deadline)
             // Let the driver tick before moving on.
-            _ = await eventually { await player.nextChangeInstant != deadline }
+            _ = await eventually(watching: [player]) { await player.nextChangeInstant != deadline }
         }
         // 120 steps = 60 loops of 666,666,667 ns media = 40,000,000,020 ns,
         // at 0.75×: 53,333,333,360 ns of host time.

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 
 /// A frame source with known delays whose pixels are the frame index
 /// repeated; it counts decodes so cache tests can check underruns.
@@ -20,6 +21,11 @@ struct FakeFrameSource: FrameSource {
         FakeFrameSource(frameDelays: delays.map { .milliseconds($0) }, storedLoopCount: storedLoopCount)
     }
 
+    /// A cache that goes away calls this: tests waiting for that wake up.
+    func releaseDecodingState() {
+        Changes.shared.signal()
+    }
+
     func frame(at index: Int) async throws -> RenderedFrame {
         log.record(index)
         return RenderedFrame(
@@ -34,7 +40,10 @@ final class DecodeLog: @unchecked Sendable {
     private let lock = NSLock()
     private var indices: [Int] = []
 
-    func record(_ index: Int) { lock.withLock { indices.append(index) } }
+    func record(_ index: Int) {
+        lock.withLock { indices.append(index) }
+        Changes.shared.signal()
+    }
     var decoded: [Int] { lock.withLock { indices } }
 }
 
@@ -88,7 +97,10 @@ final class RecyclingFrameSource: FrameSource, @unchecked Sendable {
     var storageSizes: [Int] { lock.withLock { sizes } }
     var releaseCount: Int { lock.withLock { released } }
 
-    func releaseDecodingState() { lock.withLock { released += 1 } }
+    func releaseDecodingState() {
+        lock.withLock { released += 1 }
+        Changes.shared.signal()
+    }
 
     func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [])

@@ -1,4 +1,5 @@
 import Playback
+import PlaybackTestSupport
 import Testing
 
 @Suite("Frame cache pool: players of one source share one cache")

@@ -1,4 +1,5 @@
 import Playback
+import PlaybackTestSupport
 import Testing
 
 @Suite("Frame cache: budget, hits, misses, purge")
@@ -72,7 +73,7 @@ struct FrameCacheTests {
         async let second = cache.frame(at: 3)
         async let third = cache.frame(at: 3)
         // All three have asked (three misses) before the source answers.
-        #expect(await eventually { await cache.statistics.misses == 3 })
+        #expect(await eventually(watching: [cache]) { await cache.statistics.misses == 3 })
         await gate.open()
         let frames = try await [first, second, third]
         #expect(frames.map(\.index) == [3, 3, 3])
@@ -110,11 +111,9 @@ struct FrameCacheTests {
         let cache = FrameCache(source: source, byteBudget: 1024, lookahead: 2)
         let player = try Player(source: source, startingAt: clock.now, cache: cache)
         #expect(try await player.currentImage().index == 0)
-        #expect(await eventually {
-            let one = await cache.contains(1)
-            let two = await cache.contains(2)
-            return one && two
-        })
+        await cache.waitForPrefetch()
+        #expect(await cache.contains(1))
+        #expect(await cache.contains(2))
         await player.play()
         await player.advance(by: .milliseconds(100))
         #expect(try await player.currentImage().index == 1)

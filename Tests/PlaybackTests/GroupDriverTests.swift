@@ -1,4 +1,5 @@
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// Moves `clock` from deadline to deadline up to `end` after `start`,
@@ -9,13 +10,13 @@ private func stepThroughDeadlines(
     done: @Sendable () async -> Bool = { false }
 ) async {
     while true {
-        let more = await eventually {
+        let more = await eventually(watching: [clock]) {
             if !clock.pendingDeadlines.isEmpty { return true }
             return await done()
         }
         guard more, let next = clock.pendingDeadlines.first, start.duration(to: next) <= end else { return }
         clock.advance(to: next)
-        _ = await eventually {
+        _ = await eventually(watching: [clock]) {
             if let first = clock.pendingDeadlines.first { return first > next }
             return await done()
         }
@@ -165,7 +166,7 @@ struct GroupDriverTests {
         await group.add(second)
         await group.add(second)  // twice: nothing more
         #expect(await group.memberCount == 2)
-        await clock.waitForSleeper(at: at(270))
+        #expect(await clock.waitForSleeper(at: at(270)))
         clock.advance(to: at(270))
         #expect(await eventually { secondEvents.events == [.frameChanged(frame: 1)] })
 
@@ -202,7 +203,7 @@ struct GroupDriverTests {
         let aloneTask = Task { await PlaylistDriver(playlist: alone, clock: aloneClock).run() }
         // Both items loaded first, so that the loads' real-time arrival
         // cannot change what the manual clock sees.
-        #expect(await eventually { await bothReady(alone) })
+        #expect(await eventually(watching: [alone]) { await bothReady(alone) })
         await alone.play(at: aloneStart)
         await stepThroughDeadlines(aloneClock, from: aloneStart, until: horizon)
         aloneTask.cancel()
@@ -218,7 +219,7 @@ struct GroupDriverTests {
         await group.add(playlist)
         await group.add(player)
         let task = Task { await group.run() }
-        #expect(await eventually { await bothReady(playlist) })
+        #expect(await eventually(watching: [playlist]) { await bothReady(playlist) })
         await playlist.play(at: start)
         await player.play(at: start)
         await stepThroughDeadlines(clock, from: start, until: horizon)

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// A source whose answers the test sets: frame count, canvas, the frames'
@@ -247,7 +248,7 @@ struct HostileInputTests {
             PlaylistItem(key: "A") { FakeFrameSource.milliseconds(100, 100) },
             PlaylistItem(key: "B") { b },
         ], startingAt: clock.now)
-        #expect(await eventually { await playlist.loadState(of: "B") == .ready })
+        #expect(await eventually(watching: [playlist]) { await playlist.loadState(of: "B") == .ready })
         b.change { $0.frameCount = 0 }
         await playlist.play(at: clock.now)
         let events = await playlist.advance(to: clock.now.advanced(by: .milliseconds(200)))

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// Issue 12, item 4: a cap on play time (WCAG 2.2.2) and reduced motion.
@@ -53,9 +54,9 @@ struct MotionPolicyTests {
             await player.play(at: start)
             while await player.state == .playing {
                 let next = try #require(await player.nextChangeInstant)
-                await clock.waitForSleeper(at: next)
+                #expect(await clock.waitForSleeper(at: next))
                 clock.advance(to: next)
-                #expect(await eventually { await player.nextChangeInstant != next })
+                #expect(await eventually(watching: [player]) { await player.nextChangeInstant != next })
             }
             // The limit: 1,000 ms of media time at rate 1, with no pause.
             var expected = Self.expectedChanges(before: 1000).map { ($0.0, Duration.milliseconds($0.1)) }
@@ -73,7 +74,7 @@ struct MotionPolicyTests {
             #expect(await player.state == .timeLimitReached)
             #expect(await player.currentFrame == stillIndex)
             // Stopped: the driver rests, and time passing changes nothing.
-            #expect(await eventually { clock.pendingDeadlines.isEmpty })
+            #expect(await clock.waitForSleepers { $0.isEmpty })
             clock.advance(by: .seconds(10))
             #expect(await player.advance(to: clock.now).isEmpty)
             driving.cancel()

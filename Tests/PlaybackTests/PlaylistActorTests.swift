@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// A loader the test completes by hand.
@@ -58,7 +59,7 @@ struct PlaylistActorTests {
         let playlist = try Playlist(items: items, startingAt: start)
         let recorder = PlaylistRecorder()
         await playlist.addObserver { recorder.record($0) }
-        #expect(await eventually { await playlist.loadState(of: "C") == .loading })
+        #expect(await eventually(watching: [playlist]) { await playlist.loadState(of: "C") == .loading })
         #expect(await playlist.loadState(of: "A") == .ready)
         #expect(await playlist.loadState(of: "B") == .failed(FakeLoadError(key: "B")))
         #expect(try await playlist.currentImage()?.pixels == Array(repeating: 0, count: 8))
@@ -70,7 +71,7 @@ struct PlaylistActorTests {
         ])
         #expect(await playlist.nextChangeInstant == at(5200))
         gate.open(.success(Self.twoFrames))
-        #expect(await eventually { await playlist.loadState(of: "C") == .ready })
+        #expect(await eventually(watching: [playlist]) { await playlist.loadState(of: "C") == .ready })
         #expect(await playlist.nextChangeInstant == at(250))  // due: starts at the next instant passed in
         #expect(await playlist.advance(to: at(900)) == [.itemStarted(key: "C")])
         #expect(await playlist.advance(to: at(1000)) == [.player(key: "C", event: .frameChanged(frame: 1))])
@@ -92,12 +93,12 @@ struct PlaylistActorTests {
         await playlist.addObserver { recorder.record($0) }
         let task = Task { await PlaylistDriver(playlist: playlist, clock: clock).run() }
         await playlist.play(at: start)
-        await clock.waitForSleeper(at: at(5000))  // the load timeout
+        #expect(await clock.waitForSleeper(at: at(5000)))  // the load timeout
         clock.advance(to: at(300))
         gate.open(.success(Self.twoFrames))
-        await clock.waitForSleeper(at: at(400))   // A started at 300: frame 1 due at 400
+        #expect(await clock.waitForSleeper(at: at(400)))   // A started at 300: frame 1 due at 400
         clock.advance(to: at(500))
-        await clock.waitForSleeper(at: at(600))   // B started at 500: frame 1 due at 600
+        #expect(await clock.waitForSleeper(at: at(600)))   // B started at 500: frame 1 due at 600
         #expect(recorder.playback == [
             .waitingForItem(key: "A"), .itemStarted(key: "A"), .player(key: "A", event: .frameChanged(frame: 1)),
             .player(key: "A", event: .loopCompleted(loopsDone: 1)), .player(key: "A", event: .finished),

@@ -66,6 +66,9 @@ public actor FrameCache {
     private var idleWaiters: [UnsafeContinuation<Void, Never>] = []
     /// Bumped by ``purge()``: a decode started before is not kept.
     private var generation = 0
+    /// See ``addWatcher(_:)``.
+    private var watchers: [(token: Int, watch: @Sendable () -> Void)] = []
+    private var lastWatcherToken = 0
     private nonisolated let requests: AsyncStream<[Int]>.Continuation
     /// The look-ahead's task and its wake-up: replaced only when a decode
     /// in flight must be cancelled. The task holds the cache weakly, so a
@@ -155,8 +158,24 @@ public actor FrameCache {
         guard (0..<max(0, count)).contains(index) else {
             throw PlayerError.frameOutOfRange(index, frameCount: count)
         }
-        if let frame = memoryBudget.lookup(member, index, counting: true) { return frame }
+        let held = memoryBudget.lookup(member, index, counting: true)
+        for watcher in watchers { watcher.watch() }
+        if let held { return held }
         return try await obtain(index)
+    }
+
+    /// Calls `watch` after every frame request the cache has counted (a hit
+    /// or a miss), until removed: how the package's tests wait for requests
+    /// made on other tasks without polling. Returns a token.
+    package func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
+        lastWatcherToken += 1
+        watchers.append((lastWatcherToken, watch))
+        return lastWatcherToken
+    }
+
+    /// Forgets the watcher registered under `token`.
+    package func removeWatcher(_ token: Int) {
+        watchers.removeAll { $0.token == token }
     }
 
     /// Replaces the look-ahead list and decodes its frames in order on a

@@ -8,10 +8,15 @@
 /// Driver wake-ups are coalesced: a driver is signalled once, then not again
 /// until it has ticked the actor (``consumeWake(_:)``), because one tick reads
 /// every change made in between.
-struct EventHub<Event: Sendable> {
+///
+/// Change watchers are called at every event and every schedule change, and
+/// at changes only a reader of the actor's state sees: how the package's
+/// tests wait for background work without polling.
+package struct EventHub<Event: Sendable> {
     private var observers: [(token: Int, handler: @Sendable (Event) -> Void)] = []
     private var streams: [(token: Int, continuation: AsyncStream<Event>.Continuation)] = []
     private var wakes: [(token: Int, wake: @Sendable () -> Void, pending: Bool)] = []
+    private var watchers: [(token: Int, watch: @Sendable () -> Void)] = []
     /// Tokens only grow, so a token names one registration for ever.
     private var lastToken = 0
 
@@ -73,6 +78,25 @@ struct EventHub<Event: Sendable> {
             wakes[index].pending = true
             wakes[index].wake()
         }
+        signalWatchers()
+    }
+
+    /// Registers a change watcher, called (on the owner's executor) after
+    /// every change until it is removed; returns its token.
+    mutating func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
+        let token = nextToken()
+        watchers.append((token, watch))
+        return token
+    }
+
+    /// Forgets the change watcher registered under `token`.
+    mutating func removeWatcher(_ token: Int) {
+        watchers.removeAll { $0.token == token }
+    }
+
+    /// Tells every change watcher that the owner's state changed.
+    func signalWatchers() {
+        for watcher in watchers { watcher.watch() }
     }
 
     /// Hands `events` to observers (in registration order), then to streams.
@@ -81,6 +105,7 @@ struct EventHub<Event: Sendable> {
             for observer in observers { observer.handler(event) }
             for stream in streams { stream.continuation.yield(event) }
         }
+        if !events.isEmpty { signalWatchers() }
     }
 
     /// Ends every stream, so consumers iterating them finish (the owner is
@@ -92,7 +117,7 @@ struct EventHub<Event: Sendable> {
 
 /// An actor whose listeners live in an ``EventHub``: the event plumbing
 /// ``Player`` and ``Playlist`` share.
-protocol EventHubOwner: Actor {
+package protocol EventHubOwner: Actor {
     associatedtype Event: Sendable
     var hub: EventHub<Event> { get set }
 }
@@ -113,6 +138,17 @@ extension EventHubOwner {
     /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
     func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
         hub.addWake(wake)
+    }
+
+    /// Registers a change watcher (see ``EventHub/addWatcher(_:)``): the
+    /// package's tests wait on it instead of polling.
+    package func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
+        hub.addWatcher(watch)
+    }
+
+    /// Forgets a change watcher.
+    package func removeWatcher(_ token: Int) {
+        hub.removeWatcher(token)
     }
 
     /// Forgets a driver's wake-up.

@@ -44,7 +44,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     var playhead: Playhead
     /// Observers, event streams and driver wake-ups.
-    var hub = EventHub<PlayerEvent>()
+    package var hub = EventHub<PlayerEvent>()
     /// The events of the latest ``advance(to:)``, reused from call to call.
     var eventBuffer: [PlayerEvent] = []
     /// The look-ahead list handed to the cache, reused from call to call.

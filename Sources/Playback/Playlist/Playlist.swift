@@ -31,7 +31,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     var sequencer: PlaylistSequencer
     /// Observers, event streams and driver wake-ups.
-    var hub = EventHub<PlaylistEvent>()
+    package var hub = EventHub<PlaylistEvent>()
     private var loadTasks: [Int: Task<Void, Never>] = [:]
     /// Loads cancelled whose loader has not returned yet (it may ignore
     /// cancellation): counted, never awaited.
@@ -231,7 +231,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     }
 
     private func arrive(_ request: PlaylistLoadRequest, _ result: Result<any FrameSource, any Error>) {
-        if abandonedLoads.remove(request.id) != nil { return }  // cancelled: the result is not wanted
+        if abandonedLoads.remove(request.id) != nil {  // cancelled: the result is not wanted
+            hub.signalWatchers()  // abandonedLoadCount changed
+            return
+        }
         loadTasks[request.id] = nil
         if case .success(let source) = result, let growing = source as? any GrowingFrameSource {
             // A loader may hand back a source still loading: its frames are
