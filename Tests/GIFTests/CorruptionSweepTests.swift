@@ -12,14 +12,16 @@ import Testing
 /// of the end, every prefix within ``SweepPlan/nearBoundary`` bytes of each
 /// frame's descriptor, data start and data end (for up to
 /// ``SweepPlan/boundaryFrames`` frames spread over the file), and a fixed
-/// stride elsewhere that keeps the count near ``SweepPlan/strideTarget``. Each
-/// chosen prefix is decoded in full and exactly; only the choice is sparse,
-/// so the suite stays affordable: about 68,000 prefixes and 8,000 changed
-/// copies, some 30 s in a debug build on 2 cores, most of it `demo.gif`'s
-/// 240 frames (`everyPrefix` prints the count and the time per file).
+/// stride elsewhere that keeps the count near ``SweepPlan/strideTarget``: about
+/// 69,000 prefixes and 8,000 changed copies in all. Each chosen prefix is
+/// decoded in full and exactly. A run takes its ``Sweep`` share of them
+/// (`make test`: a rotating sixteenth, at most
+/// ``SweepPlan/sampledPrefixesPerFile`` prefixes of a file); a full run (`make test-long`) takes
+/// every prefix of every file. `everyPrefix` prints the count and the time
+/// per file.
 /// Serialized: the sweep is synchronous CPU work, and run in parallel it
 /// would hold every thread of the shared cooperative pool, starving the
-/// asynchronous player tests that run in the same process.
+/// asynchronous tests that run in the same process.
 @Suite(.serialized) struct CorruptionSweepTests {
     /// One file to damage.
     struct Input: Sendable, CustomTestStringConvertible {
@@ -53,7 +55,8 @@ import Testing
         if !input.name.hasPrefix("Fixtures/") {
             #expect(whole.error == nil, "\(input.name) is listed OK.: \(String(describing: whole.error))")
         }
-        let lengths = SweepPlan.prefixLengths(of: bytes, frames: whole.info?.frames ?? [])
+        let planned = SweepPlan.prefixLengths(of: bytes, frames: whole.info?.frames ?? [])
+        let lengths = Sweep.sample(planned, of: "prefix \(input.name)", atMost: SweepPlan.sampledPrefixesPerFile)
         let started = ContinuousClock.now
         var previous = 0
         for length in lengths {
@@ -79,17 +82,19 @@ import Testing
             }
         }
         let elapsed = ContinuousClock.now - started
-        print("sweep \(input.name): \(lengths.count) of \(bytes.count + 1) prefixes, \(elapsed)")
+        print("sweep \(input.name): \(lengths.count) of \(planned.count) planned prefixes (\(bytes.count + 1) possible), \(elapsed)")
     }
 
     @Test(arguments: inputs) func singleByteChanges(_ input: Input) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: input.path)))
+        // The plan is fixed by the file's name; the run takes its share of it.
         var random = SplitMix64(seed: SweepPlan.seed ^ fnv1a(input.name))
-        for _ in 0..<SweepPlan.changesPerFile {
-            var changed = bytes
+        for change in 0..<SweepPlan.changesPerFile {
             let position = Int(random.next() % UInt64(bytes.count))
             // XOR with 1…255, so the byte really changes.
             let flip = UInt8(random.next() % 255 + 1)
+            guard Sweep.includes("change \(input.name)", change) else { continue }
+            var changed = bytes
             changed[position] ^= flip
             let outcome = SweepDecode(changed)
             checkEvidence(outcome, length: changed.count, name: "\(input.name) with byte \(position) ^ \(flip)")
@@ -162,15 +167,19 @@ enum SweepPlan {
     static let boundaryFrames = 12
     /// The stride elsewhere is chosen to give about this many prefixes.
     static let strideTarget = 1024
+    /// At most this many prefixes of one file in a sampled run: a prefix of
+    /// a long animation decodes hundreds of frames.
+    static let sampledPrefixesPerFile = 64
     /// Single-byte changes per file.
     static let changesPerFile = 192
     /// The PRNG seed, mixed with each file's name.
     static let seed: UInt64 = 0x6769_665F_7377_6565  // "gif_swee"
 
-    /// The prefix lengths to decode, ascending, from 0 to `bytes.count - 1`.
+    /// The prefix lengths to decode, ascending, from 0 to `bytes.count - 1`:
+    /// every one in a full run (``Sweep/isFull``).
     static func prefixLengths(of bytes: [UInt8], frames: [FrameInfo]) -> [Int] {
         let count = bytes.count
-        guard count > everyPrefixUpTo else { return Array(0..<count) }
+        guard count > everyPrefixUpTo, !Sweep.isFull else { return Array(0..<count) }
         var lengths = Set(0..<edge)
         lengths.formUnion(count - edge..<count)
         let step = max(1, frames.count / boundaryFrames)
@@ -182,26 +191,4 @@ enum SweepPlan {
         lengths.formUnion(stride(from: 0, to: count, by: max(1, count / strideTarget)))
         return lengths.sorted()
     }
-}
-
-/// SplitMix64: a tiny, fixed PRNG owned by the caller (no global state).
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// FNV-1a of a string's UTF-8: a stable per-file seed (`hashValue` is not).
-func fnv1a(_ text: String) -> UInt64 {
-    text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
 }

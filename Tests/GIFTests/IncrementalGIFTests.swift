@@ -115,23 +115,36 @@ func streamedBytes(_ name: String) throws -> [UInt8] {
 /// is in; a stream cut anywhere ends as the whole-file decode of that prefix.
 @Suite("Incremental GIF")
 struct IncrementalGIFTests {
-    @Test("Chunks of 1, 7 and 4,096 bytes and random splits give the whole-file frames, each available at its last byte",
+    @Test("Chunks of 7 and 4,096 bytes and random splits give the whole-file frames, each available at its last byte",
           arguments: streamedFiles)
     func chunkedEqualsWholeFile(_ name: String) throws {
         let bytes = try streamedBytes(name)
-        let whole = DecodeRecord(wholeFile: bytes)
-        let info = try? GIFImage(bytes: bytes).info
-        var random = SeededGenerator(seed: UInt64(bytes.count))
+        var random = SplitMix64(seed: UInt64(bytes.count))
         let randomCuts = (0..<12).map { _ in Int.random(in: 0...bytes.count, using: &random) }.sorted()
-        for (label, cuts) in [
-            // Every size over every file (about 30 s in all in a debug build).
-            ("1-byte", Array(1..<max(1, bytes.count))),
+        expectStreamsEqualWholeFile(bytes, chunkings: [
             ("7-byte", Array(stride(from: 7, to: bytes.count, by: 7))),
             ("4096-byte", Array(stride(from: 4096, to: bytes.count, by: 4096))),
             ("random", randomCuts),
-        ] {
-            let streamed = stream(bytes, cuts: cuts, wholeInfo: info)
-            #expect(streamed == whole, "\(label) chunks: \(streamed) vs whole file \(whole)")
+        ])
+    }
+
+    /// The finest split, on the run's share of the files (``Sweep``): every
+    /// file in a full run.
+    @Test("Chunks of 1 byte give the whole-file frames, each available at its last byte",
+          arguments: Sweep.sample(streamedFiles, of: "1-byte streaming"))
+    func oneByteChunksEqualWholeFile(_ name: String) throws {
+        let bytes = try streamedBytes(name)
+        expectStreamsEqualWholeFile(bytes, chunkings: [("1-byte", Array(1..<max(1, bytes.count)))])
+    }
+
+    func expectStreamsEqualWholeFile(
+        _ bytes: [UInt8], chunkings: [(label: String, cuts: [Int])], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let whole = DecodeRecord(wholeFile: bytes)
+        let info = try? GIFImage(bytes: bytes).info
+        for (label, cuts) in chunkings {
+            let streamed = stream(bytes, cuts: cuts, wholeInfo: info, sourceLocation: sourceLocation)
+            #expect(streamed == whole, "\(label) chunks: \(streamed) vs whole file \(whole)", sourceLocation: sourceLocation)
         }
     }
 
@@ -143,7 +156,7 @@ struct IncrementalGIFTests {
     func cutStreamEqualsPrefix(_ name: String) throws {
         let bytes = try streamedBytes(name)
         let small = bytes.count <= 8_192
-        var random = SeededGenerator(seed: UInt64(bytes.count) &* 31)
+        var random = SplitMix64(seed: UInt64(bytes.count) &* 31)
         let fixedCuts = small ? [0, 1, 5, 6, 12, 13, bytes.count / 2, bytes.count - 1] : [13, bytes.count / 2, bytes.count - 1]
         let cutPoints = Set(fixedCuts + (0..<(small ? 4 : 1)).map { _ in Int.random(in: 0...bytes.count, using: &random) })
             .filter { $0 >= 0 && $0 <= bytes.count }.sorted()
@@ -195,19 +208,5 @@ struct IncrementalGIFTests {
         #expect(gif.isComplete)
         try gif.append([0x2C, 0, 0])
         #expect(gif.receivedByteCount == bytes.count)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the random splits are the
-/// same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
