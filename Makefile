@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test build release giflib fixtures clean bench fuzz docs snippets
+.PHONY: demo test test-long build release giflib fixtures clean bench fuzz docs snippets
 
 giflib:
 	@scripts/ensure-giflib.sh
@@ -13,7 +13,7 @@ giflib:
 build: giflib
 	$(SWIFT) build --product gif
 
-## The `gif` command as it is benchmarked (issue 15): release, and on Linux one
+## The `gif` command as it is benchmarked: release, and on Linux one
 ## static executable (Swift's runtime and giflib inside, no dynamic loader),
 ## which starts in half the time of a dynamically linked one: a 1-frame dump
 ## is 2.1 M instructions instead of 4.7 M.
@@ -35,29 +35,23 @@ demo: build
 	@$(SWIFT) run --skip-build gif dump $(DEMO_GIF) -o $(DEMO_OUT) --format ppm
 	@echo "The frames are PPM files in $(CURDIR)/$(DEMO_OUT)/"
 
-## The whole test suite (it compiles and runs every Swift snippet of the docs),
-## in two processes: the decoder and command tests, whose corpus sweeps keep
-## every thread of Swift's cooperative pool busy, apart from the playback
-## tests that wait on tasks;
-## then (issue 7) the decoder tests under AddressSanitizer, the player tests
-## under ThreadSanitizer, each in its own build directory, a 60-second fuzz
-## smoke run (30 s per fuzz target, seed 1, so that CI repeats the same
-## mutations; `make fuzz` explores with a new seed each run), and the DocC
-## build, which fails on any DocC warning (issue 17). LeakSanitizer stays on for our code; only
-## XCTest's runner, which leaks its suite objects at exit, is suppressed.
+## The whole test suite in one build under AddressSanitizer (every test,
+## sampled sweeps), the player and parallel-decoder tests under
+## ThreadSanitizer, a 30-second fuzz run and the DocC build; each phase's time
+## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
+## rotating sixteenth chosen by SWEEP_SEED, which the run prints:
+## `make test SWEEP_SEED=N` replays a run exactly.
 test: giflib
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
-	$(SWIFT) test --skip-build --filter '^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
-	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
-		$(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '^GIFTests\.' --skip 'IncrementalGIFTests'
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '^(PlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
-	FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60
-	scripts/docs.sh
+	SWEEP_SEED=$(SWEEP_SEED) scripts/test.sh
 
-## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
+## Everything in full: every prefix of every swept file, every file streamed
+## 1 byte at a time, every byte change, and 10 minutes of fuzzing.
+test-long: giflib
+	SWEEP_SEED=$(SWEEP_SEED) scripts/test.sh long
+
+## The benchmarks: ordo-one's absolute figures for every workload,
 ## then the ratio table against the C baseline, measured in one run; the
-## command section (issue 15) times a release `gif` against a C NIA writer. The
+## command section times a release `gif` against a C NIA writer. The
 ## benchmarks are their own package in Benchmarks/, with their own .build.
 bench: giflib
 	cd Benchmarks && $(SWIFT) package benchmark
@@ -65,7 +59,7 @@ bench: giflib
 	cd Benchmarks && $(SWIFT) build -c release --product CNIAEmit
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
-## Fuzzing (issues 7 and 14): builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer
+## Fuzzing: builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer
 ## with -sanitize=fuzzer,address and runs them for FUZZ_SECONDS in all, split
 ## evenly (GIF seeds from Fixtures/ and ../shared/corpus); inputs and crashes
 ## land in the git-ignored .fuzz-corpus/.
@@ -73,7 +67,7 @@ FUZZ_SECONDS ?= 900
 fuzz: giflib
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## The DocC reference (issue 17) for GIF, Playback and GIFPlayback, built with
+## The DocC reference for GIF, Playback and GIFPlayback, built with
 ## the toolchain's docc; a DocC warning fails it. Archives in .build/docs/.
 docs: giflib
 	scripts/docs.sh

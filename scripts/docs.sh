@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds the DocC reference (issue 17) with the toolchain's own `docc`, no
-# package plugin: `swift package dump-symbol-graph` extracts each module's
-# public symbols, then `docc convert` joins them with the module's catalog
-# (Sources/<Module>/<Module>.docc, when there is one). Any DocC warning fails
-# the build.
+# Builds the DocC reference for GIF, Playback and GIFPlayback with the
+# toolchain's own `docc`, no package plugin: `swift build` compiles the three
+# library modules (nothing else), `swift-symbolgraph-extract` reads their
+# public symbols from the built modules, and `docc convert` joins them with
+# each module's catalog (Sources/<Module>/<Module>.docc, when there is one).
+# Any DocC warning fails the build. It needs nothing built before it.
 #
 #   scripts/docs.sh             # -> .build/docs/<Module>.doccarchive
 #   DOCS_DIR=/tmp/d scripts/docs.sh
+#   DOCS_BUILD_FLAGS="--sanitize=address --scratch-path .build-asan" scripts/docs.sh
+#       (reuses another build's modules: what `make test` does)
 #
 # Open one with a static file server, for instance:
 #   python3 -m http.server --directory .build/docs/Playback.doccarchive 8000
@@ -16,9 +19,20 @@ cd "$(dirname "$0")/.."
 
 out="${DOCS_DIR:-.build/docs}"
 modules=(GIF Playback GIFPlayback)
+read -r -a build_flags <<<"${DOCS_BUILD_FLAGS:-}"
 
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
-graphs="$(dirname "$(swift build --show-bin-path)")/symbolgraph"
+swift build "${build_flags[@]}" --target GIFPlayback >/dev/null
+bin="$(swift build "${build_flags[@]}" --show-bin-path)"
+triple="$(basename "$(dirname "$bin")")"
+graphs="$out/.symbolgraph"
+rm -rf "$graphs"
+mkdir -p "$graphs"
+for module in "${modules[@]}"; do
+    swift-symbolgraph-extract -module-name "$module" -target "$triple" \
+        -I "$bin/Modules" -I Sources/CGIFLib \
+        -minimum-access-level public \
+        -output-dir "$graphs"
+done
 
 mkdir -p "$out"
 for module in "${modules[@]}"; do
@@ -39,4 +53,4 @@ for module in "${modules[@]}"; do
         --warnings-as-errors
     echo "docs: $out/$module.doccarchive"
 done
-rm -rf "$out/.symbols"
+rm -rf "$out/.symbols" "$graphs"

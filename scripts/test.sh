@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The test suite, phase by phase, with each phase's wall time printed at the
+# end (also when a phase fails).
+#
+#   scripts/test.sh          # `make test`: sampled sweeps, a short fuzz run
+#   scripts/test.sh long     # `make test-long`: every sweep in full, fuzzing for longer
+#   SWEEP_SEED=123 scripts/test.sh   # replays the sweep sample of an earlier run
+#
+# Phases:
+# - asan: one build of everything under AddressSanitizer, then every test in
+#   it: the decoder and command tests in one process, the player and
+#   doc-snippet tests in another (the corpus sweeps are CPU work that would
+#   hold the cooperative pool the player tests wait on).
+# - tsan: the player, GIF frame source and parallel decoder tests under
+#   ThreadSanitizer (scripts/tsan-suppressions.txt says what is suppressed
+#   and why).
+# - fuzz: both libFuzzer targets, FUZZ_SECONDS in all (seed 1 in `make test`,
+#   so CI repeats its mutations).
+# - docs: the DocC build from the modules the asan phase compiled; a DocC
+#   warning fails it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-sample}"
+swift="${SWIFT:-swift}"
+export SWEEP_SEED="${SWEEP_SEED:-$(( $(date +%s) % 1000000 ))}"
+case "$mode" in
+sample) fuzz_seconds="${FUZZ_SECONDS:-30}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
+long) export GIF_TEST_FULL=1; fuzz_seconds="${FUZZ_SECONDS:-600}"; fuzz_flags="${FUZZ_FLAGS:-}" ;;
+*) echo "usage: scripts/test.sh [sample|long]" >&2; exit 2 ;;
+esac
+echo "test: SWEEP_SEED=$SWEEP_SEED ($([ "$mode" = long ] && echo 'every sweep in full' || echo '1/16 of each sweep'); replay with SWEEP_SEED=$SWEEP_SEED)"
+
+started=$(date +%s)
+report=()
+phase() {  # phase NAME COMMAND...
+    local name="$1" begin status
+    shift
+    echo "== $name: $*"
+    begin=$(date +%s)
+    set +e
+    "$@"
+    status=$?
+    set -e
+    report+=("$(printf '%-22s %4d s%s' "$name" $(( $(date +%s) - begin )) "$([ "$status" -eq 0 ] || echo "  FAILED ($status)")")")
+    return "$status"
+}
+summary() {
+    echo
+    echo "== test phases (SWEEP_SEED=$SWEEP_SEED)"
+    printf '%s\n' "${report[@]}"
+    printf '%-22s %4d s\n' "total" $(( $(date +%s) - started ))
+}
+trap summary EXIT
+
+asan=(--sanitize=address --scratch-path .build-asan)
+tsan=(--sanitize=thread --scratch-path .build-tsan)
+playback='^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
+# XCTest's runner leaks its suite objects at exit; LeakSanitizer stays on for the rest.
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt"
+export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt"
+
+phase "asan build" "$swift" build --build-tests "${asan[@]}"
+phase "asan decoder, command" "$swift" test --skip-build "${asan[@]}" --skip "$playback"
+phase "asan player, snippets" "$swift" test --skip-build "${asan[@]}" --filter "$playback"
+phase "tsan build" "$swift" build --build-tests "${tsan[@]}"
+phase "tsan player, decoder" "$swift" test --skip-build "${tsan[@]}" \
+    --filter '^(PlaybackTests\.|GIFPlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
+phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
+phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh
