@@ -7,6 +7,9 @@
 #   SWEEP_SEED=123 scripts/test.sh   # replays the sweep sample of an earlier run
 #
 # Phases:
+# - gif build: a plain debug `gif`, whose peak memory the command tests
+#   measure (a sanitizer's allocator would dominate the figure), and whose
+#   library modules the docs phase reads.
 # - asan: one build of everything under AddressSanitizer, then every test in
 #   it: the decoder and command tests in one process, the player and
 #   doc-snippet tests in another (the corpus sweeps are CPU work that would
@@ -16,7 +19,7 @@
 #   and why).
 # - fuzz: both libFuzzer targets, FUZZ_SECONDS in all (seed 1 in `make test`,
 #   so CI repeats its mutations).
-# - docs: the DocC build from the modules the asan phase compiled; a DocC
+# - docs: the DocC build from the modules the gif build compiled; a DocC
 #   warning fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +63,9 @@ playback='^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt"
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt"
 
+phase "gif build" "$swift" build --product gif
+# The peak-memory tests measure this plain `gif`, not the sanitized one.
+export GIF_MEMORY_BINARY="$("$swift" build --show-bin-path)/gif"
 phase "asan build" "$swift" build --build-tests "${asan[@]}"
 phase "asan decoder, command" "$swift" test --skip-build "${asan[@]}" --skip "$playback"
 phase "asan player, snippets" "$swift" test --skip-build "${asan[@]}" --filter "$playback"
@@ -67,4 +73,4 @@ phase "tsan build" "$swift" build --build-tests "${tsan[@]}"
 phase "tsan player, decoder" "$swift" test --skip-build "${tsan[@]}" \
     --filter '^(PlaybackTests\.|GIFPlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
-phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh
+phase "docs" scripts/docs.sh

@@ -143,11 +143,7 @@ struct SweepDecode {
             var iterator = image.makeFrameIterator()
             while let frame = try iterator.next() {
                 frames += 1
-                if frame.isComplete {
-                    var hasher = Hasher()
-                    frame.pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
-                    completeHashes[frame.index] = hasher.finalize()
-                }
+                if frame.isComplete { completeHashes[frame.index] = digest(frame.pixels) }
             }
         } catch {
             self.error = error

@@ -16,7 +16,7 @@ import Testing
         var frames: [String] = []
         do {
             while let frame = try iterator.next() {
-                frames.append("\(frame.index) \(CRC32.checksum(frame.pixels)) \(frame.isComplete)")
+                frames.append("\(frame.index) \(digest(frame.pixels)) \(frame.isComplete)")
             }
             return (frames, nil)
         } catch {

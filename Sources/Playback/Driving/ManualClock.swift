@@ -9,10 +9,10 @@
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let player = Player(source: source, epoch: clock.now)
+/// let player = try Player(source: source, startingAt: clock.now)  // frame 0 shows for 100 ms
 /// let driver = PlaybackDriver(player: player, clock: clock)
-/// let task = Task { try await driver.run() }
-/// try await player.play(at: clock.now)
+/// let task = Task { await driver.run() }
+/// await player.play(at: clock.now)
 /// await clock.waitForSleeper(at: clock.now.advanced(by: .milliseconds(100)))
 /// clock.advance(by: .milliseconds(100))   // the driver wakes and shows frame 1
 /// task.cancel()
