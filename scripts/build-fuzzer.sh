@@ -30,11 +30,17 @@ module() {  # module NAME SOURCES...
 }
 
 # The sources sit in stage folders below each module.
-module GIF $(find Sources/GIF -name '*.swift' | sort)
+# Whole-module builds use one core each: GIF and Playback, which do not
+# depend on each other, compile side by side, and so do the two fuzzers.
+module GIF $(find Sources/GIF -name '*.swift' | sort) &
+gif=$!
 module Playback $(find Sources/Playback -name '*.swift' | sort)
+wait "$gif"
 module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
-    -L "$out" -lGIFPlayback -lGIF -lPlayback -lgif -o "$out/gif-fuzzer"
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lgif -o "$out/gif-fuzzer" &
+fuzzer=$!
 "$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
     -L "$out" -lPlayback -o "$out/playback-fuzzer"
+wait "$fuzzer"
 echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2
