@@ -44,8 +44,10 @@ demo: build
 test: giflib
 	SWEEP_SEED=$(SWEEP_SEED) scripts/test.sh
 
-## Everything in full: every prefix of every swept file, every file streamed
-## 1 byte at a time, every byte change, and 10 minutes of fuzzing.
+## Everything in full: every planned prefix and byte change of the corruption
+## sweep, every file streamed 1 and 7 bytes at a time, every corpus file
+## through the index tier and the premultiplied layout, and 10 minutes of
+## fuzzing.
 test-long: giflib
 	SWEEP_SEED=$(SWEEP_SEED) scripts/test.sh long
 

@@ -16,9 +16,9 @@ import Testing
 /// 69,000 prefixes and 8,000 changed copies in all. Each chosen prefix is
 /// decoded in full and exactly. A run takes its ``Sweep`` share of them
 /// (`make test`: a rotating sixteenth, at most
-/// ``SweepPlan/sampledPrefixesPerFile`` prefixes of a file); a full run (`make test-long`) takes
-/// every prefix of every file. `everyPrefix` prints the count and the time
-/// per file.
+/// ``SweepPlan/sampledPrefixesPerFile`` prefixes of a file); a full run
+/// (`make test-long`) takes all of them. `everyPrefix` prints the count and
+/// the time per file.
 /// Serialized: the sweep is synchronous CPU work, and run in parallel it
 /// would hold every thread of the shared cooperative pool, starving the
 /// asynchronous tests that run in the same process.
@@ -171,11 +171,10 @@ enum SweepPlan {
     /// The PRNG seed, mixed with each file's name.
     static let seed: UInt64 = 0x6769_665F_7377_6565  // "gif_swee"
 
-    /// The prefix lengths to decode, ascending, from 0 to `bytes.count - 1`:
-    /// every one in a full run (``Sweep/isFull``).
+    /// The prefix lengths to decode, ascending, from 0 to `bytes.count - 1`.
     static func prefixLengths(of bytes: [UInt8], frames: [FrameInfo]) -> [Int] {
         let count = bytes.count
-        guard count > everyPrefixUpTo, !Sweep.isFull else { return Array(0..<count) }
+        guard count > everyPrefixUpTo else { return Array(0..<count) }
         var lengths = Set(0..<edge)
         lengths.formUnion(count - edge..<count)
         let step = max(1, frames.count / boundaryFrames)
