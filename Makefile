@@ -37,7 +37,8 @@ demo: build
 
 ## The whole test suite in one build under AddressSanitizer (every test,
 ## sampled sweeps), the player and parallel-decoder tests under
-## ThreadSanitizer, a 30-second fuzz run and the DocC build; each phase's time
+## ThreadSanitizer, 30 seconds of both fuzz targets side by side and the
+## DocC build; each phase's time
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:
 ## `make test SWEEP_SEED=N` replays a run exactly.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets for SECONDS in all (default 900), split evenly
-# between them: gif-fuzzer (Fuzz/GIFFuzzer, the decoder) with a seed corpus
+# Runs the libFuzzer targets side by side for SECONDS in all (default 900),
+# split evenly between them: gif-fuzzer (Fuzz/GIFFuzzer, the decoder) with a seed corpus
 # built from Fixtures/, Tests/GIFTests/FuzzRegressions/ and ../shared/corpus
 # (read in place, copied into the git-ignored .fuzz-corpus/seeds), and
 # playback-fuzzer (Fuzz/PlaybackFuzzer, the Playback API over a frame source
@@ -12,7 +12,6 @@
 #   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s each
 #   FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60       # the smoke run in `make test`
 #   FUZZ_TARGETS=playback scripts/fuzz.sh 600   # one target only (gif, playback)
-#   FUZZ_JOBS=2 scripts/fuzz.sh 900
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,15 +51,16 @@ if [ -d Fuzz/PlaybackFuzzer/regressions ]; then
     find Fuzz/PlaybackFuzzer/regressions -type f ! -name '*.md' -exec cp {} "$corpus/playback-seeds/" \;
 fi
 
-status=0
-for target in "${targets[@]}"; do
+# One target: its log in $corpus/logs, the lines that matter on stderr.
+run_target() {
+    local target="$1" binary dirs prefix max_len log result
     case "$target" in
     gif) binary="$build/gif-fuzzer"; dirs=("$corpus/work" "$corpus/seeds"); prefix="$corpus/artifacts/"; max_len=65536 ;;
     # -detect_leaks=0: a FrameCache's background tasks finish after the
     # input returns (asynchronous teardown), which LeakSanitizer's per-input
     # check reports as a leak of their weak reference's side table.
     playback) binary="$build/playback-fuzzer -detect_leaks=0"; dirs=("$corpus/playback-work" "$corpus/playback-seeds"); prefix="$corpus/artifacts/playback-"; max_len=4096 ;;
-    *) echo "fuzz: unknown target $target (gif, playback)" >&2; exit 2 ;;
+    *) echo "fuzz: unknown target $target (gif, playback)" >&2; return 2 ;;
     esac
     log="$corpus/logs/$target-fuzz-$(date +%Y%m%d-%H%M%S).log"
     echo "fuzz: $target for $share s" >&2
@@ -68,10 +68,23 @@ for target in "${targets[@]}"; do
     $binary -max_len="$max_len" -timeout=5 -rss_limit_mb=2048 -max_total_time="$share" \
         -print_final_stats=1 -artifact_prefix="$prefix" ${FUZZ_FLAGS:-} \
         "${dirs[@]}" 2>&1 | tee "$log" |
-        grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' >&2
+        grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' |
+        sed "s/^/$target: /" >&2
     result="${PIPESTATUS[0]}"
     set -e
     echo "fuzz: $target log in $log" >&2
-    [ "$result" -eq 0 ] || status="$result"
+    return "$result"
+}
+
+# The targets run side by side, one core each: SECONDS split evenly between
+# them is also the wall time of the run divided by their number.
+pids=()
+for target in "${targets[@]}"; do
+    run_target "$target" &
+    pids+=("$!")
+done
+status=0
+for pid in "${pids[@]}"; do
+    wait "$pid" || status=$?
 done
 exit "$status"

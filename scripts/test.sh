@@ -7,9 +7,6 @@
 #   SWEEP_SEED=123 scripts/test.sh   # replays the sweep sample of an earlier run
 #
 # Phases:
-# - gif build: a plain debug `gif`, whose peak memory the command tests
-#   measure (a sanitizer's allocator would dominate the figure), and whose
-#   library modules the docs phase reads.
 # - asan: one build of everything under AddressSanitizer, then every test in
 #   it: the decoder and command tests in one process, the player and
 #   doc-snippet tests in another (the corpus sweeps are CPU work that would
@@ -17,9 +14,9 @@
 # - tsan: the player, GIF frame source and parallel decoder tests under
 #   ThreadSanitizer (scripts/tsan-suppressions.txt says what is suppressed
 #   and why).
-# - fuzz: both libFuzzer targets, FUZZ_SECONDS in all (seed 1 in `make test`,
-#   so CI repeats its mutations).
-# - docs: the DocC build from the modules the gif build compiled; a DocC
+# - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (60 in
+#   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
+# - docs: the DocC build from the modules the asan phase compiled; a DocC
 #   warning fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +25,7 @@ mode="${1:-sample}"
 swift="${SWIFT:-swift}"
 export SWEEP_SEED="${SWEEP_SEED:-$(( $(date +%s) % 1000000 ))}"
 case "$mode" in
-sample) fuzz_seconds="${FUZZ_SECONDS:-30}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
+sample) fuzz_seconds="${FUZZ_SECONDS:-60}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
 long) export GIF_TEST_FULL=1; fuzz_seconds="${FUZZ_SECONDS:-600}"; fuzz_flags="${FUZZ_FLAGS:-}" ;;
 *) echo "usage: scripts/test.sh [sample|long]" >&2; exit 2 ;;
 esac
@@ -63,9 +60,6 @@ playback='^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt"
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt"
 
-phase "gif build" "$swift" build --product gif
-# The peak-memory tests measure this plain `gif`, not the sanitized one.
-export GIF_MEMORY_BINARY="$("$swift" build --show-bin-path)/gif"
 phase "asan build" "$swift" build --build-tests "${asan[@]}"
 phase "asan decoder, command" "$swift" test --skip-build "${asan[@]}" --skip "$playback"
 phase "asan player, snippets" "$swift" test --skip-build "${asan[@]}" --filter "$playback"
@@ -73,4 +67,4 @@ phase "tsan build" "$swift" build --build-tests "${tsan[@]}"
 phase "tsan player, decoder" "$swift" test --skip-build "${tsan[@]}" \
     --filter '^(PlaybackTests\.|GIFPlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
-phase "docs" scripts/docs.sh
+phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh
