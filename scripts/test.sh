@@ -8,12 +8,13 @@
 #
 # Phases:
 # - asan: one build of everything under AddressSanitizer, then every test in
-#   it: the decoder and command tests in one process, the player and
-#   doc-snippet tests in another (the corpus sweeps are CPU work that would
-#   hold the cooperative pool the player tests wait on).
-# - tsan: the player, GIF frame source and parallel decoder tests under
-#   ThreadSanitizer (scripts/tsan-suppressions.txt says what is suppressed
-#   and why).
+#   it, in three processes: the decoder and command tests, the player tests,
+#   the doc snippets. The player tests wait for events on other tasks, up to
+#   10 s each; the corpus sweeps and the snippets' decodes are CPU work that
+#   would hold the cooperative pool those tasks need.
+# - tsan: the player and GIF frame source tests, then the parallel decoder's,
+#   under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
+#   suppressed and why).
 # - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (60 in
 #   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
 # - docs: the DocC build from the modules the asan phase compiled; a DocC
@@ -55,6 +56,7 @@ trap summary EXIT
 
 asan=(--sanitize=address --scratch-path .build-asan)
 tsan=(--sanitize=thread --scratch-path .build-tsan)
+player='^(PlaybackTests|GIFPlaybackTests)\.'
 playback='^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
 # XCTest's runner leaks its suite objects at exit; LeakSanitizer stays on for the rest.
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt"
@@ -62,9 +64,10 @@ export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt"
 
 phase "asan build" "$swift" build --build-tests "${asan[@]}"
 phase "asan decoder, command" "$swift" test --skip-build "${asan[@]}" --skip "$playback"
-phase "asan player, snippets" "$swift" test --skip-build "${asan[@]}" --filter "$playback"
+phase "asan player" "$swift" test --skip-build "${asan[@]}" --filter "$player"
+phase "asan snippets" "$swift" test --skip-build "${asan[@]}" --filter '^DocSnippetTests\.'
 phase "tsan build" "$swift" build --build-tests "${tsan[@]}"
-phase "tsan player, decoder" "$swift" test --skip-build "${tsan[@]}" \
-    --filter '^(PlaybackTests\.|GIFPlaybackTests\.|GIFTests\.ParallelDecodeTests/)'
+phase "tsan player" "$swift" test --skip-build "${tsan[@]}" --filter "$player"
+phase "tsan parallel decoder" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh

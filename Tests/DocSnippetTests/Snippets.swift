@@ -11,7 +11,7 @@ enum Snippets {
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
         clock: ContinuousClock, player: Player<ContinuousClock.Instant>
     ) async throws {
-        // begin README.md:46
+        // begin README.md:48
 
         let gif = try GIFImage(contentsOf: path)               // reads and scans
         print(gif.info.canvasSize, gif.info.frameCount)        // known before decoding
@@ -26,23 +26,23 @@ enum Snippets {
 
         let onDisk = try GIFImage(readingFramesFromFileAt: path)  // scans, then reads each frame from the file
         print(onDisk.readsFramesFromFile, onDisk.info == gif.info)
-        // end README.md:46
+        // end README.md:48
 
-        // begin README.md:74
+        // begin README.md:76
         let sniff = Sniffer.sniff(Array(bytes.prefix(32)))
         print(sniff.format)        // .gif89a, .png, .apng, .jpeg, .webp, .avif, .heic, .bmp, .ico, .tiff, .unknown
         print(sniff.pixelSize as Any)   // from a GIF's logical screen or a PNG's IHDR
-        // end README.md:74
+        // end README.md:76
 
-        // begin README.md:82
+        // begin README.md:84
         do {
             _ = try GIFImage(contentsOf: "photo.png")
         } catch {
             print(error.reason)          // "this is a PNG file, not a GIF"
         }
-        // end README.md:82
+        // end README.md:84
 
-        // begin README.md:123
+        // begin README.md:125
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -76,13 +76,13 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:123
+        // end README.md:125
 
-        // begin README.md:172
+        // begin README.md:174
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:172
+        // end README.md:174
 
-        // begin README.md:186
+        // begin README.md:188
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -108,13 +108,13 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end README.md:186
+        // end README.md:188
 
-        // begin README.md:217
+        // begin README.md:219
         try await playGrid([source, source, source])
-        // end README.md:217
+        // end README.md:219
 
-        // begin README.md:266
+        // begin README.md:268
 
         let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
         let feedClock = ContinuousClock()
@@ -123,9 +123,9 @@ enum Snippets {
         let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
         _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:266
+        // end README.md:268
 
-        // begin README.md:297
+        // begin README.md:299
         let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
         let gridPool = FrameCachePool(budget: gridBudget)
         let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
@@ -139,18 +139,18 @@ enum Snippets {
         let small = try await grid[0].currentImage()               // fits 160 × 160
         gridBudget.trim(to: 4 << 20)                               // on a memory warning
         print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
-        // end README.md:297
+        // end README.md:299
 
-        // begin README.md:362
+        // begin README.md:364
         let manual = ManualClock()
         let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:362
+        // end README.md:364
 
-        // begin README.md:386
+        // begin README.md:388
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -168,9 +168,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:386
+        // end README.md:388
 
-        // begin README.md:422
+        // begin README.md:424
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -182,9 +182,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:422
+        // end README.md:424
 
-        // begin README.md:449
+        // begin README.md:451
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -205,9 +205,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:449
+        // end README.md:451
 
-        // begin README.md:508
+        // begin README.md:510
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -226,9 +226,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:508
+        // end README.md:510
 
-        // begin README.md:540
+        // begin README.md:542
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -263,20 +263,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:540
+        // end README.md:542
 
-        // begin README.md:595
+        // begin README.md:597
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:595
+        // end README.md:597
 
-        // begin README.md:613
+        // begin README.md:615
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:613
+        // end README.md:615
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

@@ -14,7 +14,7 @@ import Playback
 /// corpus sweeps.
 package final class Changes: @unchecked Sendable {
     /// How long a wait lasts before it reports failure.
-    package static let limit: Duration = .seconds(5)
+    package static let limit: Duration = .seconds(10)
 
     /// The signal every test double of the process calls when it changes: a
     /// spurious wake-up only makes a waiting test check its condition again.

@@ -156,7 +156,7 @@ public final class ManualClock: Clock, Sendable {
     /// until `deadline`: how a test knows that a driver has gone to sleep
     /// before it moves the clock. Returns whether that happened in time.
     @discardableResult
-    public func waitForSleeper(at deadline: Instant, limit: Duration = .seconds(5)) async -> Bool {
+    public func waitForSleeper(at deadline: Instant, limit: Duration = .seconds(10)) async -> Bool {
         await waitForSleepers(limit: limit) { $0.contains(deadline) }
     }
 
@@ -171,7 +171,7 @@ public final class ManualClock: Clock, Sendable {
     /// is cancelled stops waiting and gets `false`.
     @discardableResult
     public func waitForSleepers(
-        limit: Duration = .seconds(5), until condition: @escaping @Sendable ([Instant]) -> Bool
+        limit: Duration = .seconds(10), until condition: @escaping @Sendable ([Instant]) -> Bool
     ) async -> Bool {
         let id = state.withLock { state -> Int? in
             if condition(state.pendingDeadlines) { return nil }
