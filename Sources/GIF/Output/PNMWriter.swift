@@ -52,18 +52,27 @@ public enum PNMWriter {
     /// Appends the PAM of ``pam(_:)`` to `out`, the pixels in one copy.
     public static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
         let area = appendPAMHeader(frame, to: &out)
-        appendRGBA(frame.pixels, 0..<area, to: &out)
+        NIAWriter.appendWords(frame.pixels, 0..<area, to: &out)
     }
 
-    /// Writes the PAM of ``pam(_:)`` through `write` in parts, as
-    /// ``writePPM(_:background:buffer:partBytes:to:)`` does.
+    /// Writes the PAM of ``pam(_:)`` through `write`: the header from
+    /// `buffer`, then an RGBA canvas's `pixels` array as it stands, with no
+    /// copy (other frames in parts, as
+    /// ``writePPM(_:background:buffer:partBytes:to:)`` writes).
     public static func writePAM<Failure: Error>(
         _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
         to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let area = appendPAMHeader(frame, to: &buffer)
+        if frame.pixelFormat == .rgba8, frame.pixels.count == area * 4 {
+            // The canvas is the PAM's pixels: written as it stands.
+            try write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+            try write(frame.pixels)
+            return
+        }
         try writeParts(area: area, bytesPerPixel: 4, partBytes: partBytes, buffer: &buffer, to: write) { range, out in
-            appendRGBA(frame.pixels, range, to: &out)
+            NIAWriter.appendWords(frame.pixels, range, to: &out)
         }
     }
 
@@ -145,16 +154,6 @@ public enum PNMWriter {
                 }
             }
         }
-    }
-
-    /// Appends the pixels `range` of RGBA `pixels` as they are; pixels past
-    /// the end of `pixels` are transparent black.
-    private static func appendRGBA(_ pixels: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
-        let lower = min(range.lowerBound * 4, pixels.count)
-        let upper = min(range.upperBound * 4, pixels.count)
-        out.append(contentsOf: pixels[lower..<upper])
-        let missing = range.count * 4 - (upper - lower)
-        if missing > 0 { out.append(contentsOf: repeatElement(0, count: missing)) }
     }
 
     /// `value` over the background `base` with `alpha`, rounded.

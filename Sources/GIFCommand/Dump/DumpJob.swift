@@ -59,8 +59,11 @@ struct DumpJob {
     mutating func run(image: GIFImage) throws(CommandFailure) -> Outcome {
         let count = image.info.frameCount
         let wanted = selection?.count(in: count) ?? count
-        // Decoding ahead pays only when several frames are wanted.
-        var frames = image.makeFrameIterator(parallel: format == .nia || wanted > 1)
+        // Decoding ahead pays only when several frames are wanted. NIA's
+        // frames are composited in its own byte order and written from the
+        // canvas as they stand.
+        var frames = image.makeFrameIterator(
+            parallel: format == .nia || wanted > 1, pixelFormat: format == .nia ? .premultipliedBGRA8 : .rgba8)
         return format == .nia ? try writeNIA(&frames) : try writeImages(&frames)
     }
 
