@@ -57,12 +57,15 @@ test: giflib
 
 ## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
 ## then the ratio table against the C baseline, measured in one run; the
-## command section (issue 15) times a release `gif` against a C NIA writer. The
-## benchmarks are their own package in Benchmarks/, with their own .build.
+## command section times the `make release` `gif` and a plain
+## `swift build -c release` one (built in .build-plain) against the plain C
+## program CPlainDump. The benchmarks are their own package in Benchmarks/,
+## with their own .build.
 bench: giflib
 	cd Benchmarks && $(SWIFT) package benchmark
 	$(MAKE) release
-	cd Benchmarks && $(SWIFT) build -c release --product CNIAEmit
+	$(SWIFT) build -c release --product gif --scratch-path .build-plain
+	cd Benchmarks && $(SWIFT) build -c release --product CPlainDump
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
 ## Fuzzing (issues 7 and 14): builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer
