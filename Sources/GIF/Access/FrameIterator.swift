@@ -22,8 +22,13 @@ public struct FrameIterator {
     /// ``GIFImage/makeFrameIterator(parallel:pixelFormat:)``, and worth it (more than one
     /// processor and frame, and 65,536 pixels or more in all).
     public var isParallel: Bool { ahead != nil }
-    /// The layout of the canvases it returns.
+    /// The layout of the canvases it returns (the colour order of a canvas
+    /// over ``background``).
     public let pixelFormat: PixelFormat
+    /// The opaque colour transparent pixels show on a canvas of three bytes
+    /// a pixel (``GIFImage/makeFrameIterator(parallel:background:)``); `nil`
+    /// for four bytes a pixel in ``pixelFormat``.
+    public let background: Palette.Color?
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
     private var ahead: ParallelFrameDecoder?
@@ -41,9 +46,13 @@ public struct FrameIterator {
 
     /// `forceParallel` decodes ahead whenever there are two or more frames,
     /// for tests.
-    init(image: GIFImage, parallel: Bool = false, forceParallel: Bool = false, pixelFormat: PixelFormat = .rgba8) {
+    init(
+        image: GIFImage, parallel: Bool = false, forceParallel: Bool = false, pixelFormat: PixelFormat = .rgba8,
+        background: Palette.Color? = nil
+    ) {
         self.image = image
-        self.pixelFormat = pixelFormat
+        self.pixelFormat = background == nil ? pixelFormat : .rgba8
+        self.background = background
         if forceParallel ? image.info.frameCount > 1 : parallel && Self.worthDecodingAhead(image.info) {
             ahead = ParallelFrameDecoder(image: image)
         }
@@ -75,7 +84,7 @@ public struct FrameIterator {
         guard let (frame, complete) = try advance() else { return nil }
         return CompositedFrame(
             info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, pixelFormat: pixelFormat,
-            changedRect: compositor!.changedRect, isComplete: complete)
+            changedRect: compositor!.changedRect, isComplete: complete, background: background)
     }
 
     /// The frame composited last, from the state held now (also after
@@ -85,7 +94,8 @@ public struct FrameIterator {
         guard nextIndex > 0, let compositor else { return nil }
         return CompositedFrame(
             info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas,
-            pixelFormat: pixelFormat, changedRect: compositor.changedRect, isComplete: pendingError == nil)
+            pixelFormat: pixelFormat, changedRect: compositor.changedRect, isComplete: pendingError == nil,
+            background: background)
     }
 
     /// Composites frames up to, not including, `index`, without copying
@@ -148,7 +158,7 @@ public struct FrameIterator {
             return nil
         }
         let frame = image.info.frames[nextIndex]
-        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat) }
+        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat, background: background) }
         compositor!.begin(frame, globalPalette: image.info.globalPalette)
         let outcome = decodeAndDraw(frame)
         compositor!.end(frame, outcome: outcome)

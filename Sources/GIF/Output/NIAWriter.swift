@@ -117,7 +117,7 @@ public struct NIAWriter: Sendable {
         to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let area = appendFrameHeader(frame, to: &buffer)
-        if frame.pixelFormat == .premultipliedBGRA8, frame.pixels.count == area * 4 {
+        if frame.pixelFormat == .premultipliedBGRA8, frame.background == nil, frame.pixels.count == area * 4 {
             try write(buffer)
             buffer.removeAll(keepingCapacity: true)
             try write(frame.pixels)
@@ -157,12 +157,29 @@ public struct NIAWriter: Sendable {
 
     /// Appends the pixels `range` of `frame` as BGRA: copied as they are
     /// from a ``PixelFormat/premultipliedBGRA8`` canvas, converted from
-    /// RGBA otherwise.
+    /// RGBA, or from RGB over a background (opaque) otherwise.
     private static func appendPixels(_ frame: CompositedFrame, _ range: Range<Int>, to out: inout [UInt8]) {
+        if frame.background != nil { return appendOpaque(frame.pixels, range, blueFirst: true, to: &out) }
         switch frame.pixelFormat {
         case .premultipliedBGRA8: appendWords(frame.pixels, range, to: &out)
         case .rgba8: appendBGRA(frame.pixels, range, to: &out)
         }
+    }
+
+    /// Appends the 3-byte pixels `range` of `pixels` (red, green, blue) as
+    /// opaque 4-byte pixels, in B, G, R, A order when `blueFirst`, else R,
+    /// G, B, A; pixels past the end of `pixels` are transparent black.
+    static func appendOpaque(_ pixels: [UInt8], _ range: Range<Int>, blueFirst: Bool, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + range.count * 4)
+        let present = max(0, min(range.upperBound, pixels.count / 3) - range.lowerBound)
+        for i in range.lowerBound..<range.lowerBound + present {
+            let red = pixels[i * 3], green = pixels[i * 3 + 1], blue = pixels[i * 3 + 2]
+            out.append(blueFirst ? blue : red)
+            out.append(green)
+            out.append(blueFirst ? red : blue)
+            out.append(255)
+        }
+        if present < range.count { out.append(contentsOf: repeatElement(0, count: (range.count - present) * 4)) }
     }
 
     /// Appends the 4-byte pixels `range` of `pixels` as they are; pixels
