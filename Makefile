@@ -59,13 +59,12 @@ test: giflib
 ## then the ratio table against the C baseline, measured in one run; the
 ## command section times the `make release` `gif` and a plain
 ## `swift build -c release` one (built in .build-plain) against the plain C
-## program CPlainDump. The benchmarks are their own package in Benchmarks/,
-## with their own .build.
+## program Benchmarks/CPlainDump/main.c, which the report compiles with cc.
+## The benchmarks are their own package in Benchmarks/, with their own .build.
 bench: giflib
 	cd Benchmarks && $(SWIFT) package benchmark
 	$(MAKE) release
 	$(SWIFT) build -c release --product gif --scratch-path .build-plain
-	cd Benchmarks && $(SWIFT) build -c release --product CPlainDump
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
 ## Fuzzing (issues 7 and 14): builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer

@@ -19,11 +19,6 @@ let package = Package(
             name: "CBaseline",
             linkerSettings: [.linkedLibrary("gif")]
         ),
-        // The plain C program writing the NIA stream `gif dump --format nia
-        // -o -` writes: giflib's rows composited onto a BGRA canvas, one
-        // fwrite per frame. The floor of BenchmarkReport's command figures
-        // (`swift build -c release --product CPlainDump`).
-        .executableTarget(name: "CPlainDump", linkerSettings: [.linkedLibrary("gif")]),
         // The workloads, shared by the benchmark target and the ratio report.
         .target(
             name: "BenchmarkSupport",

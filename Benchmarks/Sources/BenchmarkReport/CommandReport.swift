@@ -24,8 +24,8 @@ import Darwin
 /// It needs `gif` built at the package root by `make release` (or
 /// `$GIF_BINARY`), the plain build in `.build-plain` (`swift build -c
 /// release --product gif --scratch-path .build-plain`, or
-/// `$GIF_PLAIN_BINARY`), and `CPlainDump` next to this executable
-/// (`swift build -c release --product CPlainDump`).
+/// `$GIF_PLAIN_BINARY`), and a C compiler, with which it builds
+/// `CPlainDump/main.c` first.
 enum CommandReport {
     /// The `gif` binary: `$GIF_BINARY`, or the package's release build.
     static var gifBinary: String {
@@ -40,15 +40,15 @@ enum CommandReport {
         return Workload.packageRoot + "/.build-plain/release/gif"
     }
 
-    /// `CPlainDump`, next to this executable.
-    static var cBinary: String {
-        let executable = realpath("/proc/self/exe", nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? CommandLine.arguments[0]
-        var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        return parts.joined(separator: "/") + "/CPlainDump"
+    /// The plain C program's source, `CPlainDump/main.c` in the benchmark
+    /// package (outside its targets: SwiftPM would link the Swift runtime
+    /// into it).
+    static var cSource: String { Workload.packageRoot + "/Benchmarks/CPlainDump/main.c" }
+
+    /// The C compiler's command line for ``cSource``: the system `cc`, as a
+    /// C programmer builds it, optimised at `-O3`.
+    static func cCompile(to binary: String) -> [String] {
+        ["/usr/bin/cc", "-O3", "-o", binary, cSource, "-lgif"]
     }
 
     static let timeBinary = "/usr/bin/time"
@@ -59,25 +59,30 @@ enum CommandReport {
         let builds = [
             (gifBinary, "`make release` at the package root"),
             (plainBinary, "`swift build -c release --product gif --scratch-path .build-plain` at the package root"),
-            (cBinary, "`swift build -c release --product CPlainDump` in Benchmarks/"),
         ]
         for (binary, how) in builds where access(binary, X_OK) != 0 {
             print("  skipped: \(binary) is missing; build it with \(how)")
             return
         }
+        let scratch = temporaryDirectory()
+        defer { removeTree(scratch) }
+        let compile = cCompile(to: scratch + "/CPlainDump")
+        guard run(compile).status == 0 else {
+            print("  skipped: the C program did not compile: \(compile.joined(separator: " "))")
+            return
+        }
+        let cBinary = scratch + "/CPlainDump"
         print("  gif (make release): \(gifBinary)")
         print("  gif (plain build):  \(plainBinary)")
-        print("  C:                  \(cBinary)")
+        print("  C:                  \(compile.joined(separator: " "))")
         print("  load average before: \(loadAverage())")
         print()
         let locations = Workload.locations() + Workload.commandFiles()
-        let scratch = temporaryDirectory()
-        defer { removeTree(scratch) }
         var rows: [[String]] = []
         for location in locations {
             guard let image = try? GIFImage(contentsOf: location.path) else { continue }
             let frames = image.info.frameCount
-            let same = sameStream(location.path)
+            let same = sameStream(location.path, c: cBinary)
             let nia = [
                 [cBinary, location.path],
                 [gifBinary, "dump", location.path, "--format", "nia", "-o", "-"],
@@ -192,9 +197,9 @@ enum CommandReport {
         }
     }
 
-    /// Whether `gif dump --format nia -o -` and the C program write the same
-    /// bytes for `path` (`cmp`).
-    static func sameStream(_ path: String) -> Bool {
+    /// Whether `gif dump --format nia -o -` and the C program `cBinary`
+    /// write the same bytes for `path` (`cmp`).
+    static func sameStream(_ path: String, c cBinary: String) -> Bool {
         let scratch = temporaryDirectory()
         defer { removeTree(scratch) }
         _ = run([gifBinary, "dump", path, "--format", "nia", "-o", "-"], output: scratch + "/gif.nia")

@@ -4,6 +4,7 @@
 // kept in NIA's B, G, R, A byte order (disposal 2 and 3, transparency,
 // interlace, the first frame growing the canvas), and the whole canvas
 // written with one fwrite per frame. Little-endian machines only.
+// Build: cc -O3 -o CPlainDump main.c -lgif (BenchmarkReport --command does).
 // Usage: CPlainDump FILE > out.nia
 #include <gif_lib.h>
 #include <stdint.h>
