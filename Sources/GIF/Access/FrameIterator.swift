@@ -20,7 +20,7 @@ public struct FrameIterator {
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
     /// ``GIFImage/makeFrameIterator(parallel:pixelFormat:)``, and worth it (more than one
-    /// processor and frame, and 65,536 pixels or more in all).
+    /// processor and frame, and 524,288 pixels or more in all).
     public var isParallel: Bool { ahead != nil }
     /// The layout of the canvases it returns (the colour order of a canvas
     /// over ``background``).
@@ -59,16 +59,22 @@ public struct FrameIterator {
     }
 
     /// Whether a parallel iterator over `info` decodes ahead: with two or more
-    /// processors, two or more frames, and pixels enough for two batches of
-    /// ``ParallelFrameDecoder/batchArea`` (less is over before a thread wakes up).
+    /// processors, two or more frames, and ``decodeAheadArea`` pixels or more.
     /// The processor count is asked last: on Linux it is a read of
     /// `/sys/devices/system/cpu/online` (an open, a read and a close), which
     /// a feed of single-frame GIFs need not pay for each iterator.
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
         guard info.frameCount > 1 else { return false }
         let area = info.frames.reduce(0) { $0 + $1.rect.area }
-        return area >= 2 * ParallelFrameDecoder.batchArea && WorkerThread.processorCount > 1
+        return area >= decodeAheadArea && WorkerThread.processorCount > 1
     }
+
+    /// The fewest pixels decoded ahead: 16 batches of
+    /// ``ParallelFrameDecoder/batchArea``, about 150 µs of LZW. Starting a
+    /// worker thread and handing it batches costs CPU time (its stack, its
+    /// giflib handle, the wake-ups); below this a small animation spends
+    /// more of it than a second core would save.
+    static let decodeAheadArea = 16 * ParallelFrameDecoder.batchArea
 
     /// The next composited frame, or `nil` after the last.
     ///
