@@ -55,7 +55,7 @@ test: giflib
 	FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60
 	scripts/docs.sh
 
-## The benchmarks (issue 6): ordo-one's absolute figures for every workload,
+## The benchmarks: ordo-one's absolute figures for every workload,
 ## then the ratio table against the C baseline, measured in one run; the
 ## command section times the `make release` `gif` and a plain
 ## `swift build -c release` one (built in .build-plain) against the plain C
