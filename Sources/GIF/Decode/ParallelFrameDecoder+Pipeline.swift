@@ -39,8 +39,8 @@ extension ParallelFrameDecoder {
         /// Frame `i`'s position in the ring as if it never wrapped: its
         /// indices are at `starts[i] % ring.count`.
         private let starts: [Int]
-        /// The first frame whose indices frame `i` could overwrite: frame
-        /// `i` may be claimed once every frame before that one is released.
+        /// The first frame whose ring bytes frame `i` cannot share: frame `i`
+        /// may be claimed once every frame before that one is released.
         private let firstLive: [Int]
         /// Used by the consumer only (one iterator, one thread at a time).
         private let consumerDecoder = FrameDecoder()
