@@ -54,12 +54,14 @@ test-long: giflib
 
 ## The benchmarks: ordo-one's absolute figures for every workload,
 ## then the ratio table against the C baseline, measured in one run; the
-## command section times a release `gif` against a C NIA writer. The
-## benchmarks are their own package in Benchmarks/, with their own .build.
+## command section times the `make release` `gif` and a plain
+## `swift build -c release` one (built in .build-plain) against the plain C
+## program Benchmarks/CPlainDump/main.c, which the report compiles with cc.
+## The benchmarks are their own package in Benchmarks/, with their own .build.
 bench: giflib
 	cd Benchmarks && $(SWIFT) package benchmark
 	$(MAKE) release
-	cd Benchmarks && $(SWIFT) build -c release --product CNIAEmit
+	$(SWIFT) build -c release --product gif --scratch-path .build-plain
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
 ## Fuzzing: builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer

@@ -9,7 +9,7 @@ let package = Package(
         .library(name: "GIF", targets: ["GIF"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "GIFPlayback", targets: ["GIFPlayback"]),
-        .executable(name: "gif", targets: ["GIFCommand"]),
+        .executable(name: "gif", targets: ["GIFCommand", "GIFStaticLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +35,21 @@ let package = Package(
                 "GIFPlayback",
                 "Playback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // On Linux a release `gif` is one static executable, as `make
+        // release` builds it: with the shared Swift runtime the dynamic
+        // loader's relocations alone cost more than a small file's whole dump.
+        // Linked against the static archives, FoundationEssentials (which
+        // ArgumentParser imports) needs the three libraries named. The flags
+        // sit on a target of their own that only the `gif` product holds, so
+        // that test executables linking GIFCommand stay dynamic.
+        .target(
+            name: "GIFStaticLink",
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-executable", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization"],
+                    .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         // Writes the GIFs in Fixtures/ with giflib's encoder: `make fixtures`.

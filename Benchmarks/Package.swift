@@ -19,10 +19,6 @@ let package = Package(
             name: "CBaseline",
             linkerSettings: [.linkedLibrary("gif")]
         ),
-        // A plain C program writing the NIA stream `gif dump --format nia -o -`
-        // writes, through the C baseline: the floor of BenchmarkReport's
-        // command figures (`swift build -c release --product CNIAEmit`).
-        .executableTarget(name: "CNIAEmit", dependencies: ["CBaseline"]),
         // The workloads, shared by the benchmark target and the ratio report.
         .target(
             name: "BenchmarkSupport",

@@ -65,21 +65,54 @@ enum FileReader {
         return (try readStream(fd, path: path, maxBytes: maxBytes), nil)
     }
 
-    /// Reads a regular file into one buffer of its stated size (more only if
-    /// it grows meanwhile, still within the limit).
+    /// Reads a regular file into one buffer of its stated size, straight
+    /// from `read(2)`: its first 4 KiB, whose signature is checked before
+    /// the rest is read, then the rest. A file that grew meanwhile is read
+    /// on in chunks, still within the limit.
     private static func readRegular(_ fd: Int32, path: String, declared: Int, maxBytes: Int) throws(GIFError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(declared)
+        var failure: GIFError?
+        var bytes = [UInt8](unsafeUninitializedCapacity: declared) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            let head = min(declared, 4096)
+            do throws(GIFError) {
+                count = try readFully(fd, into: raw, from: 0, to: head, path: path)
+                try checkSignature(Array(buffer[..<count]), before: 0)
+                if count == head { count = try readFully(fd, into: raw, from: count, to: declared, path: path) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        guard bytes.count == declared else { return bytes }
+        // One byte more says whether the file grew since it was measured.
+        var probe: UInt8 = 0
+        guard try check(withUnsafeMutableBytes(of: &probe) { readSome(fd, into: $0) }, path) == 1 else { return bytes }
+        var next = [probe]
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while let n = try readChunk(fd, into: &chunk, path: path) {
-            guard bytes.count + n <= maxBytes else {
-                throw GIFError(.limitExceeded(.inputBytes, value: bytes.count + n, maximum: maxBytes))
+        repeat {
+            guard bytes.count + next.count <= maxBytes else {
+                throw GIFError(.limitExceeded(.inputBytes, value: bytes.count + next.count, maximum: maxBytes))
             }
             let before = bytes.count
-            bytes.append(contentsOf: chunk[..<n])
+            bytes.append(contentsOf: next)
             try checkSignature(bytes, before: before)
-        }
+            next = try readChunk(fd, into: &chunk, path: path).map { Array(chunk[..<$0]) } ?? []
+        } while !next.isEmpty
         return bytes
+    }
+
+    /// Reads into `buffer` from offset `start` until `end` or the end of the
+    /// file; the offset reached.
+    private static func readFully(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, from start: Int, to end: Int, path: String
+    ) throws(GIFError) -> Int {
+        var offset = start
+        while offset < end {
+            let n = try check(readSome(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end])), path)
+            if n == 0 { break }
+            offset += n
+        }
+        return offset
     }
 
     /// Reads a stream of unknown size in chunks, then joins them into a

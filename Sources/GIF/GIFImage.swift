@@ -99,6 +99,24 @@ public struct GIFImage: Sendable {
         FrameIterator(image: self, parallel: parallel, pixelFormat: pixelFormat)
     }
 
+    /// Decodes and composites the frames in order, as
+    /// ``makeFrameIterator(parallel:pixelFormat:)`` does, onto an opaque
+    /// canvas: three bytes a pixel, red, green, blue, every transparent
+    /// pixel showing `background` (``CompositedFrame/background``). That is
+    /// a binary PPM's pixels as they stand, which ``PNMWriter`` writes from
+    /// the canvas without converting them.
+    ///
+    /// ```swift
+    /// var frames = image.makeFrameIterator(parallel: true, background: .white)
+    /// var buffer: [UInt8] = []
+    /// while let frame = try frames.next() {
+    ///     try PNMWriter.writePPM(frame, buffer: &buffer) { bytes in try output.write(bytes) }
+    /// }
+    /// ```
+    public func makeFrameIterator(parallel: Bool = false, background: Palette.Color) -> FrameIterator {
+        FrameIterator(image: self, parallel: parallel, background: background)
+    }
+
     /// Random access to the composited frames, with checkpoints saved within
     /// `memoryBudget` bytes so that reaching a frame costs a few frames'
     /// decoding rather than all the frames before it, and frames' palette

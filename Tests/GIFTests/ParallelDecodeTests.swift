@@ -47,7 +47,7 @@ import Testing
         #expect(large.makeFrameIterator(parallel: true).isParallel == (FrameIterator.worthDecodingAhead(large.info)))
         #expect(!large.makeFrameIterator().isParallel)
         // Fixtures/README.md: loop-2.gif is two 2 × 2 frames, 8 pixels in all:
-        // less than two batches, decoded on the calling thread.
+        // far fewer than decodeAheadArea, decoded on the calling thread.
         let tiny = try Fixture.open("loop-2.gif")
         #expect(!tiny.makeFrameIterator(parallel: true).isParallel)
     }

@@ -76,6 +76,18 @@ import Testing
         #expect(info.loopCount.stored == nil)
     }
 
+    /// ISO 8859-1 maps byte b to the character U+00bb: 0x41 "A", 0xE9 "é",
+    /// 0xFF "ÿ", 0x80 the control U+0080.
+    @Test func commentBytesAreLatin1() throws {
+        var gif = GIFBuilder(width: 1, height: 1, palette: Self.palette)
+        gif.bytes += [0x21, 0xFE, 4, 0x41, 0xE9, 0xFF, 0x80, 0]
+        gif.image(width: 1, height: 1, indices: [1])
+        gif.trailer()
+        let info = try GIFScanner.scan(gif.bytes)
+        #expect(info.comments == ["A\u{E9}\u{FF}\u{80}"])
+        #expect(info.comments.first?.unicodeScalars.map(\.value) == [0x41, 0xE9, 0xFF, 0x80])
+    }
+
     @Test func zeroSizeFrameCountsWithItsDelayAndItsDataIsSkipped() throws {
         var gif = GIFBuilder(width: 2, height: 1, palette: Self.palette)
         gif.image(width: 2, height: 1, indices: [1, 1])

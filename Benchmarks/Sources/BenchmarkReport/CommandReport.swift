@@ -7,19 +7,25 @@ import Glibc
 import Darwin
 #endif
 
-/// The `gif` command's figures (issue 15), whole process against whole
-/// process: `gif dump FILE --format nia -o -` (release build) over the plain
-/// C program `CNIAEmit` writing the same NIA stream through the C baseline,
-/// both to /dev/null, interleaved; the peak resident memory of `gif dump`
-/// (NIA and PPM, to files and to standard output) under GNU `time`; and
-/// `gif info` on a generated 65,536-frame file.
+/// The `gif` command's figures, whole process against whole process, in
+/// paired runs: each round runs the plain C program `CPlainDump` (giflib's
+/// rows composited onto a BGRA canvas, one `fwrite` per frame),
+/// `gif dump FILE --format nia -o -` from the `make release` binary and from
+/// a plain `swift build -c release` binary, all to /dev/null, in rotating
+/// order; then rounds of the C program and `gif dump FILE -o DIR --format
+/// ppm`. Each figure is the
+/// median over the rounds of the round's ratio to the C program, in wall
+/// time and in CPU time (user + system of all threads), which a loaded
+/// machine cannot hide. Before timing, the two NIA streams are compared
+/// byte for byte. Then the peak resident memory of `gif dump` in every
+/// output mode under GNU `time`, and `gif info` on a generated 65,536-frame
+/// file.
 ///
-/// It needs `gif` built in release mode at the package root as one static
-/// executable (`make release`, or `$GIF_BINARY`: with the shared Swift
-/// runtime, the dynamic loader alone costs more than a small file's whole
-/// dump), and
-/// `CNIAEmit` next to this executable
-/// (`swift build -c release --product CNIAEmit`).
+/// It needs `gif` built at the package root by `make release` (or
+/// `$GIF_BINARY`), the plain build in `.build-plain` (`swift build -c
+/// release --product gif --scratch-path .build-plain`, or
+/// `$GIF_PLAIN_BINARY`), and a C compiler, with which it builds
+/// `CPlainDump/main.c` first.
 enum CommandReport {
     /// The `gif` binary: `$GIF_BINARY`, or the package's release build.
     static var gifBinary: String {
@@ -27,69 +33,119 @@ enum CommandReport {
         return Workload.packageRoot + "/.build/release/gif"
     }
 
-    /// `CNIAEmit`, next to this executable.
-    static var emitBinary: String {
-        let executable = realpath("/proc/self/exe", nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? CommandLine.arguments[0]
-        var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        return parts.joined(separator: "/") + "/CNIAEmit"
+    /// The plain `swift build -c release` binary: `$GIF_PLAIN_BINARY`, or
+    /// the package's `.build-plain` release build.
+    static var plainBinary: String {
+        if let path = getenv("GIF_PLAIN_BINARY") { return String(cString: path) }
+        return Workload.packageRoot + "/.build-plain/release/gif"
+    }
+
+    /// The plain C program's source, `CPlainDump/main.c` in the benchmark
+    /// package (outside its targets: SwiftPM would link the Swift runtime
+    /// into it).
+    static var cSource: String { Workload.packageRoot + "/Benchmarks/CPlainDump/main.c" }
+
+    /// The C compiler's command line for ``cSource``: the system `cc`, as a
+    /// C programmer builds it, optimised at `-O3`.
+    static func cCompile(to binary: String) -> [String] {
+        ["/usr/bin/cc", "-O3", "-o", binary, cSource, "-lgif"]
     }
 
     static let timeBinary = "/usr/bin/time"
 
     static func printSection(rounds: Int) {
         print()
-        print("The gif command: whole process, release build, output to /dev/null (issue 15).")
-        for binary in [gifBinary, emitBinary] where access(binary, X_OK) != 0 {
-            print("  skipped: \(binary) is missing; build it with "
-                + (binary.hasSuffix("/gif") ? "`make release` at the package root" : "`swift build -c release --product CNIAEmit` in Benchmarks/"))
+        print("The gif command: whole process, paired with the plain C program, output to /dev/null.")
+        let builds = [
+            (gifBinary, "`make release` at the package root"),
+            (plainBinary, "`swift build -c release --product gif --scratch-path .build-plain` at the package root"),
+        ]
+        for (binary, how) in builds where access(binary, X_OK) != 0 {
+            print("  skipped: \(binary) is missing; build it with \(how)")
             return
         }
-        print("  gif: \(gifBinary)")
-        print("  C:   \(emitBinary) (giflib + the C baseline's compositor, one thread, same NIA bytes)")
+        let scratch = temporaryDirectory()
+        defer { removeTree(scratch) }
+        let compile = cCompile(to: scratch + "/CPlainDump")
+        guard run(compile).status == 0 else {
+            print("  skipped: the C program did not compile: \(compile.joined(separator: " "))")
+            return
+        }
+        let cBinary = scratch + "/CPlainDump"
+        print("  gif (make release): \(gifBinary)")
+        print("  gif (plain build):  \(plainBinary)")
+        print("  C:                  \(compile.joined(separator: " "))")
+        print("  load average before: \(loadAverage())")
         print()
-        let locations = Workload.locations()
+        let locations = Workload.locations() + Workload.commandFiles()
         var rows: [[String]] = []
-        var failures: [String] = []
         for location in locations {
             guard let image = try? GIFImage(contentsOf: location.path) else { continue }
             let frames = image.info.frameCount
-            let same = sameStream(location.path)
-            var c: [Double] = [], ours: [Double] = [], cCPU: [Double] = [], oursCPU: [Double] = []
-            for _ in 0..<rounds {
-                let theirs = run([emitBinary, location.path])
-                let mine = run([gifBinary, "dump", location.path, "--format", "nia", "-o", "-"])
-                c.append(theirs.seconds)
-                cCPU.append(theirs.cpuSeconds)
-                ours.append(mine.seconds)
-                oursCPU.append(mine.cpuSeconds)
-            }
-            let ratio = median(ours) / median(c)
+            let same = sameStream(location.path, c: cBinary)
+            let nia = [
+                [cBinary, location.path],
+                [gifBinary, "dump", location.path, "--format", "nia", "-o", "-"],
+                [plainBinary, "dump", location.path, "--format", "nia", "-o", "-"],
+            ]
+            let ppm = [nia[0], [gifBinary, "dump", location.path, "--format", "ppm", "-o", scratch + "/ppm"]]
+            let (wall, cpu) = pairedRounds(nia, rounds: rounds)
+            let (ppmWall, ppmCPU) = pairedRounds(ppm, rounds: rounds)
+            removeTree(scratch + "/ppm")
             let target = frames >= 20 ? 0.7 : 1.0
-            if ratio > target { failures.append(location.name) }
+            func ratio(_ samples: [[Double]], _ i: Int) -> Double { Timing.pairedRatio(samples, i, over: 0) }
+            let met = ratio(wall, 1) <= target && ratio(cpu, 1) <= 1.0
             rows.append([
-                location.name, "\(frames)", "\(image.info.canvasSize)", Timing.milliseconds(median(c)),
-                Timing.milliseconds(median(ours)), Timing.ratio(ratio), "≤ " + Timing.ratio(target),
-                ratio <= target ? "yes" : "NO", Timing.ratio(median(oursCPU) / max(median(cCPU), 1e-6)),
-                same ? "yes" : "NO",
+                location.name, "\(frames)", "\(image.info.canvasSize)",
+                Timing.milliseconds(median(wall[0])), Timing.milliseconds(median(cpu[0])),
+                Timing.ratio(ratio(wall, 1)), Timing.ratio(ratio(cpu, 1)), "≤ " + Timing.ratio(target),
+                met ? "yes" : "NO", Timing.ratio(ratio(wall, 2)), Timing.ratio(ratio(cpu, 2)),
+                Timing.ratio(ratio(wall, 2) / ratio(wall, 1)),
+                Timing.ratio(ratio(ppmWall, 1)), Timing.ratio(ratio(ppmCPU, 1)), same ? "yes" : "NO",
             ])
         }
         Timing.printTable(
             header: [
-                "workload", "frames", "canvas", "C ms", "gif ms", "gif ÷ C", "target", "met", "CPU gif ÷ C",
-                "same bytes",
+                "workload", "frames", "canvas", "C ms", "C CPU ms", "gif ÷ C", "CPU ÷ C", "target", "met",
+                "plain ÷ C", "plain CPU ÷ C", "plain ÷ static", "PPM dir ÷ C", "PPM CPU ÷ C", "same bytes",
             ],
             rows: rows)
-        print("Median of \(rounds) interleaved runs each. Target ≤ 1.0 on every file, ≤ 0.7 with 20 frames or more")
-        print("  (gif decodes ahead on other threads; needs idle cores). CPU gif ÷ C: user + system time of all")
-        print("  threads (getrusage; 10 ms ticks on short runs), for scale. \"same bytes\": CRC-32 of both streams.")
+        print("Paired: each of \(rounds) rounds runs C, gif and the plain build, each round starting with the next")
+        print("  of the three; then as many rounds of C and the PPM dump. Each ratio is the median over the rounds")
+        print("  of the round's ratio (wall, and CPU = user + system of all threads).")
+        print("  Target for gif (make release): wall ≤ 1.0 × C, ≤ 0.7 with 20 frames or more; CPU ≤ 1.0 × C.")
+        print("  PPM dir: gif dump FILE -o DIR --format ppm (one file per frame) over the C program's NIA stream.")
+        print("  \"same bytes\": both NIA streams compared byte for byte. Load average after: \(loadAverage())")
         print()
         printMemory(locations: locations)
         print()
         printInfo(rounds: rounds)
+    }
+
+    /// Runs `commands` once each to warm the page cache, then `rounds`
+    /// rounds of each in turn, round `r` starting with command `r % count`
+    /// so that each follows every other equally often (a command that
+    /// writes much leaves the kernel busy for the next). Each command's wall
+    /// and CPU seconds per round: `[command][round]`.
+    static func pairedRounds(_ commands: [[String]], rounds: Int) -> (wall: [[Double]], cpu: [[Double]]) {
+        for command in commands { _ = run(command) }
+        var wall = [[Double]](repeating: [], count: commands.count), cpu = wall
+        for round in 0..<rounds {
+            for step in 0..<commands.count {
+                let i = (round + step) % commands.count
+                let result = run(commands[i])
+                wall[i].append(result.seconds)
+                cpu[i].append(result.cpuSeconds)
+            }
+        }
+        return (wall, cpu)
+    }
+
+    /// The 1-, 5- and 15-minute load averages.
+    static func loadAverage() -> String {
+        var loads = [Double](repeating: 0, count: 3)
+        guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+        return loads.map { Timing.format($0, digits: 2) }.joined(separator: " ")
     }
 
     /// Peak RSS of `gif dump` in each output mode, on every workload and on a
@@ -141,15 +197,14 @@ enum CommandReport {
         }
     }
 
-    /// Whether `gif dump --format nia -o -` and the C program write the same
-    /// bytes for `path`.
-    static func sameStream(_ path: String) -> Bool {
+    /// Whether `gif dump --format nia -o -` and the C program `cBinary`
+    /// write the same bytes for `path` (`cmp`).
+    static func sameStream(_ path: String, c cBinary: String) -> Bool {
         let scratch = temporaryDirectory()
         defer { removeTree(scratch) }
         _ = run([gifBinary, "dump", path, "--format", "nia", "-o", "-"], output: scratch + "/gif.nia")
-        _ = run([emitBinary, path], output: scratch + "/c.nia")
-        guard let ours = readFile(scratch + "/gif.nia"), let theirs = readFile(scratch + "/c.nia") else { return false }
-        return ours.count == theirs.count && CRC32.checksum(ours) == CRC32.checksum(theirs)
+        _ = run([cBinary, path], output: scratch + "/c.nia")
+        return run(["/usr/bin/cmp", "-s", scratch + "/gif.nia", scratch + "/c.nia"]).status == 0
     }
 
     /// Runs `argv` with standard output to `output` and standard error to

@@ -54,6 +54,24 @@ public struct Workload: Sendable {
         "go/video-001.gif",
     ]
 
+    /// More corpus files for the `gif` command's figures, which no code
+    /// was tuned on: animations of 10 to 74 frames and a 2-frame file.
+    public static let commandCorpusFiles = [
+        "blink/count-down-color-test.gif",
+        "blink/quicksort.gif",
+        "pillow/iss634.gif",
+        "pillow/chi.gif",
+        "image-gif/samples/moon_impact.gif",
+        "nsgif/waves.gif",
+        "blink/animated-10color.gif",
+        "pillow/dispose_none_load_end.gif",
+    ]
+
+    /// The names and paths of ``commandCorpusFiles`` that are present.
+    public static func commandFiles() -> [(name: String, path: String)] {
+        named(commandCorpusFiles).filter { isReadable($0.path) }
+    }
+
     /// The generated 200+ frame animation, `Fixtures/demo.gif`, when present,
     /// else the largest GIF in `Fixtures/`, else `nil`.
     public static func largeFixture() -> Workload? {
@@ -84,10 +102,12 @@ public struct Workload: Sendable {
     /// order, without reading them: for a process that wants one file only
     /// (a memory probe must not hold the others).
     public static func locations() -> [(name: String, path: String)] {
-        let corpus = corpusFiles.map { file in
-            (name: String(file.split(separator: "/").last!.dropLast(4)), path: corpusRoot + "/" + file)
-        }
-        return (largeFixtureLocation().map { [$0] } ?? []) + corpus.filter { isReadable($0.path) }
+        (largeFixtureLocation().map { [$0] } ?? []) + named(corpusFiles).filter { isReadable($0.path) }
+    }
+
+    /// Each corpus file's name (without directory and extension) and path.
+    private static func named(_ files: [String]) -> [(name: String, path: String)] {
+        files.map { file in (name: String(file.split(separator: "/").last!.dropLast(4)), path: corpusRoot + "/" + file) }
     }
 
     /// The large fixture (if any) and every corpus file that is present.

@@ -20,10 +20,15 @@ public struct FrameIterator {
     public private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
     /// ``GIFImage/makeFrameIterator(parallel:pixelFormat:)``, and worth it (more than one
-    /// processor and frame, and 65,536 pixels or more in all).
+    /// processor and frame, and 524,288 pixels or more in all).
     public var isParallel: Bool { ahead != nil }
-    /// The layout of the canvases it returns.
+    /// The layout of the canvases it returns (the colour order of a canvas
+    /// over ``background``).
     public let pixelFormat: PixelFormat
+    /// The opaque colour transparent pixels show on a canvas of three bytes
+    /// a pixel (``GIFImage/makeFrameIterator(parallel:background:)``); `nil`
+    /// for four bytes a pixel in ``pixelFormat``.
+    public let background: Palette.Color?
     private var compositor: Compositor?
     private var decoder: FrameDecoder?
     private var ahead: ParallelFrameDecoder?
@@ -41,25 +46,35 @@ public struct FrameIterator {
 
     /// `forceParallel` decodes ahead whenever there are two or more frames,
     /// for tests.
-    init(image: GIFImage, parallel: Bool = false, forceParallel: Bool = false, pixelFormat: PixelFormat = .rgba8) {
+    init(
+        image: GIFImage, parallel: Bool = false, forceParallel: Bool = false, pixelFormat: PixelFormat = .rgba8,
+        background: Palette.Color? = nil
+    ) {
         self.image = image
-        self.pixelFormat = pixelFormat
+        self.pixelFormat = background == nil ? pixelFormat : .rgba8
+        self.background = background
         if forceParallel ? image.info.frameCount > 1 : parallel && Self.worthDecodingAhead(image.info) {
             ahead = ParallelFrameDecoder(image: image)
         }
     }
 
     /// Whether a parallel iterator over `info` decodes ahead: with two or more
-    /// processors, two or more frames, and pixels enough for two batches of
-    /// ``ParallelFrameDecoder/batchArea`` (less is over before a thread wakes up).
+    /// processors, two or more frames, and ``decodeAheadArea`` pixels or more.
     /// The processor count is asked last: on Linux it is a read of
     /// `/sys/devices/system/cpu/online` (an open, a read and a close), which
     /// a feed of single-frame GIFs need not pay for each iterator.
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
         guard info.frameCount > 1 else { return false }
         let area = info.frames.reduce(0) { $0 + $1.rect.area }
-        return area >= 2 * ParallelFrameDecoder.batchArea && WorkerThread.processorCount > 1
+        return area >= decodeAheadArea && WorkerThread.processorCount > 1
     }
+
+    /// The fewest pixels decoded ahead: 16 batches of
+    /// ``ParallelFrameDecoder/batchArea``, about 150 µs of LZW. Starting a
+    /// worker thread and handing it batches costs CPU time (its stack, its
+    /// giflib handle, the wake-ups); below this a small animation spends
+    /// more of it than a second core would save.
+    static let decodeAheadArea = 16 * ParallelFrameDecoder.batchArea
 
     /// The next composited frame, or `nil` after the last.
     ///
@@ -75,7 +90,7 @@ public struct FrameIterator {
         guard let (frame, complete) = try advance() else { return nil }
         return CompositedFrame(
             info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, pixelFormat: pixelFormat,
-            changedRect: compositor!.changedRect, isComplete: complete)
+            changedRect: compositor!.changedRect, isComplete: complete, background: background)
     }
 
     /// The frame composited last, from the state held now (also after
@@ -85,7 +100,8 @@ public struct FrameIterator {
         guard nextIndex > 0, let compositor else { return nil }
         return CompositedFrame(
             info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas,
-            pixelFormat: pixelFormat, changedRect: compositor.changedRect, isComplete: pendingError == nil)
+            pixelFormat: pixelFormat, changedRect: compositor.changedRect, isComplete: pendingError == nil,
+            background: background)
     }
 
     /// Composites frames up to, not including, `index`, without copying
@@ -148,7 +164,7 @@ public struct FrameIterator {
             return nil
         }
         let frame = image.info.frames[nextIndex]
-        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat) }
+        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat, background: background) }
         compositor!.begin(frame, globalPalette: image.info.globalPalette)
         let outcome = decodeAndDraw(frame)
         compositor!.end(frame, outcome: outcome)

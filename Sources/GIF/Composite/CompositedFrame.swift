@@ -7,9 +7,11 @@ public struct CompositedFrame: Sendable, Hashable {
     public var size: PixelSize
     /// The canvas, `size.width × size.height` pixels of four bytes in
     /// ``pixelFormat`` (RGBA8, not premultiplied, unless another format was
-    /// asked for), row-major, top row first.
+    /// asked for), or of three bytes, red, green, blue, over ``background``;
+    /// row-major, top row first.
     public var pixels: [UInt8]
-    /// The layout of ``pixels``, chosen when the iterator or seeker was made.
+    /// The layout of ``pixels``, chosen when the iterator or seeker was made
+    /// (``PixelFormat/rgba8``, the colour order, over ``background``).
     public var pixelFormat: PixelFormat
     /// The part of the canvas where this frame's pixels can differ from frame
     /// ``index`` − 1's: the bounding box of this frame's rectangle and the
@@ -29,6 +31,15 @@ public struct CompositedFrame: Sendable, Hashable {
     /// are shown, the rest of the rectangle keeps the canvas as it was, and
     /// the iterator reports the error on its next call.
     public var isComplete: Bool
+    /// The opaque colour every transparent pixel shows when the canvas was
+    /// composited over a background
+    /// (``GIFImage/makeFrameIterator(parallel:background:)``): ``pixels``
+    /// are then three bytes a pixel, a binary PPM's pixels as they stand.
+    /// `nil` for four bytes a pixel in ``pixelFormat``, with alpha.
+    public var background: Palette.Color? = nil
+
+    /// The bytes of one pixel of ``pixels``: 3 over ``background``, else 4.
+    public var bytesPerPixel: Int { background == nil ? 4 : 3 }
 
     /// The frame's position in the file, from 0.
     public var index: Int { info.index }
@@ -43,8 +54,13 @@ public struct CompositedFrame: Sendable, Hashable {
 
     /// The pixel at column `x`, row `y` of the canvas, as RGBA8 not
     /// premultiplied, whatever ``pixelFormat`` is (a premultiplied colour is
-    /// divided by its alpha; alpha 0 gives transparent black).
+    /// divided by its alpha; alpha 0 gives transparent black; a canvas over
+    /// ``background`` is opaque).
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        if background != nil {
+            let i = (y * size.width + x) * 3
+            return (pixels[i], pixels[i + 1], pixels[i + 2], 255)
+        }
         let i = (y * size.width + x) * 4
         switch pixelFormat {
         case .rgba8:

@@ -20,13 +20,27 @@ import CGIFLib
 /// On processors with AVX-512 VBMI (``ProcessorFeatures``) rows of 32
 /// pixels or more are drawn 64 at a time by a C function in the `CGIFLib`
 /// shim, from the colour table's byte planes; the result is the same.
+///
+/// A canvas over an opaque background (``CompositedFrame/background``) is
+/// three bytes a pixel, red, green, blue, a PPM's pixels as they stand:
+/// what clears a pixel to transparent black in the other formats paints it
+/// the background colour, and rows are drawn a pixel at a time.
 struct Compositor {
     let width: Int
     let height: Int
     /// The canvas, in ``format``, row-major.
     private(set) var canvas: [UInt8]
-    /// The layout of the canvas's pixels.
+    /// The layout of the canvas's pixels (the colour order of a canvas
+    /// over ``background``).
     let format: PixelFormat
+    /// The opaque colour every transparent pixel shows, for a canvas of
+    /// three bytes a pixel; `nil` for four bytes a pixel with alpha.
+    let background: Palette.Color?
+    /// 4, or 3 over ``background``.
+    let bytesPerPixel: Int
+    /// A cleared pixel's bytes, as a colour table word: transparent black,
+    /// or the background.
+    private let clearWord: UInt32
     /// The part of the canvas the frame being drawn can change from the
     /// previous frame's canvas (see ``CompositedFrame/changedRect``), set by
     /// ``begin(_:globalPalette:)``.
@@ -60,15 +74,22 @@ struct Compositor {
     /// The shortest row drawn with the vector path.
     static let vectorRowMinimum = 32
 
-    /// A compositor for a canvas of `canvasSize` in `format`; `vectorRows`
-    /// chooses the row drawing (tests draw with both and compare).
-    init(canvasSize: PixelSize, format: PixelFormat = .rgba8, vectorRows: Bool = Compositor.vectorRowsAvailable) {
+    /// A compositor for a canvas of `canvasSize` in `format`, or three
+    /// bytes a pixel over `background` when given; `vectorRows` chooses the
+    /// row drawing (tests draw with both and compare).
+    init(
+        canvasSize: PixelSize, format: PixelFormat = .rgba8, background: Palette.Color? = nil,
+        vectorRows: Bool = Compositor.vectorRowsAvailable
+    ) {
         width = canvasSize.width
         height = canvasSize.height
-        self.format = format
-        drawsVectorRows = vectorRows && Self.vectorRowsAvailable
-        table = ColorTable(nil, format: format)
-        let count = width * height * 4
+        self.format = background == nil ? format : .rgba8
+        self.background = background
+        bytesPerPixel = background == nil ? 4 : 3
+        clearWord = background.map { ColorTable.word(red: $0.red, green: $0.green, blue: $0.blue, alpha: 255) } ?? 0
+        drawsVectorRows = vectorRows && Self.vectorRowsAvailable && background == nil
+        table = ColorTable(nil, format: self.format)
+        let count = width * height * bytesPerPixel
         // Written before it is read: see the type's documentation.
         canvas = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
@@ -102,25 +123,25 @@ struct Compositor {
     private mutating func beginOnBlankCanvas(_ frame: FrameInfo) {
         isBlank = false
         let rect = frame.rect.clipped(toWidth: width, height: height)
+        let canvasWidth = width, size = bytesPerPixel, clearWord = clearWord
         guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else {
-            canvas.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            canvas.withUnsafeMutableBytes { raw in Self.clear(raw.baseAddress!, raw.count / size, size, clearWord) }
             return
         }
-        let canvasWidth = width
         canvas.withUnsafeMutableBytes { raw in
             // Pixel `start` up to pixel `end`.
             func clear(from start: Int, to end: Int) {
                 guard end > start else { return }
-                (raw.baseAddress! + start * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (end - start) * 4)
+                Self.clear(raw.baseAddress! + start * size, end - start, size, clearWord)
             }
             var start = 0
             for y in rect.y..<rect.y + rect.height {
                 clear(from: start, to: y * canvasWidth + rect.x)
                 start = y * canvasWidth + rect.x + rect.width
             }
-            clear(from: start, to: raw.count / 4)
+            clear(from: start, to: raw.count / size)
         }
-        firstFrame = (transparent, transparent >= 0 ? table.replace(transparent, with: 0) : 0)
+        firstFrame = (transparent, transparent >= 0 ? table.replace(transparent, with: clearWord) : 0)
         transparent = -1
     }
 
@@ -165,7 +186,7 @@ struct Compositor {
         let columns = min(frameWidth, width - frameRect.x)
         let transparent = transparent
         let canvasWidth = width, canvasHeight = height, top = frameRect.y, left = frameRect.x
-        let vector = drawsVectorRows
+        let vector = drawsVectorRows, size = bytesPerPixel
         table.withEntries { words, planes in
             canvas.withUnsafeMutableBytes { raw in
                 let base = raw.baseAddress!
@@ -174,9 +195,13 @@ struct Compositor {
                     guard canvasY < canvasHeight else { return }
                     let n = min(count, columns)
                     assert((y - firstRow + 1) * frameWidth <= indices.count || count < frameWidth)
-                    assert(((canvasY * canvasWidth + left) + n) * 4 <= raw.count)
+                    assert(((canvasY * canvasWidth + left) + n) * size <= raw.count)
                     let from = source + (y - firstRow) * frameWidth
-                    let out = base + (canvasY * canvasWidth + left) * 4
+                    let out = base + (canvasY * canvasWidth + left) * size
+                    guard size == 4 else {
+                        Self.drawRGBRow(from: from, count: n, to: out, words: words, transparent: transparent)
+                        return
+                    }
                     #if arch(x86_64)
                     // Rows shorter than half a group are quicker a word at a
                     // time than loading the table's 16 registers for them.
@@ -241,6 +266,37 @@ struct Compositor {
         }
     }
 
+    /// Writes `count` pixels of three bytes (red, green, blue: the low bytes
+    /// of an RGBA8 table word) for the indices at `from` to `out`, skipping
+    /// the `transparent` index (none when negative).
+    private static func drawRGBRow(
+        from: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutableRawPointer, words: UnsafePointer<UInt32>,
+        transparent: Int
+    ) {
+        for i in 0..<count where Int(from[i]) != transparent {
+            let word = UInt32(littleEndian: words[Int(from[i])])
+            out.storeBytes(of: UInt16(truncatingIfNeeded: word).littleEndian, toByteOffset: i &* 3, as: UInt16.self)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: i &* 3 &+ 2, as: UInt8.self)
+        }
+    }
+
+    /// Sets `count` pixels of `size` bytes from `start` to `word`'s low
+    /// bytes: one `memset` when those bytes are all the same (transparent
+    /// black, or a grey background), else a pixel at a time.
+    private static func clear(_ start: UnsafeMutableRawPointer, _ count: Int, _ size: Int, _ word: UInt32) {
+        let value = UInt32(littleEndian: word)
+        let first = UInt8(truncatingIfNeeded: value)
+        if size == 4 ? value == UInt32(first) &* 0x0101_0101 : value & 0xFF_FFFF == UInt32(first) &* 0x01_0101 {
+            start.initializeMemory(as: UInt8.self, repeating: first, count: count * size)
+            return
+        }
+        for i in 0..<count {
+            for k in 0..<size {
+                start.storeBytes(of: UInt8(truncatingIfNeeded: value >> UInt32(8 * k)), toByteOffset: i &* size &+ k, as: UInt8.self)
+            }
+        }
+    }
+
     /// The canvas area `frame` can change from the previous frame's canvas:
     /// the whole canvas for frame 0; otherwise the bounding box of the
     /// frame's rectangle and the area the previous frame's disposal restores
@@ -274,15 +330,15 @@ struct Compositor {
         // Nothing drawn is 0 rows and 0 pixels.
         let height = frame.rect.height, first = outcome.rows
         guard first < height else { return }
-        let canvasWidth = width
+        let canvasWidth = width, size = bytesPerPixel, clearWord = clearWord
         canvas.withUnsafeMutableBytes { raw in
             for r in first..<height {
                 let y = frame.rect.y + FrameDecoder.displayRow(r, height: height, interlaced: frame.isInterlaced)
                 guard y < rect.y + rect.height else { continue }
                 let drawn = r == first ? min(outcome.partialPixels, rect.width) : 0
-                let start = (y * canvasWidth + rect.x + drawn) * 4, count = (rect.width - drawn) * 4
-                assert(start + count <= raw.count)
-                (raw.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 0, count: count)
+                let start = (y * canvasWidth + rect.x + drawn) * size, count = rect.width - drawn
+                assert(start + count * size <= raw.count)
+                Self.clear(raw.baseAddress! + start, count, size, clearWord)
             }
         }
     }
@@ -291,21 +347,21 @@ struct Compositor {
         guard let (rect, disposal) = pending else { return }
         pending = nil
         guard !rect.isEmpty else { return }
-        let width = width, rowBytes = rect.width * 4
+        let width = width, size = bytesPerPixel, rowBytes = rect.width * size, clearWord = clearWord
         switch disposal {
         case .restoreBackground:
             canvas.withUnsafeMutableBytes { raw in
                 for y in rect.y..<rect.y + rect.height {
-                    let start = (y * width + rect.x) * 4
+                    let start = (y * width + rect.x) * size
                     assert(start + rowBytes <= raw.count)
-                    (raw.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes)
+                    Self.clear(raw.baseAddress! + start, rect.width, size, clearWord)
                 }
             }
         case .restorePrevious:
             saved.withUnsafeBytes { saved in
                 canvas.withUnsafeMutableBytes { raw in
                     for row in 0..<rect.height {
-                        let start = ((rect.y + row) * width + rect.x) * 4
+                        let start = ((rect.y + row) * width + rect.x) * size
                         assert(start + rowBytes <= raw.count && (row + 1) * rowBytes <= saved.count)
                         (raw.baseAddress! + start).copyMemory(from: saved.baseAddress! + row * rowBytes, byteCount: rowBytes)
                     }
@@ -319,14 +375,14 @@ struct Compositor {
     /// Copies the canvas under `rect` into `saved`, reusing its storage.
     private mutating func save(_ rect: FrameRect) {
         guard !rect.isEmpty else { return }
-        let rowBytes = rect.width * 4, width = width
+        let size = bytesPerPixel, rowBytes = rect.width * size, width = width
         if saved.count < rect.height * rowBytes {
             saved = [UInt8](repeating: 0, count: rect.height * rowBytes)
         }
         canvas.withUnsafeBytes { raw in
             saved.withUnsafeMutableBytes { saved in
                 for row in 0..<rect.height {
-                    let start = ((rect.y + row) * width + rect.x) * 4
+                    let start = ((rect.y + row) * width + rect.x) * size
                     assert(start + rowBytes <= raw.count)
                     (saved.baseAddress! + row * rowBytes).copyMemory(from: raw.baseAddress! + start, byteCount: rowBytes)
                 }

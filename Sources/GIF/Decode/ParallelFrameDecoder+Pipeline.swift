@@ -24,14 +24,24 @@ extension ParallelFrameDecoder {
             case claimed(Range<Int>)
         }
 
-        // A slot's buffer is written only by the thread that claimed its frame,
+        // A frame's indices are written only by the thread that claimed it,
         // and read by the consumer only after the state's `outcomes` says so.
         private let image: GIFImage
         private let frames: [FrameInfo]
         private let lock: ConditionLock<State>
+        /// The most frames decoded ahead at once (the slots of `outcomes`).
         private let window: Int
-        private let slotSize: Int
-        private let buffers: UnsafeMutableBufferPointer<UInt8>
+        /// The index buffers: one ring of bytes, each frame's indices packed
+        /// after the previous frame's (at the ring's start when they would
+        /// run past its end), so that a file of small frames touches only
+        /// the memory its frames fill.
+        private let ring: UnsafeMutableBufferPointer<UInt8>
+        /// Frame `i`'s position in the ring as if it never wrapped: its
+        /// indices are at `starts[i] % ring.count`.
+        private let starts: [Int]
+        /// The first frame whose ring bytes frame `i` cannot share: frame `i`
+        /// may be claimed once every frame before that one is released.
+        private let firstLive: [Int]
         /// Used by the consumer only (one iterator, one thread at a time).
         private let consumerDecoder = FrameDecoder()
 
@@ -40,21 +50,39 @@ extension ParallelFrameDecoder {
         init(image: GIFImage, workers: Int) {
             self.image = image
             frames = image.info.frames
-            slotSize = max(1, frames.map(\.rect.area).max() ?? 1)
+            let largest = max(1, frames.map(\.rect.area).max() ?? 1)
             // A deep window means fewer waits and wake-ups (gifplayer-muybridge:
             // 0.65x the one-thread time with 4 slots, 0.55x with 16), within
             // ``indexBudget`` bytes of index buffers.
-            let fitting = max(2, Self.indexBudget / slotSize)
+            let fitting = max(2, Self.indexBudget / largest)
             let count = max(1, frames.count)
             let meanArea = max(1, frames.reduce(0) { $0 + $1.rect.area } / count)
             let perBatch = max(1, ParallelFrameDecoder.batchArea / meanArea)
             window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
-            buffers = .allocate(capacity: window * slotSize)
+            // Room for the window's frames at twice their mean size, and for
+            // two of the largest: no more than `window` largest frames.
+            let size = min(window * largest, max(2 * largest, 2 * window * meanArea))
+            ring = .allocate(capacity: size)
+            var starts: [Int] = [], firstLive: [Int] = []
+            starts.reserveCapacity(frames.count)
+            firstLive.reserveCapacity(frames.count)
+            var end = 0, live = 0
+            for frame in frames {
+                let area = frame.rect.area
+                let start = end % size + area > size ? (end / size + 1) * size : end
+                end = start + area
+                // Frames that start before `end - size` share ring bytes with this one.
+                while starts.count > live, starts[live] < end - size { live += 1 }
+                starts.append(start)
+                firstLive.append(live)
+            }
+            self.starts = starts
+            self.firstLive = firstLive
             lock = ConditionLock(State(outcomes: Array(repeating: nil, count: window)))
         }
 
         deinit {
-            buffers.deallocate()
+            ring.deallocate()
         }
 
         /// Stops the workers after the batch each is decoding.
@@ -88,7 +116,7 @@ extension ParallelFrameDecoder {
                 case .claimed(let claimed):
                     decode(claimed, with: consumerDecoder)
                 case .ready(let outcome):
-                    let result = body(UnsafeBufferPointer(buffer(slot)), outcome)
+                    let result = body(UnsafeBufferPointer(buffer(index)), outcome)
                     lock.withLock(wakingWaiters: true) { state in
                         state.outcomes[slot] = nil
                         state.released = index + 1
@@ -114,13 +142,17 @@ extension ParallelFrameDecoder {
             }
         }
 
-        private func buffer(_ slot: Int) -> UnsafeMutableBufferPointer<UInt8> {
-            UnsafeMutableBufferPointer(rebasing: buffers[slot * slotSize..<(slot + 1) * slotSize])
+        /// Frame `index`'s indices in the ring: its area.
+        private func buffer(_ index: Int) -> UnsafeMutableBufferPointer<UInt8> {
+            let start = starts[index] % ring.count
+            return UnsafeMutableBufferPointer(rebasing: ring[start..<start + frames[index].rect.area])
         }
 
-        /// Whether a frame is left to claim within the window.
+        /// Whether a frame is left to claim within the window, whose ring
+        /// bytes no frame still in use holds.
         private func canClaim(_ state: State) -> Bool {
             state.nextToClaim < frames.count && state.nextToClaim < state.released + window
+                && firstLive[state.nextToClaim] <= state.released
         }
 
         /// Claims the unclaimed frames from `nextToClaim` on, up to about
@@ -134,6 +166,7 @@ extension ParallelFrameDecoder {
                 area += frames[state.nextToClaim].rect.area
                 state.nextToClaim += 1
             } while state.nextToClaim < end && area < ParallelFrameDecoder.batchArea
+                && firstLive[state.nextToClaim] <= state.released
             return start..<state.nextToClaim
         }
 
@@ -142,7 +175,7 @@ extension ParallelFrameDecoder {
         private func decode(_ claimed: Range<Int>, with decoder: FrameDecoder) {
             decoder.outcomes.removeAll(keepingCapacity: true)
             for index in claimed {
-                let into = buffer(index % window)
+                let into = buffer(index)
                 decoder.outcomes.append(decoder.withData(of: frames[index], in: image) { frame, bytes in
                     decoder.decode(frame, bytes: bytes, into: into)
                 })

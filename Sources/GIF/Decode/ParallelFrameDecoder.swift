@@ -5,7 +5,7 @@
 /// The scan knows where every frame's data starts, so frame n + 1, n + 2…
 /// can be decoded into palette indices while frame n is composited: worker
 /// threads claim frames in order, each with its own giflib handle
-/// (``FrameDecoder``), into a ring of `window` index buffers; the consumer
+/// (``FrameDecoder``), into a ring of index buffers; the consumer
 /// takes them in order, and rather than wait for a frame a worker is still
 /// on, it claims and decodes the next unclaimed ones itself, so that every
 /// core decodes and the work balances by itself.
@@ -18,9 +18,11 @@
 /// Frames are claimed in batches of about ``batchArea`` pixels (one frame
 /// when frames are large), so that small frames (a few microseconds each)
 /// do not cost a lock hand-over and a wake-up apiece.
-/// Memory is `window` buffers of the largest frame's area, allocated once:
-/// four batches' worth and at least 8 per thread, within
-/// ``Pipeline/indexBudget`` (at least 2).
+/// Memory is one ring of bytes allocated once, each frame's indices packed
+/// after the last frame's: room for a window of frames (four batches' worth
+/// and at least 8 per thread) at twice their mean area, and for two of the
+/// largest frames, but never more than the window at the largest frame's
+/// area, within ``Pipeline/indexBudget`` (at least 2 frames).
 final class ParallelFrameDecoder {
     /// The pixels a claim covers at least, when the window allows: decoding
     /// them takes longer than handing them over (~10 µs of LZW).

@@ -84,9 +84,11 @@ public struct NIAWriter: Sendable {
         return out
     }
 
-    /// Appends one frame to `out` (see ``frame(_:)``), converting RGBA to
-    /// BGRA a pixel word at a time, with no allocation once `out` has the
-    /// capacity (``frameByteCount(_:)`` more bytes).
+    /// Appends one frame to `out` (see ``frame(_:)``), with no allocation
+    /// once `out` has the capacity (``frameByteCount(_:)`` more bytes). An
+    /// RGBA canvas is converted to BGRA a pixel word at a time; a canvas in
+    /// ``PixelFormat/premultipliedBGRA8`` is copied as it stands (see
+    /// ``writeFrame(_:buffer:partBytes:to:)``).
     ///
     /// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value
     /// built by hand) is written at its stated size, the missing pixels as
@@ -94,28 +96,42 @@ public struct NIAWriter: Sendable {
     /// size is clamped to 0...65,535.
     public mutating func appendFrame(_ frame: CompositedFrame, to out: inout [UInt8]) {
         let area = appendFrameHeader(frame, to: &out)
-        Self.appendBGRA(frame.pixels, 0..<area, to: &out)
+        Self.appendPixels(frame, 0..<area, to: &out)
         if area % 2 == 1 { out.append(contentsOf: repeatElement(0, count: 4)) }
     }
 
     /// Writes one frame (the bytes of ``appendFrame(_:to:)``) through
-    /// `write`, in parts of about `partBytes` built in `buffer`, so that the
-    /// frame of a large canvas is never held whole beside the canvas. On
-    /// return `buffer` is empty, its capacity kept for the next frame.
+    /// `write`. On return `buffer` is empty, its capacity kept for the next
+    /// frame.
+    ///
+    /// A canvas composited in ``PixelFormat/premultipliedBGRA8`` (what
+    /// `makeFrameIterator(pixelFormat: .premultipliedBGRA8)` returns) is
+    /// already NIA's layout: a GIF's canvas holds only opaque pixels and
+    /// transparent black, which premultiplying leaves as they are. Its
+    /// `pixels` array is handed to `write` as it stands, after the frame
+    /// header, with no copy. Any other frame is converted in parts of about
+    /// `partBytes` built in `buffer`, so that the frame of a large canvas is
+    /// never held whole beside the canvas.
     public mutating func writeFrame<Failure: Error>(
         _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
         to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let area = appendFrameHeader(frame, to: &buffer)
-        let step = max(1, partBytes / 4)
-        var next = 0
-        while next < area {
-            let end = min(area, next + step)
-            Self.appendBGRA(frame.pixels, next..<end, to: &buffer)
-            next = end
-            if buffer.count >= partBytes {
-                try write(buffer)
-                buffer.removeAll(keepingCapacity: true)
+        if frame.pixelFormat == .premultipliedBGRA8, frame.background == nil, frame.pixels.count == area * 4 {
+            try write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+            try write(frame.pixels)
+        } else {
+            let step = max(1, partBytes / 4)
+            var next = 0
+            while next < area {
+                let end = min(area, next + step)
+                Self.appendPixels(frame, next..<end, to: &buffer)
+                next = end
+                if buffer.count >= partBytes {
+                    try write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
             }
         }
         if area % 2 == 1 { buffer.append(contentsOf: repeatElement(0, count: 4)) }
@@ -137,6 +153,43 @@ public struct NIAWriter: Sendable {
         Self.appendU32(size.width, to: &out)
         Self.appendU32(size.height, to: &out)
         return size.area
+    }
+
+    /// Appends the pixels `range` of `frame` as BGRA: copied as they are
+    /// from a ``PixelFormat/premultipliedBGRA8`` canvas, converted from
+    /// RGBA, or from RGB over a background (opaque) otherwise.
+    private static func appendPixels(_ frame: CompositedFrame, _ range: Range<Int>, to out: inout [UInt8]) {
+        if frame.background != nil { return appendOpaque(frame.pixels, range, blueFirst: true, to: &out) }
+        switch frame.pixelFormat {
+        case .premultipliedBGRA8: appendWords(frame.pixels, range, to: &out)
+        case .rgba8: appendBGRA(frame.pixels, range, to: &out)
+        }
+    }
+
+    /// Appends the 3-byte pixels `range` of `pixels` (red, green, blue) as
+    /// opaque 4-byte pixels, in B, G, R, A order when `blueFirst`, else R,
+    /// G, B, A; pixels past the end of `pixels` are transparent black.
+    static func appendOpaque(_ pixels: [UInt8], _ range: Range<Int>, blueFirst: Bool, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + range.count * 4)
+        let present = max(0, min(range.upperBound, pixels.count / 3) - range.lowerBound)
+        for i in range.lowerBound..<range.lowerBound + present {
+            let red = pixels[i * 3], green = pixels[i * 3 + 1], blue = pixels[i * 3 + 2]
+            out.append(blueFirst ? blue : red)
+            out.append(green)
+            out.append(blueFirst ? red : blue)
+            out.append(255)
+        }
+        if present < range.count { out.append(contentsOf: repeatElement(0, count: (range.count - present) * 4)) }
+    }
+
+    /// Appends the 4-byte pixels `range` of `pixels` as they are; pixels
+    /// past the end of `pixels` are transparent black.
+    static func appendWords(_ pixels: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
+        let lower = min(range.lowerBound * 4, pixels.count)
+        let upper = min(range.upperBound * 4, pixels.count)
+        out.append(contentsOf: pixels[lower..<upper])
+        let missing = range.count * 4 - (upper - lower)
+        if missing > 0 { out.append(contentsOf: repeatElement(0, count: missing)) }
     }
 
     /// Appends the pixels `range` of RGBA `pixels` as BGRA, a pixel word at

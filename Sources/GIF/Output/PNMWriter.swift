@@ -14,7 +14,9 @@ public enum PNMWriter {
 
     /// A binary PPM (`P6`): the canvas composited over `background`, so a
     /// transparent pixel shows the background and an opaque one its colour
-    /// (partial alpha, which GIF never makes, is blended and rounded).
+    /// (partial alpha, which GIF never makes, is blended and rounded). A
+    /// canvas already composited over a background
+    /// (``CompositedFrame/background``) is written as it stands.
     public static func ppm(_ frame: CompositedFrame, background: Background = .white) -> [UInt8] {
         var out: [UInt8] = []
         appendPPM(frame, background: background, to: &out)
@@ -25,10 +27,14 @@ public enum PNMWriter {
     /// pixels at a time, without allocating once `out` has the capacity.
     public static func appendPPM(_ frame: CompositedFrame, background: Background = .white, to out: inout [UInt8]) {
         let area = appendPPMHeader(frame, to: &out)
-        appendRGB(frame.pixels, 0..<area, background: background, to: &out)
+        appendRGB(frame, 0..<area, background: background, to: &out)
     }
 
-    /// Writes the PPM of ``ppm(_:background:)`` through `write`, in parts of
+    /// Writes the PPM of ``ppm(_:background:)`` through `write`. A canvas
+    /// composited over a background
+    /// (``GIFImage/makeFrameIterator(parallel:background:)``) is the PPM's
+    /// pixels: its `pixels` array is handed to `write` as it stands, after
+    /// the header, with no copy. Any other frame is converted in parts of
     /// about `partBytes` built in `buffer`, so that the image of a large
     /// canvas is never held whole beside the canvas. On return `buffer` is
     /// empty, its capacity kept.
@@ -37,12 +43,19 @@ public enum PNMWriter {
         partBytes: Int = 1 << 20, to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let area = appendPPMHeader(frame, to: &buffer)
+        if frame.background != nil, frame.pixels.count == area * 3 {
+            try write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+            try write(frame.pixels)
+            return
+        }
         try writeParts(area: area, bytesPerPixel: 3, partBytes: partBytes, buffer: &buffer, to: write) { range, out in
-            appendRGB(frame.pixels, range, background: background, to: &out)
+            appendRGB(frame, range, background: background, to: &out)
         }
     }
 
-    /// A PAM (`P7`, `TUPLTYPE RGB_ALPHA`): the canvas with its alpha.
+    /// A PAM (`P7`, `TUPLTYPE RGB_ALPHA`): the canvas with its alpha (opaque
+    /// for a canvas over a background).
     public static func pam(_ frame: CompositedFrame) -> [UInt8] {
         var out: [UInt8] = []
         appendPAM(frame, to: &out)
@@ -52,18 +65,27 @@ public enum PNMWriter {
     /// Appends the PAM of ``pam(_:)`` to `out`, the pixels in one copy.
     public static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
         let area = appendPAMHeader(frame, to: &out)
-        appendRGBA(frame.pixels, 0..<area, to: &out)
+        appendRGBA(frame, 0..<area, to: &out)
     }
 
-    /// Writes the PAM of ``pam(_:)`` through `write` in parts, as
-    /// ``writePPM(_:background:buffer:partBytes:to:)`` does.
+    /// Writes the PAM of ``pam(_:)`` through `write`: the header from
+    /// `buffer`, then an RGBA canvas's `pixels` array as it stands, with no
+    /// copy (other frames in parts, as
+    /// ``writePPM(_:background:buffer:partBytes:to:)`` writes).
     public static func writePAM<Failure: Error>(
         _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
         to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let area = appendPAMHeader(frame, to: &buffer)
+        if frame.pixelFormat == .rgba8, frame.background == nil, frame.pixels.count == area * 4 {
+            // The canvas is the PAM's pixels: written as it stands.
+            try write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+            try write(frame.pixels)
+            return
+        }
         try writeParts(area: area, bytesPerPixel: 4, partBytes: partBytes, buffer: &buffer, to: write) { range, out in
-            appendRGBA(frame.pixels, range, to: &out)
+            appendRGBA(frame, range, to: &out)
         }
     }
 
@@ -111,12 +133,35 @@ public enum PNMWriter {
         return size.area
     }
 
-    /// Appends the pixels `range` of RGBA `pixels` composited over
-    /// `background` as RGB; pixels past the end of `pixels` show the
-    /// background.
+    /// Appends the pixels `range` of `frame` as RGBA: as they are, or opaque
+    /// from a canvas over a background.
+    private static func appendRGBA(_ frame: CompositedFrame, _ range: Range<Int>, to out: inout [UInt8]) {
+        if frame.background != nil {
+            NIAWriter.appendOpaque(frame.pixels, range, blueFirst: false, to: &out)
+        } else {
+            NIAWriter.appendWords(frame.pixels, range, to: &out)
+        }
+    }
+
+    /// Appends the pixels `range` of `frame` as RGB: copied from a canvas
+    /// over a background (pixels past the end of it show that background),
+    /// else RGBA composited over `background` (pixels past the end show
+    /// `background`).
     private static func appendRGB(
-        _ pixels: [UInt8], _ range: Range<Int>, background: Background, to out: inout [UInt8]
+        _ frame: CompositedFrame, _ range: Range<Int>, background: Background, to out: inout [UInt8]
     ) {
+        if let baked = frame.background {
+            let lower = min(range.lowerBound * 3, frame.pixels.count)
+            let upper = min(range.upperBound * 3, frame.pixels.count)
+            out.append(contentsOf: frame.pixels[lower..<upper])
+            for _ in 0..<(range.count * 3 - (upper - lower)) / 3 {
+                out.append(baked.red)
+                out.append(baked.green)
+                out.append(baked.blue)
+            }
+            return
+        }
+        let pixels = frame.pixels
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: range.count * 3))
         let present = max(0, min(range.upperBound, pixels.count / 4) - range.lowerBound)
@@ -145,16 +190,6 @@ public enum PNMWriter {
                 }
             }
         }
-    }
-
-    /// Appends the pixels `range` of RGBA `pixels` as they are; pixels past
-    /// the end of `pixels` are transparent black.
-    private static func appendRGBA(_ pixels: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
-        let lower = min(range.lowerBound * 4, pixels.count)
-        let upper = min(range.upperBound * 4, pixels.count)
-        out.append(contentsOf: pixels[lower..<upper])
-        let missing = range.count * 4 - (upper - lower)
-        if missing > 0 { out.append(contentsOf: repeatElement(0, count: missing)) }
     }
 
     /// `value` over the background `base` with `alpha`, rounded.

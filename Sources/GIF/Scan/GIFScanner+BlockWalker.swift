@@ -224,7 +224,20 @@ extension GIFScanner {
     }
 }
 
-/// Decodes bytes as ISO 8859-1, which maps every byte to a character.
+/// Decodes bytes as ISO 8859-1, which maps every byte to a character, by
+/// writing each as UTF-8 (one byte below 0x80, two above): building the
+/// string from scalars goes through the runtime's generic conformance
+/// lookup, which on first use costs more than a small file's whole dump.
 func latin1(_ bytes: some Sequence<UInt8>) -> String {
-    String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(bytes.underestimatedCount)
+    for byte in bytes {
+        if byte < 0x80 {
+            utf8.append(byte)
+        } else {
+            utf8.append(0xC0 | byte >> 6)
+            utf8.append(0x80 | byte & 0x3F)
+        }
+    }
+    return String(decoding: utf8, as: UTF8.self)
 }

@@ -59,8 +59,16 @@ struct DumpJob {
     mutating func run(image: GIFImage) throws(CommandFailure) -> Outcome {
         let count = image.info.frameCount
         let wanted = selection?.count(in: count) ?? count
-        // Decoding ahead pays only when several frames are wanted.
-        var frames = image.makeFrameIterator(parallel: format == .nia || wanted > 1)
+        // Decoding ahead pays only when several frames are wanted. Each
+        // format's frames are composited in the layout it stores (NIA's
+        // BGRA, PPM's RGB over the background, PAM's RGBA) and written from
+        // the canvas as they stand; a frame scaled to --max-size is RGBA.
+        let parallel = format == .nia || wanted > 1
+        var frames = switch format {
+        case .nia: image.makeFrameIterator(parallel: parallel, pixelFormat: .premultipliedBGRA8)
+        case .ppm where maxSize == nil: image.makeFrameIterator(parallel: parallel, background: background)
+        case .ppm, .pam: image.makeFrameIterator(parallel: parallel)
+        }
         return format == .nia ? try writeNIA(&frames) : try writeImages(&frames)
     }
 
