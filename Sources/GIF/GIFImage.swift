@@ -46,8 +46,9 @@ public struct GIFImage: Sendable {
         self.limits = limits
     }
 
-    /// An image already scanned: `info` must be the scan of `bytes`, or of
-    /// the part of them an ``IncrementalGIF`` has read.
+    /// An image already scanned: `info` must be the scan of `bytes` (an
+    /// ``IncrementalGIF`` gives its iterator one without bytes between
+    /// decodes, which nothing decodes from).
     init(bytes: [UInt8], info: GIFInfo, limits: DecodingLimits) {
         heldBytes = bytes
         arrivedBytes = nil
