@@ -3,8 +3,10 @@
 // driven by a script read from the input, over a FrameSource whose answers
 // also come from the input: wrong frame counts and canvas sizes, frames with
 // too few pixels or another frame's index, throws, and answers that change
-// while the source is in use. Built by scripts/build-fuzzer.sh, run by
-// scripts/fuzz.sh (`make fuzz`).
+// while the source is in use, and decoding state of any size (up to Int.max,
+// negative, kept when asked to trim) counted by a memory budget the caches
+// share with more sources of the same kind. Built by scripts/build-fuzzer.sh,
+// run by scripts/fuzz.sh (`make fuzz`).
 //
 // Whatever the source answers, the library must return a typed error or a
 // documented clamp and never trap; a broken invariant below is a crash on
@@ -99,8 +101,37 @@ struct FuzzError: Error {}
 final class FuzzSource: FrameSource, @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private var answers: Answers
+    /// The decoding state reported, the part of it called working state,
+    /// and whether a trim lowers it (otherwise it stays as reported).
+    private var state = 0
+    private var working = 0
+    private var trims = true
 
     init(_ answers: Answers) { self.answers = answers }
+
+    func setState(_ bytes: Int, working: Int, trims: Bool) {
+        lock.wait()
+        (state, self.working, self.trims) = (bytes, working, trims)
+        lock.signal()
+    }
+
+    var decodingStateByteCount: Int {
+        lock.wait()
+        defer { lock.signal() }
+        return state
+    }
+
+    var workingStateByteCount: Int {
+        lock.wait()
+        defer { lock.signal() }
+        return working
+    }
+
+    func trimDecodingState(toBytes bytes: Int) {
+        lock.wait()
+        if trims { state = min(state, max(0, bytes)) }
+        lock.signal()
+    }
 
     func change(to new: Answers) {
         lock.wait()
@@ -158,9 +189,25 @@ func checkPoster(_ poster: RenderedFrame, maxWidth: Int, maxHeight: Int) {
     precondition(poster.height <= max(1, maxHeight), "poster too tall")
 }
 
+/// The checks a shared budget's totals must pass, whatever its sources report.
+func checkBudget(_ budget: FrameMemoryBudget) {
+    let statistics = budget.statistics
+    precondition(statistics.bytesHeld >= 0 && statistics.decodingStateBytes >= 0, "negative total")
+    precondition(statistics.frameBytes >= 0 && statistics.reservedBytes >= 0, "negative frames")
+    precondition(statistics.caches.allSatisfy { $0.decodingStateBytes >= 0 }, "negative state")
+}
+
 func run(_ script: Script) async {
     let source = FuzzSource(Answers.from(script))
-    let pool = FrameCachePool(byteBudget: Int(script.next()) * 64, lookahead: Int(script.next() % 6))
+    // A budget shared with the caches of `others` (sources whose answers and
+    // state also come from the script), or each cache's own.
+    let budget = FrameMemoryBudget(byteBudget: Int(script.next()) * 64)
+    let shared = script.next() & 1 != 0
+    let lookahead = Int(script.next() % 6)
+    let pool = shared
+        ? FrameCachePool(budget: budget, lookahead: lookahead)
+        : FrameCachePool(byteBudget: budget.byteBudget, lookahead: lookahead)
+    var others: [FrameCache] = []
     var cache = await pool.cache(for: 0) { source }
     var player: Player<Instant>?
     var clock = Instant(offset: .zero)
@@ -181,7 +228,7 @@ func run(_ script: Script) async {
     while !script.isDone, operations < 64 {
         operations += 1
         let op = script.next()
-        switch op % 14 {
+        switch op % 17 {
         case 0:
             var configuration = PlayerConfiguration()
             configuration.direction = [.forward, .reverse, .bounce][Int(script.next() % 3)]
@@ -281,6 +328,27 @@ func run(_ script: Script) async {
             }
             let running = await playlist.runningLoadCount
             precondition(running <= 5, "loads pile up: \(running)")
+        case 14:
+            let pick = Int(script.next())
+            let target = pick < others.count ? others[pick].source as? FuzzSource ?? source : source
+            target.setState(script.count(), working: script.count(), trims: script.next() & 1 != 0)
+        case 15:
+            if others.count < 3 {
+                let other = FuzzSource(Answers.from(script))
+                other.setState(script.count(), working: script.count(), trims: script.next() & 1 != 0)
+                others.append(FrameCache(source: other, budget: budget, lookahead: Int(script.next() % 3)))
+            }
+            let cache = others[Int(script.next()) % others.count]
+            if script.next() & 1 == 0 { cache.beginPlaying() } else { cache.endPlaying() }
+            if let image = try? await cache.frame(at: script.count()) { precondition(image.pixels.count == image.width * image.height * 4) }
+            checkBudget(budget)
+        case 16:
+            switch script.next() % 3 {
+            case 0: budget.trim(to: script.count())
+            case 1: budget.setByteBudget(script.count())
+            default: if !others.isEmpty { others.removeFirst() }
+            }
+            checkBudget(budget)
         default:
             let live = await pool.liveCacheCount, entries = await pool.entryCount
             precondition(live <= entries && entries < 64, "pool entries \(live) of \(entries)")

@@ -1,6 +1,7 @@
 /// Bounds on what a decode may allocate or do, checked before the work is
 /// done: per frame (canvas, frame rectangle) and per file (frames, total
-/// pixels decoded, extensions, and for the `gif` command, output bytes).
+/// pixels decoded, extensions, and for the `gif` command, output bytes and
+/// files).
 ///
 /// The defaults admit every real-world GIF we know of while keeping a hostile
 /// file from taking more than a few hundred MiB: a 16384 × 16384 canvas
@@ -44,6 +45,8 @@ public struct DecodingLimits: Sendable, Hashable {
         case extensionCount = "extension count"
         /// ``DecodingLimits/maxOutputBytes``.
         case outputBytes = "output bytes"
+        /// ``DecodingLimits/maxOutputFiles``.
+        case outputFiles = "output files"
         /// ``DecodingLimits/maxDecodeBytes``.
         case decodeBytes = "decode memory"
 
@@ -90,6 +93,12 @@ public struct DecodingLimits: Sendable, Hashable {
     /// 8192 × 8192 canvas with frames as large is decoded (320 MiB), but not
     /// when a frame covering it asks to be restored (disposal 3: 576 MiB).
     public var maxDecodeBytes: Int
+    /// Most files a consumer that writes one file per frame (the `gif dump`
+    /// command's PPM and PAM output into a directory) may create for one
+    /// file; see ``checkOutputFiles(_:)``. Creating and renaming a file costs
+    /// system time whatever its size: 65,536 one-pixel frames would take
+    /// seconds of it. Default 16,384.
+    public var maxOutputFiles: Int
 
     /// Creates limits; every argument defaults to the value documented above.
     public init(
@@ -101,7 +110,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxExtensionBytes: Int = 16 << 20,
         maxExtensionCount: Int = 1 << 18,
         maxOutputBytes: Int = 1 << 32,
-        maxDecodeBytes: Int = 384 << 20
+        maxDecodeBytes: Int = 384 << 20,
+        maxOutputFiles: Int = 16_384
     ) {
         self.maxCanvasPixels = maxCanvasPixels
         self.maxFramePixels = maxFramePixels
@@ -112,6 +122,7 @@ public struct DecodingLimits: Sendable, Hashable {
         self.maxExtensionCount = maxExtensionCount
         self.maxOutputBytes = maxOutputBytes
         self.maxDecodeBytes = maxDecodeBytes
+        self.maxOutputFiles = maxOutputFiles
     }
 
     /// The default limits.
@@ -121,7 +132,7 @@ public struct DecodingLimits: Sendable, Hashable {
     /// 4096 × 4096 canvases (64 MiB of RGBA), frames of at most 2²⁴ pixels,
     /// 4,096 frames, 64 MiB of input, 2²⁷ pixels decoded in all (under a
     /// CPU-second), 1 MiB of extensions in at most 16,384 blocks, 512 MiB
-    /// of output and 160 MiB of decode memory. By the formula above a decode
+    /// of output in at most 4,096 files and 160 MiB of decode memory. By the formula above a decode
     /// then holds at most about 64 (input) + 144 + 1 MiB, 209 MiB.
     public static let uploads = DecodingLimits(
         maxCanvasPixels: 1 << 24,
@@ -132,7 +143,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxExtensionBytes: 1 << 20,
         maxExtensionCount: 1 << 14,
         maxOutputBytes: 512 << 20,
-        maxDecodeBytes: 160 << 20
+        maxDecodeBytes: 160 << 20,
+        maxOutputFiles: 4_096
     )
 
     /// Checks, before anything is written, that writing `frames` frames of
@@ -148,6 +160,17 @@ public struct DecodingLimits: Sendable, Hashable {
         let value = overflow ? Int.max : total
         guard value <= maxOutputBytes else {
             throw GIFError(.limitExceeded(.outputBytes, value: value, maximum: maxOutputBytes))
+        }
+    }
+
+    /// Checks, before a file is created, that creating `files` files in all
+    /// stays within ``maxOutputFiles``.
+    /// - Parameter files: How many files will have been created.
+    /// - Throws: ``GIFError`` with ``GIFError/Kind/limitExceeded(_:value:maximum:)``
+    ///   for ``Limit/outputFiles``.
+    public func checkOutputFiles(_ files: Int) throws(GIFError) {
+        guard files <= maxOutputFiles else {
+            throw GIFError(.limitExceeded(.outputFiles, value: files, maximum: maxOutputFiles))
         }
     }
 }

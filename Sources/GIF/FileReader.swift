@@ -18,8 +18,9 @@ import Darwin
 ///   the input's size plus one chunk; a buffer never grows by doubling.
 /// - A named FIFO is opened without blocking, then waited on for at most
 ///   `openTimeout` (default ``defaultOpenTimeout``, 10 seconds) for a writer
-///   to send something or go away: one that never opens for writing fails
-///   with an I/O error saying so, instead of blocking forever. An anonymous
+///   to send something or go away: one that never opens for writing, or
+///   whose writer sends nothing, fails with an error saying which, instead
+///   of blocking forever. An anonymous
 ///   pipe (standard input from `cmd | gif info -`) already has its writer
 ///   and is read however long it takes.
 enum FileReader {
@@ -206,7 +207,9 @@ enum FileReader {
         while true {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else {
-                throw GIFError(.noWriter(path: path, waited: timeout))
+                throw GIFError(
+                    hasSilentWriter(fd, path: path)
+                        ? .noDataFromWriter(path: path, waited: timeout) : .noWriter(path: path, waited: timeout))
             }
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
@@ -217,6 +220,26 @@ enum FileReader {
             }
             if ready > 0 { return }
         }
+    }
+
+    /// Whether a writer holds the FIFO `fd` reads (opened without blocking,
+    /// nothing to read): on Linux, a reader is told of a hang-up once no
+    /// writer is left of those that opened the FIFO after it. Opening and
+    /// closing it for writing here makes one such writer; a hang-up right
+    /// after says it was the last, none says another writer holds the FIFO
+    /// open. Elsewhere the answer is `false` (the error says no writer
+    /// opened it).
+    private static func hasSilentWriter(_ fd: Int32, path: String) -> Bool {
+        #if os(Linux)
+        let probe = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard probe >= 0 else { return false }
+        close(probe)
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&request, 1, 0) >= 0 else { return false }
+        return request.revents & Int16(POLLHUP | POLLIN) == 0
+        #else
+        return false
+        #endif
     }
 
     /// Whether `fd` is an anonymous pipe (standard input from `cmd |`,

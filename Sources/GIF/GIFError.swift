@@ -77,6 +77,9 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A FIFO at `path` had no writer within `waited` (see
         /// `GIFImage.init(contentsOf:limits:)`).
         case noWriter(path: String, waited: Duration)
+        /// A FIFO at `path` had a writer that sent nothing, and did not close
+        /// it, within `waited` (see `GIFImage.init(contentsOf:limits:)`).
+        case noDataFromWriter(path: String, waited: Duration)
         /// A frame index past the last frame was asked for.
         case frameOutOfRange(Int, count: Int)
         /// A host buffer's rows were given `bytesPerRow` apart, fewer than
@@ -119,6 +122,8 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case .giflib(let code): "giflib failed to decode the image data: \(code)"
         case .io(let path, let errno): "cannot read \(path): \(errno)"
         case .noWriter(_, let waited): "no writer opened the FIFO within \(waited)"
+        case .noDataFromWriter(_, let waited):
+            "a writer opened the FIFO but sent nothing within \(waited)"
         case .frameOutOfRange(let index, let count): "there is no frame \(index) (the file has \(count))"
         case .rowStrideTooSmall(let bytesPerRow, let minimum):
             "the buffer's rows are \(bytesPerRow) bytes apart, fewer than the \(minimum) a canvas row takes"

@@ -15,6 +15,9 @@ public struct GIFImage: Sendable {
     /// The bytes held in memory: the whole file, or none when frames are read
     /// from ``file``.
     let heldBytes: [UInt8]
+    /// The bytes of a stream read so far, for an image an ``IncrementalGIF``
+    /// made: shared with the stream, which appends past them in place.
+    let arrivedBytes: ArrivedBytes?
     /// The file frames are read from, for an image opened with
     /// ``init(readingFramesFromFileAt:limits:)``.
     let file: OpenFile?
@@ -26,17 +29,29 @@ public struct GIFImage: Sendable {
     /// The file's bytes. For an image that reads its frames from the file
     /// (``readsFramesFromFile``), each access reads the whole file again, as
     /// it is now (at most ``DecodingLimits/maxInputBytes``).
-    public var bytes: [UInt8] { file?.contents(maxBytes: limits.maxInputBytes) ?? heldBytes }
+    public var bytes: [UInt8] { file?.contents(maxBytes: limits.maxInputBytes) ?? arrivedBytes?.array ?? heldBytes }
 
     /// Whether the frames' data is read from the file each time a frame is
     /// decoded (``init(readingFramesFromFileAt:limits:)``), rather than held
     /// in memory.
     public var readsFramesFromFile: Bool { file != nil }
 
-    /// An image already scanned: `info` must be the scan of `bytes`, or of
-    /// the part of them an ``IncrementalGIF`` has read.
+    /// An image of a stream's bytes so far, already scanned: `info` is the
+    /// scan of the part of them an ``IncrementalGIF`` has read.
+    init(arrived bytes: ArrivedBytes, info: GIFInfo, limits: DecodingLimits) {
+        heldBytes = []
+        arrivedBytes = bytes
+        file = nil
+        self.info = info
+        self.limits = limits
+    }
+
+    /// An image already scanned: `info` must be the scan of `bytes` (an
+    /// ``IncrementalGIF`` gives its iterator one without bytes between
+    /// decodes, which nothing decodes from).
     init(bytes: [UInt8], info: GIFInfo, limits: DecodingLimits) {
         heldBytes = bytes
+        arrivedBytes = nil
         file = nil
         self.info = info
         self.limits = limits
@@ -48,6 +63,7 @@ public struct GIFImage: Sendable {
     ///   are), the header is cut short, or a limit is exceeded.
     public init(bytes: [UInt8], limits: DecodingLimits = .default) throws(GIFError) {
         heldBytes = bytes
+        arrivedBytes = nil
         file = nil
         self.info = try GIFScanner.scan(bytes, limits: limits)
         self.limits = limits
@@ -79,6 +95,7 @@ public struct GIFImage: Sendable {
         let (bytes, file) = try FileReader.contents(of: path, maxBytes: limits.maxInputBytes, keepingOpen: true)
         info = try GIFScanner.scan(bytes, limits: limits)
         heldBytes = file == nil ? bytes : []
+        arrivedBytes = nil
         self.file = file
         self.limits = limits
     }

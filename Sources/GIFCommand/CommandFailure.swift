@@ -28,7 +28,7 @@ struct CommandFailure: Error {
         switch error.kind {
         case .io(_, let errno):
             message = errno.description  // The path is already the line's prefix.
-        case .noWriter:
+        case .noWriter, .noDataFromWriter:
             message = error.reason
         case .notAGIF(.unknown) where Self.isEmptyFile(file):
             message = "the file is empty"

@@ -26,11 +26,11 @@ import Playback
 ///   takes on the bytes read furthest before each decode, with checkpoints
 ///   within ``checkpointBudget``. Decodes run on the ``executor``'s threads,
 ///   never on Swift's cooperative pool.
-/// - **Memory.** The bytes received, the seeker's state and its
-///   checkpoints: no frame is kept here (a `FrameCache` keeps what the
-///   host's budget allows). While the seeker holds a snapshot of the bytes,
-///   the next append copies them once (frames arrive far less often than
-///   bytes).
+/// - **Memory.** The bytes received (held once: the seeker's image shares
+///   them, and an append writes past what it reads, so appends cost the
+///   bytes appended whatever frames are asked for in between), the seeker's
+///   state and its checkpoints: no frame is kept here (a `FrameCache` keeps
+///   what the host's budget allows).
 /// - **Errors.** A stream that ends badly ends like the whole-file decode of
 ///   the bytes received (`IncrementalGIF/finish()`): the same frames, the
 ///   partial frame with its rows, and ``error``. ``append(_:)`` and
@@ -85,7 +85,10 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// once ``isComplete``.
     /// - Throws: As `IncrementalGIF/append(_:)`: the bytes are not a GIF,
     ///   pass `DecodingLimits/maxInputBytes`, or the canvas is over the
-    ///   limit. The source is then complete with that ``error``.
+    ///   limit (said as soon as the logical screen or the first frame's
+    ///   descriptor is in). The source is then complete with that ``error``;
+    ///   a block still arriving that passes another limit (a frame's size,
+    ///   the extension bytes) completes it with that ``error`` too.
     public func append(_ chunk: some Collection<UInt8>) throws(GIFError) {
         try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.append(chunk) }
     }

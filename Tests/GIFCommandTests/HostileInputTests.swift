@@ -62,4 +62,23 @@ import Testing
         #expect(ppm.error.contains("the output bytes limit is exceeded ("))
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
+
+    /// 16,385 one-pixel frames on a one-pixel canvas: a few bytes of output
+    /// each, but one file each, one more than `DecodingLimits.maxOutputFiles`
+    /// (16,384 by default).
+    @Test("gif dump -o DIR of more frames than the output files limit is refused before writing, naming the limit")
+    func dumpOutputFiles() async throws {
+        let scratch = try TemporaryDirectory()
+        var bytes = HostileGIF.header(width: 1, height: 1)
+        for _ in 0..<16_385 { bytes += HostileGIF.tinyFrame }
+        let path = try scratch.file("many.gif", bytes + [0x3B])
+        let directory = scratch.url.appending(path: "frames").path
+        let ppm = try await GIFRun(["dump", path, "-o", directory])
+        #expect(ppm.status == 1)
+        #expect(ppm.errorLines == ["gif: \(path): the output files limit is exceeded (16385 > 16384)"])
+        #expect(!FileManager.default.fileExists(atPath: directory))
+        // One file for the animation: not limited by the count of files.
+        let nia = try await GIFRun(["dump", path, "--format", "nia", "-o", directory])
+        #expect(nia.status == 0)
+    }
 }

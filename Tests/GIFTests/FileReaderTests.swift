@@ -109,6 +109,20 @@ import Glibc
     }
 
     #if os(Linux)
+    /// A writer that opened the FIFO and keeps it open, sending nothing: the
+    /// error says so, not that no writer came.
+    @Test func aFIFOWhoseWriterSendsNothingSaysSo() throws {
+        let fifo = try FIFO()
+        // Read and write: opens at once, and holds the FIFO as a writer.
+        let writer = open(fifo.path, O_RDWR | O_NONBLOCK)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let error = #expect(throws: GIFError.self) {
+            _ = try FileReader.contents(of: fifo.path, maxBytes: 1 << 30, openTimeout: .milliseconds(200))
+        }
+        #expect(error?.reason == "a writer opened the FIFO but sent nothing within 0.2 seconds")
+    }
+
     @Test func anAnonymousPipeIsWaitedOnPastTheTimeout() throws {
         let gif = try Corpus.bytes("go/video-001.gif")
         var ends: [Int32] = [0, 0]

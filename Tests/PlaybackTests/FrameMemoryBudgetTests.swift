@@ -253,6 +253,33 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         Self.checkWithinBudget(budget, "after the state went")
     }
 
+    /// A host's source may report any decoding state, up to `Int.max`, and
+    /// keep it when asked to trim: the budget counts each report (a negative
+    /// one as 0) and stops its totals at `Int.max`, as its documentation
+    /// says, and every cache still hands out its frames.
+    @Test(arguments: [[Int.max], [1 << 62, 1 << 62], [1 << 62, 1 << 62, 1 << 62], [Int.min, Int.max, Int.max]])
+    func anyReportedStateIsCountedWithoutOverflow(_ states: [Int]) async throws {
+        let budget = FrameMemoryBudget(byteBudget: 1 << 20)
+        let sources = states.map { ReportedStateSource(state: $0) }
+        let caches = sources.map { FrameCache(source: $0, budget: budget, lookahead: 0) }
+        caches.first?.beginPlaying()
+        for cache in caches {
+            for index in 0..<2 {
+                let frame = try await cache.frame(at: index)
+                #expect(frame.byteCount == 4 && frame.pixels[0] == UInt8(index))
+            }
+        }
+        let reported = states.reduce(Int128(0)) { $0 + Int128(max(0, $1)) }
+        let expected = reported > Int128(Int.max) ? Int.max : Int(reported)
+        #expect(budget.statistics.decodingStateBytes == expected)
+        #expect(budget.bytesHeld == expected)
+        #expect(zip(sources, states).allSatisfy { $1 <= 0 || $0.trimRequests > 0 })
+        budget.trim(to: 0)
+        budget.setByteBudget(.max)
+        _ = try await caches[0].frame(at: 2)
+        #expect(budget.statistics.caches.map(\.decodingStateBytes) == states.map { max(0, $0) })
+    }
+
     /// A cache's frames at one display size are not another's: the pool's
     /// key includes the size.
     @Test func poolKeyIncludesTheDisplaySize() async throws {
@@ -265,6 +292,30 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         #expect(a.source.canvasWidth == 10 && c.source.canvasWidth == 40)
         #expect(try await a.frame(at: 1).byteCount == 10 * 10 * 4)
         #expect(pool.memoryBudget?.statistics.caches.count == 2)
+    }
+}
+
+/// A 1 × 1 source that reports `state` bytes of decoding state whatever it
+/// is asked to trim (counted in ``trimRequests``).
+final class ReportedStateSource: FrameSource, @unchecked Sendable {
+    let state: Int
+    private let lock = NSLock()
+    private var trims = 0
+
+    init(state: Int) { self.state = state }
+
+    var frameCount: Int { 4 }
+    var canvasWidth: Int { 1 }
+    var canvasHeight: Int { 1 }
+    var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: 4) }
+    var storedLoopCount: Int? { 0 }
+    var trimRequests: Int { lock.withLock { trims } }
+    var decodingStateByteCount: Int { state }
+    var workingStateByteCount: Int { state }
+    func trimDecodingState(toBytes bytes: Int) { lock.withLock { trims += 1 } }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        RenderedFrame(index: index, width: 1, height: 1, pixels: Array(repeating: UInt8(index), count: 4))
     }
 }
 

@@ -43,6 +43,9 @@ final class FrameDecoder {
     func withData(
         of frame: FrameInfo, in image: GIFImage, _ body: (FrameInfo, UnsafeBufferPointer<UInt8>) -> Outcome?
     ) -> Outcome? {
+        if let arrived = image.arrivedBytes {
+            return arrived.withUnsafeBufferPointer { body(frame, $0) }
+        }
         guard let file = image.file else {
             return image.heldBytes.withUnsafeBufferPointer { body(frame, $0) }
         }

@@ -10,7 +10,7 @@ struct BlockCompletion {
     private(set) var blockStart: Int
     /// Inside that block, once its fixed part has arrived: the offset of the
     /// next sub-block length byte (which may lie past the bytes so far).
-    private var chain: Int?
+    private(set) var chain: Int?
 
     init(blockStart: Int) {
         self.blockStart = blockStart
@@ -27,7 +27,7 @@ struct BlockCompletion {
     }
 
     /// Moves ``blockStart`` past every block complete in `bytes`.
-    mutating func advance(in bytes: [UInt8]) -> Progress {
+    mutating func advance(in bytes: UnsafeBufferPointer<UInt8>) -> Progress {
         let count = bytes.count
         while true {
             if chain == nil {

@@ -17,13 +17,21 @@
 /// - The header (the logical screen size, the global palette) is read as
 ///   soon as its bytes are in: ``screenSize`` is known from the 13th byte.
 ///   ``canvasSize`` is final once the first frame's descriptor is in (the
-///   first frame may grow the canvas, see `CONFORMANCE.md`).
+///   first frame may grow the canvas past the logical screen).
+/// - Each limit applies as soon as what it bounds is known: the input as
+///   it arrives, the canvas at the logical screen and again at the first
+///   frame's descriptor, a frame's size and the pixels and memory it costs
+///   at its descriptor, extensions as their bytes arrive. A stream that
+///   never ends a block is refused at the first limit it passes.
 /// - A frame counts in ``availableFrameCount`` from the append that brought
 ///   its last byte (its data's block terminator), not before.
 /// - The scan resumes where it stopped: each byte is looked at about once,
 ///   whatever the chunk sizes, and nothing is scanned again from the start.
-///   Memory is the bytes received plus one iterator's decoding state (a
-///   canvas, a saved canvas for disposal 3, one frame's indices).
+///   Memory is the bytes received, held once (images taken from the stream
+///   share them, and appending never copies what they hold), plus one
+///   iterator's decoding state (a canvas, a saved canvas for disposal 3,
+///   one frame's indices). Appends cost time in proportion to the bytes
+///   appended, whatever is read in between.
 /// - The stream is over at the trailer, at a byte that starts no block, at
 ///   an error (a limit), or at ``finish()``: ``isComplete``. Bytes appended
 ///   after that are ignored. ``finish()`` on a stream cut short gives exactly
@@ -35,7 +43,7 @@ public struct IncrementalGIF {
     /// The limits the stream is read with.
     public let limits: DecodingLimits
 
-    private var bytes: [UInt8] = []
+    private var bytes = ArrivedBytes()
     private var scanned: GIFInfo?
     private var walker: GIFScanner.BlockWalker?
     private var completion = BlockCompletion(blockStart: 0)
@@ -62,9 +70,10 @@ public struct IncrementalGIF {
     /// (before its global palette).
     public var screenSize: PixelSize? {
         if let scanned { return scanned.screenSize }
-        guard bytes.count >= 13, Sniffer.format(of: Array(bytes.prefix(6))).isGIF else { return nil }
+        let header = bytes.prefix(13)
+        guard header.count == 13, Sniffer.format(of: Array(header.prefix(6))).isGIF else { return nil }
         return PixelSize(
-            width: Int(GIFScanner.BlockWalker.le16(bytes, 6)), height: Int(GIFScanner.BlockWalker.le16(bytes, 8)))
+            width: Int(GIFScanner.BlockWalker.le16(header, 6)), height: Int(GIFScanner.BlockWalker.le16(header, 8)))
     }
 
     /// The canvas frames are composited on, once it is final: from the first
@@ -80,11 +89,11 @@ public struct IncrementalGIF {
 
     /// The frames so far as a ``GIFImage``, for random access or a
     /// ``FrameSeeker``; `nil` until the canvas is known. The image shares
-    /// the received bytes: while a copy is kept, the next ``append(_:)``
-    /// copies them once.
+    /// the received bytes: later appends write past the bytes it reads,
+    /// without copying them.
     public var image: GIFImage? {
         guard canvasSettled, let scanned else { return nil }
-        return GIFImage(bytes: bytes, info: scanned, limits: limits)
+        return GIFImage(arrived: bytes, info: scanned, limits: limits)
     }
 
     /// Adds the next bytes of the stream and reads every block they
@@ -93,9 +102,11 @@ public struct IncrementalGIF {
     /// - Throws: ``GIFError`` when the bytes are not a GIF (said once 4,096
     ///   bytes are in, so the format can be named, or at ``finish()``), when
     ///   they pass ``DecodingLimits/maxInputBytes``, or when the canvas
-    ///   exceeds ``DecodingLimits/maxCanvasPixels``. The stream is then over.
-    ///   Problems inside the blocks are kept for ``nextFrame()``, after the
-    ///   frames before them, as in a whole-file decode.
+    ///   exceeds ``DecodingLimits/maxCanvasPixels`` (said at byte 6 as soon
+    ///   as the logical screen, or the first frame's descriptor, is in). The
+    ///   stream is then over. Problems inside the blocks are kept for
+    ///   ``nextFrame()``, after the frames before them, as in a whole-file
+    ///   decode; a block still arriving that already passes a limit is one.
     public mutating func append(_ chunk: some Collection<UInt8>) throws(GIFError) {
         guard !isComplete else { return }
         let total = bytes.count + chunk.count
@@ -103,7 +114,7 @@ public struct IncrementalGIF {
             isComplete = true
             throw GIFError(.limitExceeded(.inputBytes, value: total, maximum: limits.maxInputBytes))
         }
-        bytes.append(contentsOf: chunk)
+        bytes.append(chunk, limit: limits.maxInputBytes)
         do {
             try readArrivedBlocks()
         } catch {
@@ -123,7 +134,7 @@ public struct IncrementalGIF {
         guard !isComplete else { return }
         isComplete = true
         guard scanned != nil else {
-            _ = try GIFScanner.header(of: bytes)
+            _ = try GIFScanner.header(of: bytes.prefix(GIFScanner.sniffedByteCount))
             return
         }
         walk(stoppingAt: nil)
@@ -142,8 +153,8 @@ public struct IncrementalGIF {
         }
         guard frames!.nextIndex < scanned.frameCount || isComplete else { return nil }
         // The iterator holds the bytes only while it decodes, so that the
-        // next append finds them unshared and grows them in place.
-        frames!.image = GIFImage(bytes: bytes, info: scanned, limits: limits)
+        // next append finds them unshared and may grow them in place.
+        frames!.image = GIFImage(arrived: bytes, info: scanned, limits: limits)
         defer { frames!.image = GIFImage(bytes: [], info: scanned, limits: limits) }
         return try frames!.next()
     }
@@ -154,29 +165,59 @@ public struct IncrementalGIF {
         if scanned == nil {
             guard try readHeader() else { return }
         }
-        let progress = completion.advance(in: bytes)
+        let progress = bytes.withUnsafeBufferPointer { completion.advance(in: $0) }
         let stop = completion.blockStart + (progress == .ended ? 1 : 0)
         if stop > walker!.offset { walk(stoppingAt: stop) }
         if !canvasSettled, scanned!.frameCount > 0 { try settleCanvas() }
+        if progress == .waiting, scanned!.error == nil { try checkArrivingBlock() }
         if progress == .ended || scanned!.error != nil {
             isComplete = true
             try settleCanvas()
         }
     }
 
+    /// Applies the limits to the block still arriving: what passes one ends
+    /// the stream there, as the whole-file scan would once the block ended;
+    /// the first frame's descriptor settles the canvas (and so refuses one
+    /// over its limit) before the frame's data is in.
+    private mutating func checkArrivingBlock() throws(GIFError) {
+        let start = completion.blockStart
+        let error = bytes.withUnsafeBufferPointer { bytes in
+            walker!.bytes = bytes
+            defer { walker!.bytes = UnsafeBufferPointer(start: nil, count: 0) }
+            return walker!.limitPassed(byBlockArrivingAt: start, chainEnd: completion.chain, scanned!)
+        }
+        if let error {
+            scanned!.error = error
+            return
+        }
+        guard scanned!.frameCount == 0, start + 10 <= bytes.count else { return }
+        let descriptor = bytes.withUnsafeBufferPointer { Array($0[start..<start + 10]) }
+        guard descriptor[0] == 0x2C else { return }
+        let right = Int(GIFScanner.BlockWalker.le16(descriptor, 1)) + Int(GIFScanner.BlockWalker.le16(descriptor, 5))
+        let bottom = Int(GIFScanner.BlockWalker.le16(descriptor, 3)) + Int(GIFScanner.BlockWalker.le16(descriptor, 7))
+        let screen = scanned!.screenSize
+        try GIFScanner.checkCanvas(PixelSize(width: max(screen.width, right), height: max(screen.height, bottom)), limits: limits)
+    }
+
     /// Reads the header once its bytes are in; false while they are not.
     private mutating func readHeader() throws(GIFError) -> Bool {
-        let signatureArrived = bytes.count >= 6
-        if signatureArrived, !Sniffer.format(of: Array(bytes.prefix(6))).isGIF {
+        let start = bytes.prefix(GIFScanner.sniffedByteCount)
+        let signatureArrived = start.count >= 6
+        if signatureArrived, !Sniffer.format(of: Array(start.prefix(6))).isGIF {
             // Wait for as many bytes as the whole-file decode sniffs, so the
             // error names the same format.
-            guard bytes.count >= 4096 else { return false }
-            _ = try GIFScanner.header(of: bytes)
+            guard start.count >= GIFScanner.sniffedByteCount else { return false }
+            _ = try GIFScanner.header(of: start)
         }
-        guard bytes.count >= 13, bytes.count >= GIFScanner.headerLength(bytes) else { return false }
-        let header = try GIFScanner.header(of: bytes)
+        guard start.count >= 13, start.count >= GIFScanner.headerLength(start) else { return false }
+        let header = try GIFScanner.header(of: start)
+        // The logical screen bounds the canvas from below: one over the
+        // limit is refused now, not after a frame that may never end.
+        try GIFScanner.checkCanvas(header.screenSize, limits: limits)
         scanned = header
-        walker = GIFScanner.BlockWalker(bytes: [], offset: header.endOffset, limits: limits)
+        walker = GIFScanner.BlockWalker(
+            bytes: UnsafeBufferPointer(start: nil, count: 0), offset: header.endOffset, limits: limits)
         completion = BlockCompletion(blockStart: header.endOffset)
         return true
     }
@@ -185,9 +226,11 @@ public struct IncrementalGIF {
     /// it keeps its state (a pending graphic control, the budgets spent)
     /// from run to run.
     private mutating func walk(stoppingAt stop: Int?) {
-        walker!.bytes = bytes
-        walker!.run(into: &scanned!, stoppingAt: stop)
-        walker!.bytes = []
+        bytes.withUnsafeBufferPointer { bytes in
+            walker!.bytes = bytes
+            walker!.run(into: &scanned!, stoppingAt: stop)
+            walker!.bytes = UnsafeBufferPointer(start: nil, count: 0)
+        }
     }
 
     private mutating func settleCanvas() throws(GIFError) {

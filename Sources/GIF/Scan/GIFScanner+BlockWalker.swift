@@ -3,9 +3,9 @@ extension GIFScanner {
     /// position in the bytes and fills the ``GIFInfo`` it is given, without
     /// calling back into the scanner.
     struct BlockWalker {
-        /// The bytes so far; an ``IncrementalGIF`` hands in longer ones as
-        /// they arrive and takes them back between runs.
-        var bytes: [UInt8]
+        /// The bytes so far, lent for one run: an ``IncrementalGIF`` hands
+        /// in longer ones as they arrive and takes them back between runs.
+        var bytes: UnsafeBufferPointer<UInt8>
         var offset: Int
         let limits: DecodingLimits
 
@@ -16,7 +16,7 @@ extension GIFScanner {
         private var extensionBytes = 0
         private var extensionCount = 0
 
-        init(bytes: [UInt8], offset: Int, limits: DecodingLimits) {
+        init(bytes: UnsafeBufferPointer<UInt8>, offset: Int, limits: DecodingLimits) {
             self.bytes = bytes
             self.offset = offset
             self.limits = limits
@@ -99,14 +99,9 @@ extension GIFScanner {
                 return truncation(.extension, at: start, info)
             }
             // Per-file budgets, checked before the extension's data is copied.
+            if let error = extensionLimit(at: start, byteCount: end - start, info) { return error }
             extensionCount += 1
             extensionBytes += end - start
-            if extensionCount > limits.maxExtensionCount {
-                return overBudget(.extensionCount, extensionCount, limits.maxExtensionCount, at: start, info)
-            }
-            if extensionBytes > limits.maxExtensionBytes {
-                return overBudget(.extensionBytes, extensionBytes, limits.maxExtensionBytes, at: start, info)
-            }
             offset = end
             switch bytes[start + 1] {
             case 0xF9:
@@ -143,25 +138,63 @@ extension GIFScanner {
             return nil
         }
 
-        private mutating func readImage(into info: inout GIFInfo) -> GIFError? {
-            let start = offset
+        /// The limit that the block arriving at `start` passes already, with
+        /// the bytes in so far, or `nil`: an image whose descriptor is in (the
+        /// checks ``readImage(into:)`` makes before its data), or an
+        /// extension whose sub-blocks have reached `chainEnd` (its next
+        /// length byte, not in yet: the extension takes at least
+        /// `chainEnd + 1 - start` bytes). An ``IncrementalGIF`` asks, so that
+        /// a block that never ends is refused at the limit it passes.
+        func limitPassed(byBlockArrivingAt start: Int, chainEnd: Int?, _ info: GIFInfo) -> GIFError? {
+            guard start < bytes.count else { return nil }
+            switch bytes[start] {
+            case 0x21:
+                return extensionLimit(at: start, byteCount: (chainEnd ?? start + 2) + 1 - start, info)
+            case 0x2C:
+                return start + 10 <= bytes.count ? descriptorLimit(at: start, info) : nil
+            default:
+                return nil
+            }
+        }
+
+        /// The per-file extension budget an extension of `byteCount` bytes
+        /// at `start` would pass, or `nil`.
+        private func extensionLimit(at start: Int, byteCount: Int, _ info: GIFInfo) -> GIFError? {
+            if extensionCount + 1 > limits.maxExtensionCount {
+                return overBudget(.extensionCount, extensionCount + 1, limits.maxExtensionCount, at: start, info)
+            }
+            let (bytes, overflow) = extensionBytes.addingReportingOverflow(byteCount)
+            if overflow || bytes > limits.maxExtensionBytes {
+                return overBudget(.extensionBytes, overflow ? .max : bytes, limits.maxExtensionBytes, at: start, info)
+            }
+            return nil
+        }
+
+        /// The frame rectangle of the image descriptor at `start`.
+        private func rect(ofDescriptorAt start: Int) -> FrameRect {
+            FrameRect(
+                x: Int(Self.le16(bytes, start + 1)), y: Int(Self.le16(bytes, start + 3)),
+                width: Int(Self.le16(bytes, start + 5)), height: Int(Self.le16(bytes, start + 7)))
+        }
+
+        /// The limit the image whose descriptor (all 10 bytes) is at `start`
+        /// passes, or `nil`: the frame count, its rectangle, the pixels
+        /// decoded in all and the memory decoding it holds.
+        private func descriptorLimit(at start: Int, _ info: GIFInfo) -> GIFError? {
             let index = info.frames.count
-            guard start + 10 <= bytes.count else { return truncation(.imageDescriptor, at: start, info) }
             guard index < limits.maxFrameCount else {
                 return GIFError(
                     .limitExceeded(.frameCount, value: index + 1, maximum: limits.maxFrameCount),
                     frameIndex: index, byteOffset: start, framesDecoded: index)
             }
-            let rect = FrameRect(
-                x: Int(Self.le16(bytes, start + 1)), y: Int(Self.le16(bytes, start + 3)),
-                width: Int(Self.le16(bytes, start + 5)), height: Int(Self.le16(bytes, start + 7)))
+            let rect = rect(ofDescriptorAt: start)
             guard rect.area <= limits.maxFramePixels else {
                 return GIFError(
                     .limitExceeded(.framePixels, value: rect.area, maximum: limits.maxFramePixels),
                     frameIndex: index, byteOffset: start, framesDecoded: index)
             }
             // The per-file budget of decoding work, checked before the frame is listed.
-            totalPixels += rect.area
+            let totalPixels = totalPixels + rect.area
             guard totalPixels <= limits.maxTotalPixels else {
                 return GIFError(
                     .limitExceeded(.totalPixels, value: totalPixels, maximum: limits.maxTotalPixels),
@@ -184,13 +217,23 @@ extension GIFScanner {
                     .limitExceeded(.decodeBytes, value: decodeBytes, maximum: limits.maxDecodeBytes),
                     frameIndex: index, byteOffset: start, framesDecoded: index)
             }
+            return nil
+        }
+
+        private mutating func readImage(into info: inout GIFInfo) -> GIFError? {
+            let start = offset
+            let index = info.frames.count
+            guard start + 10 <= bytes.count else { return truncation(.imageDescriptor, at: start, info) }
+            if let error = descriptorLimit(at: start, info) { return error }
+            let rect = rect(ofDescriptorAt: start)
+            totalPixels += rect.area
             let flags = bytes[start + 9]
             var position = start + 10
             var localPalette: Palette?
             if flags & 0x80 != 0 {
                 let size = 3 << (Int(flags & 7) + 1)
                 guard position + size <= bytes.count else { return truncation(.localColorTable, at: position, info) }
-                localPalette = Palette(rgb: bytes[position..<position + size])
+                localPalette = Palette(rgb: ArraySlice(bytes[position..<position + size]))
                 position += size
             }
             guard position < bytes.count else { return truncation(.imageData, at: position, info, frame: index) }
@@ -218,8 +261,9 @@ extension GIFScanner {
         }
 
         /// The little-endian 16-bit value at `offset`.
-        static func le16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-            UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+        static func le16(_ bytes: some RandomAccessCollection<UInt8>, _ offset: Int) -> UInt16 {
+            let offset = bytes.index(bytes.startIndex, offsetBy: offset)
+            return UInt16(bytes[offset]) | UInt16(bytes[bytes.index(after: offset)]) << 8
         }
     }
 }

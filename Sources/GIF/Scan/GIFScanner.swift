@@ -20,8 +20,13 @@ public enum GIFScanner {
             throw GIFError(.limitExceeded(.inputBytes, value: bytes.count, maximum: limits.maxInputBytes))
         }
         var info = try header(of: bytes)
-        var walker = BlockWalker(bytes: bytes, offset: info.endOffset, limits: limits)
-        walker.run(into: &info)
+        // The logical screen bounds the canvas from below: one over the
+        // limit is refused before the blocks are read (as a stream is).
+        try checkCanvas(info.screenSize, limits: limits)
+        bytes.withUnsafeBufferPointer { bytes in
+            var walker = BlockWalker(bytes: bytes, offset: info.endOffset, limits: limits)
+            walker.run(into: &info)
+        }
         try settleCanvas(&info, limits: limits)
         return info
     }
@@ -32,7 +37,7 @@ public enum GIFScanner {
     /// - Throws: ``GIFError`` when the bytes are not a GIF or end inside the
     ///   header.
     static func header(of bytes: [UInt8]) throws(GIFError) -> GIFInfo {
-        let version = Sniffer.format(of: Array(bytes.prefix(4096)))
+        let version = Sniffer.format(of: Array(bytes.prefix(sniffedByteCount)))
         guard version.isGIF else { throw GIFError(.notAGIF(version), byteOffset: 0) }
         guard bytes.count >= 13 else {
             throw GIFError(.truncated(block: .logicalScreenDescriptor), byteOffset: 6)
@@ -56,6 +61,10 @@ public enum GIFScanner {
         )
     }
 
+    /// The bytes the format is told from (``header(of:)`` reads no more:
+    /// the header itself is at most 781).
+    static let sniffedByteCount = 4096
+
     /// The number of bytes the header takes: 13, plus the global palette's
     /// size when its flag is set (known once byte 10 has arrived).
     static func headerLength(_ bytes: [UInt8]) -> Int {
@@ -71,10 +80,15 @@ public enum GIFScanner {
             info.canvasSize.width = max(screen.width, first.rect.x + first.rect.width)
             info.canvasSize.height = max(screen.height, first.rect.y + first.rect.height)
         }
-        guard info.canvasSize.area <= limits.maxCanvasPixels else {
+        try checkCanvas(info.canvasSize, limits: limits)
+    }
+
+    /// Refuses a canvas over ``DecodingLimits/maxCanvasPixels``, naming the
+    /// logical screen descriptor (byte 6), where the canvas starts.
+    static func checkCanvas(_ canvas: PixelSize, limits: DecodingLimits) throws(GIFError) {
+        guard canvas.area <= limits.maxCanvasPixels else {
             throw GIFError(
-                .limitExceeded(.canvasPixels, value: info.canvasSize.area, maximum: limits.maxCanvasPixels),
-                byteOffset: 6)
+                .limitExceeded(.canvasPixels, value: canvas.area, maximum: limits.maxCanvasPixels), byteOffset: 6)
         }
     }
 }

@@ -10,6 +10,10 @@ enum DumpFormat: String, CaseIterable, ExpressibleByArgument {
     /// the whole animation.
     case nia
 
+    /// Whether a dump into a directory writes one file per frame (PPM, PAM)
+    /// rather than one for the animation (NIA).
+    var writesFilePerFrame: Bool { self != .nia }
+
     /// The name in messages: "PPM", "PAM", "NIA".
     var name: String { rawValue.uppercased() }
 }

@@ -19,18 +19,21 @@ extension DumpJob {
 
     /// Refuses, before anything is written, a dump whose output would pass
     /// ``DecodingLimits/maxOutputBytes`` (issue 14: 65,536 one-pixel frames
-    /// on an 8192 × 8192 canvas would be 16 TiB of NIA).
+    /// on an 8192 × 8192 canvas would be 16 TiB of NIA) or, written one file
+    /// per frame into a directory, ``DecodingLimits/maxOutputFiles``.
     /// - Parameters:
     ///   - image: The opened image (its limits apply).
     ///   - format: The output format.
     ///   - selection: The frames selected, or `nil` for all.
     ///   - maxSize: The poster size frames are scaled to, if any.
+    ///   - toDirectory: Whether frames go to files in a directory.
     static func checkOutputBudget(
-        _ image: GIFImage, format: DumpFormat, selection: FrameSelection?, maxSize: Int?
+        _ image: GIFImage, format: DumpFormat, selection: FrameSelection?, maxSize: Int?, toDirectory: Bool
     ) throws(GIFError) {
         let count = image.info.frameCount
         let frames = selection?.count(in: count) ?? count
         try image.limits.checkOutput(
             frames: frames, bytesPerFrame: bytesPerFrame(image.info.canvasSize, format: format, maxSize: maxSize))
+        if toDirectory, format.writesFilePerFrame { try image.limits.checkOutputFiles(frames) }
     }
 }

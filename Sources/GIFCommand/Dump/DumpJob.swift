@@ -104,9 +104,10 @@ struct DumpJob {
             }
             guard selection?.contains(frame.index) ?? true else { continue }
             if known == nil {
-                // A stream: the budget is checked as the frames come.
+                // A stream: the budgets are checked as the frames come.
                 do throws(GIFError) {
                     try limits.checkOutput(frames: written + 1, bytesPerFrame: frameBytes)
+                    if standardOutput == nil { try limits.checkOutputFiles(written + 1) }
                 } catch {
                     failure = error
                     break

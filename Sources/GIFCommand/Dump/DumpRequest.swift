@@ -57,7 +57,8 @@ struct DumpRequest: Equatable {
                     file: file, message: GIFError(.frameOutOfRange(frames.last, count: count)).reason)
             }
             do throws(GIFError) {
-                try DumpJob.checkOutputBudget(image, format: format, selection: frames, maxSize: maxSize)
+                try DumpJob.checkOutputBudget(
+                    image, format: format, selection: frames, maxSize: maxSize, toDirectory: !toStandardOutput)
             } catch {
                 throw CommandFailure(file: file, error: error)
             }

@@ -20,8 +20,8 @@ extension GIFTool {
                 or when the report cannot be written (a full disk, /dev/full).
 
                 FILE may be - for standard input, a pipe or a FIFO; a FIFO that no one opens \
-                for writing fails after 10 seconds. Standard input is read and decoded as it \
-                arrives; the report is printed when it ends.
+                for writing, or whose writer sends nothing, fails after 10 seconds. Standard \
+                input is read and decoded as it arrives; the report is printed when it ends.
 
                 Example:
                   $ gif info cat.gif

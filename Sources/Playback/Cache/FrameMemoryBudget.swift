@@ -49,6 +49,14 @@
 /// frames held (hundreds, not pixels), and nothing is allocated per frame
 /// once the tables have grown.
 ///
+/// **Any size a source reports is taken.** A source's
+/// `decodingStateByteCount` counts as reported, a negative one as 0; the
+/// sums over all sources are kept in 128 bits, so sources reporting up to
+/// `Int.max` each cannot overflow them, and ``bytesHeld`` and the
+/// statistics' totals stop at `Int.max`. A source whose state stays over
+/// the limit after it was asked to trim is left as it is: the budget then
+/// holds no frames beside it.
+///
 /// ```swift
 /// let budget = FrameMemoryBudget(byteBudget: 24 << 20)
 /// let pool = FrameCachePool(budget: budget)
@@ -117,10 +125,11 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         var frames: [FrameKey: Held] = [:]
         var nextMember = 0
         var tick: UInt64 = 0
-        /// frames + reserved + decoding state, over all members.
-        var total = 0
+        /// frames + reserved + decoding state, over all members: 128 bits,
+        /// since each member's state may be up to `Int.max`.
+        var total: Int128 = 0
         var frameBytes = 0
-        var stateBytes = 0
+        var stateBytes: Int128 = 0
         var reserved = 0
         var evictions = 0
         var stateTrims = 0
@@ -167,14 +176,15 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     public var byteBudget: Int { ledger.withLock { $0.limit } }
 
     /// The bytes counted now (frames, decodes in flight, decoding state).
-    public var bytesHeld: Int { ledger.withLock { $0.total } }
+    /// At most `Int.max`.
+    public var bytesHeld: Int { ledger.withLock { Self.clamped($0.total) } }
 
     /// The totals and every live cache's counters.
     public var statistics: FrameMemoryStatistics {
         ledger.withLock { ledger in
             FrameMemoryStatistics(
-                byteBudget: ledger.limit, bytesHeld: ledger.total, frameBytes: ledger.frameBytes,
-                decodingStateBytes: ledger.stateBytes, reservedBytes: ledger.reserved,
+                byteBudget: ledger.limit, bytesHeld: Self.clamped(ledger.total), frameBytes: ledger.frameBytes,
+                decodingStateBytes: Self.clamped(ledger.stateBytes), reservedBytes: ledger.reserved,
                 framesHeld: ledger.frames.count, evictions: ledger.evictions, decodingStateTrims: ledger.stateTrims,
                 caches: ledger.members.keys.sorted().map { Self.snapshot(ledger.members[$0]!, limit: ledger.limit) })
         }
@@ -201,10 +211,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     public func trim(to bytes: Int) {
         update { ledger in
             Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true)
-            guard ledger.total > max(0, bytes) else { return }
+            guard ledger.total > Int128(max(0, bytes)) else { return }
             for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
                 Self.release(&ledger, reservationOf: id)
-                guard ledger.total > max(0, bytes) else { return }
+                guard ledger.total > Int128(max(0, bytes)) else { return }
             }
         }
     }
@@ -234,8 +244,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             Self.dropFrames(&ledger, of: id)
             Self.release(&ledger, reservationOf: id)
             if let member = ledger.members.removeValue(forKey: id) {
-                ledger.stateBytes -= member.stateBytes
-                ledger.total -= member.stateBytes
+                ledger.stateBytes -= Int128(member.stateBytes)
+                ledger.total -= Int128(member.stateBytes)
             }
         }
     }
@@ -277,8 +287,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             Self.release(&ledger, reservationOf: id)
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             var storage: [UInt8] = []
-            let atShare = bytes > ledger.limit - ledger.total ? Self.atFairShare(id, adding: bytes, in: ledger) : nil
-            while bytes > ledger.limit - ledger.total {
+            let atShare = Self.room(in: ledger) < bytes ? Self.atFairShare(id, adding: bytes, in: ledger) : nil
+            while Self.room(in: ledger) < bytes {
                 guard let victim = Self.victim(
                     in: ledger, requester: id, protecting: protecting, keepingWork: true, atShare: atShare) else {
                     Self.resetStuck(&ledger)
@@ -293,7 +303,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             Self.resetStuck(&ledger)
             ledger.members[id]!.reserved = bytes
             ledger.reserved += bytes
-            ledger.total += bytes
+            ledger.total += Int128(bytes)
             return storage
         }
     }
@@ -308,13 +318,13 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             Self.release(&ledger, reservationOf: id)
             let key = FrameKey(member: id, index: frame.index)
             if ledger.frames[key] != nil { _ = Self.remove(&ledger, key) }
-            guard reserved > 0, frame.byteCount <= reserved, frame.byteCount <= ledger.limit - ledger.total else { return }
+            guard reserved > 0, frame.byteCount <= reserved, Self.room(in: ledger) >= frame.byteCount else { return }
             ledger.tick += 1
             ledger.frames[key] = Held(frame: frame, lastUse: ledger.tick)
             ledger.members[id]!.frameBytes += frame.byteCount
             ledger.members[id]!.frames += 1
             ledger.frameBytes += frame.byteCount
-            ledger.total += frame.byteCount
+            ledger.total += Int128(frame.byteCount)
         }
     }
 
@@ -330,14 +340,14 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard let source = ledger.members[id]?.source else { return }
             Self.setState(&ledger, of: id, to: source.decodingStateByteCount)
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false)
-            if ledger.total > ledger.limit, let member = ledger.members[id] {
+            if ledger.total > Int128(ledger.limit), let member = ledger.members[id] {
                 // Only this source's own state is left to give.
-                let keep = max(0, member.stateBytes - (ledger.total - ledger.limit))
+                let keep = Self.clamped(max(0, Int128(member.stateBytes) - (ledger.total - Int128(ledger.limit))))
                 let before = member.stateBytes
                 member.source.trimDecodingState(toBytes: keep)
                 ledger.stateTrims += 1
                 Self.setState(&ledger, of: id, to: member.source.decodingStateByteCount)
-                ledger.givenBack += max(0, before - member.stateBytes)
+                Self.addGivenBack(&ledger, before - member.stateBytes)
             }
         }
     }
@@ -389,7 +399,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// everything else.
     private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool) {
         func shed(keepingWork: Bool) {
-            while ledger.total > bytes,
+            while ledger.total > Int128(bytes),
                   let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, atShare: nil) {
                 _ = give(&ledger, victim)
             }
@@ -420,7 +430,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// needs below the level plus the level for each of the rest fill the
     /// room. Allocates nothing; each need is read from its source once.
     private static func assignFairShares(_ ledger: Ledger) {
-        var room = max(0, ledger.limit - ledger.stateBytes)
+        var room = clamped(max(0, Int128(ledger.limit) - ledger.stateBytes))
         var open = 0
         for member in ledger.members.values where member.playing > 0 {
             member.share = member.need
@@ -498,9 +508,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard let member = ledger.members[id] else { return [] }
             member.source.trimDecodingState(toBytes: keepingWork ? member.source.workingStateByteCount : 0)
             ledger.stateTrims += 1
-            let now = member.source.decodingStateByteCount
+            let now = max(0, member.source.decodingStateByteCount)
             if now >= member.stateBytes { ledger.members[id]!.stateStuck = true }
-            ledger.givenBack += max(0, member.stateBytes - now)
+            addGivenBack(&ledger, member.stateBytes - now)
             setState(&ledger, of: id, to: min(now, member.stateBytes))
             return []
         }
@@ -512,8 +522,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         ledger.members[key.member]?.frameBytes -= bytes
         ledger.members[key.member]?.frames -= 1
         ledger.frameBytes -= bytes
-        ledger.total -= bytes
-        ledger.givenBack += bytes
+        ledger.total -= Int128(bytes)
+        addGivenBack(&ledger, bytes)
         return held.frame.pixels
     }
 
@@ -526,15 +536,29 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         guard let reserved = ledger.members[id]?.reserved, reserved > 0 else { return }
         ledger.members[id]!.reserved = 0
         ledger.reserved -= reserved
-        ledger.total -= reserved
+        ledger.total -= Int128(reserved)
     }
 
     private static func setState(_ ledger: inout Ledger, of id: Int, to bytes: Int) {
         guard let old = ledger.members[id]?.stateBytes else { return }
         let bytes = max(0, bytes)
         ledger.members[id]!.stateBytes = bytes
-        ledger.stateBytes += bytes - old
-        ledger.total += bytes - old
+        ledger.stateBytes += Int128(bytes) - Int128(old)
+        ledger.total += Int128(bytes) - Int128(old)
+    }
+
+    /// The bytes left under the limit (negative when over it).
+    private static func room(in ledger: Ledger) -> Int128 { Int128(ledger.limit) - ledger.total }
+
+    /// `value` within `Int`'s range: the 128-bit sums as the API reports them.
+    private static func clamped(_ value: Int128) -> Int { Int(clamping: value) }
+
+    /// Counts `bytes` (when positive) as given back, saturating: one source
+    /// may report `Int.max`.
+    private static func addGivenBack(_ ledger: inout Ledger, _ bytes: Int) {
+        guard bytes > 0 else { return }
+        let (sum, overflow) = ledger.givenBack.addingReportingOverflow(bytes)
+        ledger.givenBack = overflow ? .max : sum
     }
 }
 

@@ -98,9 +98,10 @@ public final class ScaledFrameSource: FrameSource, Sendable {
         return result
     }
 
-    /// The scratch canvas's bytes and the base's decoding state.
+    /// The scratch canvas's bytes and the base's decoding state (at most
+    /// `Int.max`, whatever the base reports; a negative report counts as 0).
     public var decodingStateByteCount: Int {
-        state.withLock { $0.scratch.count } + base.decodingStateByteCount
+        Self.sum(state.withLock { $0.scratch.count }, base.decodingStateByteCount)
     }
 
     /// Drops the scratch canvas and the base's decoding state.
@@ -111,9 +112,18 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     }
 
     /// The base's working state and this source's scratch canvas: what it
-    /// needs to scale the next frame without starting again.
+    /// needs to scale the next frame without starting again (at most
+    /// `Int.max`, as ``decodingStateByteCount``).
     public var workingStateByteCount: Int {
-        state.withLock { $0.scratch.count } + base.workingStateByteCount
+        Self.sum(state.withLock { $0.scratch.count }, base.workingStateByteCount)
+    }
+
+    /// `scratch + reported`, with a base's report taken as 0 when negative
+    /// and the sum stopping at `Int.max`: a host's source may report any
+    /// value.
+    private static func sum(_ scratch: Int, _ reported: Int) -> Int {
+        let (sum, overflow) = scratch.addingReportingOverflow(max(0, reported))
+        return overflow ? .max : sum
     }
 
     /// Trims the base to what is left beside the scratch canvas; drops the
@@ -122,8 +132,8 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     public func trimDecodingState(toBytes bytes: Int) {
         let bytes = max(0, bytes)
         let scratch = state.withLock { $0.scratch.count }
-        guard scratch + base.decodingStateByteCount > bytes else { return }
-        if bytes >= scratch + base.workingStateByteCount {
+        guard Self.sum(scratch, base.decodingStateByteCount) > bytes else { return }
+        if bytes >= Self.sum(scratch, base.workingStateByteCount) {
             base.trimDecodingState(toBytes: bytes - scratch)
             return
         }
