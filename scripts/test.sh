@@ -12,8 +12,8 @@
 #   the doc snippets. The player tests wait for events on other tasks, up to
 #   10 s each; the corpus sweeps and the snippets' decodes are CPU work that
 #   would hold the cooperative pool those tasks need.
-# - tsan: the player and GIF frame source tests, then the parallel decoder's,
-#   under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
+# - tsan: the player tests, the GIF frame source's and the parallel
+#   decoder's, each in a process of their own, under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
 #   suppressed and why).
 # - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (60 in
 #   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
@@ -67,7 +67,9 @@ phase "asan decoder, command" "$swift" test --skip-build "${asan[@]}" --skip "$p
 phase "asan player" "$swift" test --skip-build "${asan[@]}" --filter "$player"
 phase "asan snippets" "$swift" test --skip-build "${asan[@]}" --filter '^DocSnippetTests\.'
 phase "tsan build" "$swift" build --build-tests "${tsan[@]}"
-phase "tsan player" "$swift" test --skip-build "${tsan[@]}" --filter "$player"
+# Code under ThreadSanitizer runs 5 to 15 times slower: waits get 60 s.
+phase "tsan player" env PLAYBACK_TEST_WAIT_SECONDS=60 "$swift" test --skip-build "${tsan[@]}" --filter '^PlaybackTests\.'
+phase "tsan GIF player" env PLAYBACK_TEST_WAIT_SECONDS=60 "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.'
 phase "tsan parallel decoder" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh

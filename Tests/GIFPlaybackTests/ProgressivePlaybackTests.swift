@@ -63,13 +63,13 @@ struct ProgressivePlaybackTests {
         await player.addObserver { [events = run.events] in events.record($0, at: clock.now.offset) }
         let driving = Task { await PlaybackDriver(player: player, clock: clock).run() }
         await player.play(at: clock.now)
-        #expect(await clock.waitForSleeper(at: run.at(200)))
+        #expect(await clock.waitForSleeper(at: run.at(200), limit: Changes.limit))
         clock.advance(to: run.at(200))
-        #expect(await clock.waitForSleeper(at: run.at(240)))
+        #expect(await clock.waitForSleeper(at: run.at(240), limit: Changes.limit))
         clock.advance(to: run.at(240))
         // Frame 2 has not arrived: the driver rests, the player waits.
         #expect(await eventually { run.count(.waitingForFrame(frame: 2)) == 1 })
-        #expect(await clock.waitForSleepers { $0.isEmpty })
+        #expect(await clock.waitForSleepers(limit: Changes.limit) { $0.isEmpty })
         #expect(await player.isWaiting)
         #expect(await player.currentFrame == 1)
         clock.advance(to: run.at(300))
@@ -81,7 +81,7 @@ struct ProgressivePlaybackTests {
         // On to the end of frame 3, deadline by deadline.
         while run.count(.waitingForFrame(frame: 4)) == 0 {
             let next = try #require(await player.nextChangeInstant)
-            #expect(await clock.waitForSleeper(at: next))
+            #expect(await clock.waitForSleeper(at: next, limit: Changes.limit))
             clock.advance(to: next)
             #expect(await eventually(watching: [player]) { await player.nextChangeInstant != next })
         }

@@ -13,8 +13,11 @@ import Playback
 /// the tests that wait run in their own process, apart from the CPU-bound
 /// corpus sweeps.
 package final class Changes: @unchecked Sendable {
-    /// How long a wait lasts before it reports failure.
-    package static let limit: Duration = .seconds(10)
+    /// How long a wait lasts before it reports failure: 10 s, or
+    /// `PLAYBACK_TEST_WAIT_SECONDS` (the ThreadSanitizer run, whose code
+    /// runs 5 to 15 times slower, gives 60).
+    package static let limit: Duration = .seconds(
+        ProcessInfo.processInfo.environment["PLAYBACK_TEST_WAIT_SECONDS"].flatMap { Int($0) } ?? 10)
 
     /// The signal every test double of the process calls when it changes: a
     /// spurious wake-up only makes a waiting test check its condition again.

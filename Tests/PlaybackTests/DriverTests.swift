@@ -20,12 +20,12 @@ struct DriverTests {
         #expect(clock.pendingDeadlines.isEmpty)
 
         await player.play(at: clock.now)
-        #expect(await clock.waitForSleeper(at: at(100)))
+        #expect(await clock.waitForSleeper(at: at(100), limit: Changes.limit))
         clock.advance(to: at(100))
-        #expect(await clock.waitForSleeper(at: at(300)))
+        #expect(await clock.waitForSleeper(at: at(300), limit: Changes.limit))
         // A late wake-up (50 ms) does not shift the next deadline.
         clock.advance(to: at(350))
-        #expect(await clock.waitForSleeper(at: at(600)))
+        #expect(await clock.waitForSleeper(at: at(600), limit: Changes.limit))
         clock.advance(to: at(600))
         #expect(await eventually { recorder.events.last == .finished })
         try await Task.sleep(for: .milliseconds(20))
@@ -53,20 +53,20 @@ struct DriverTests {
         let driver = PlaybackDriver(player: player, clock: clock)
         let task = Task { await driver.run() }
         await player.play(at: start)
-        #expect(await clock.waitForSleeper(at: at(100)))
+        #expect(await clock.waitForSleeper(at: at(100), limit: Changes.limit))
         clock.advance(to: at(40))
         await player.pause(at: clock.now)
-        #expect(await clock.waitForSleepers { $0.isEmpty })
+        #expect(await clock.waitForSleepers(limit: Changes.limit) { $0.isEmpty })
         clock.advance(to: at(5000))
         await player.play(at: clock.now)
         // 60 ms of frame 0 remain.
-        #expect(await clock.waitForSleeper(at: at(5060)))
+        #expect(await clock.waitForSleeper(at: at(5060), limit: Changes.limit))
         clock.advance(to: at(5060))
         #expect(await eventually(watching: [player]) { await player.currentFrame == 1 })
-        #expect(await clock.waitForSleeper(at: at(5260)))
+        #expect(await clock.waitForSleeper(at: at(5260), limit: Changes.limit))
         // A seek moves the deadline at once.
         try await player.seek(toFrame: 2)
-        #expect(await clock.waitForSleeper(at: at(5360)))
+        #expect(await clock.waitForSleeper(at: at(5360), limit: Changes.limit))
         task.cancel()
         await task.value
         #expect(clock.pendingDeadlines.isEmpty)
@@ -84,7 +84,7 @@ struct DriverTests {
         await player.play(at: start)
         for _ in 0..<120 {
             guard let deadline = await player.nextChangeInstant else { break }
-            #expect(await clock.waitForSleeper(at: deadline))
+            #expect(await clock.waitForSleeper(at: deadline, limit: Changes.limit))
             clock.advance(to: deadline)
             // Let the driver tick before moving on.
             _ = await eventually(watching: [player]) { await player.nextChangeInstant != deadline }

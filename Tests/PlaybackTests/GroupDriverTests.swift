@@ -166,7 +166,7 @@ struct GroupDriverTests {
         await group.add(second)
         await group.add(second)  // twice: nothing more
         #expect(await group.memberCount == 2)
-        #expect(await clock.waitForSleeper(at: at(270)))
+        #expect(await clock.waitForSleeper(at: at(270), limit: Changes.limit))
         clock.advance(to: at(270))
         #expect(await eventually { secondEvents.events == [.frameChanged(frame: 1)] })
 

@@ -54,7 +54,7 @@ struct MotionPolicyTests {
             await player.play(at: start)
             while await player.state == .playing {
                 let next = try #require(await player.nextChangeInstant)
-                #expect(await clock.waitForSleeper(at: next))
+                #expect(await clock.waitForSleeper(at: next, limit: Changes.limit))
                 clock.advance(to: next)
                 #expect(await eventually(watching: [player]) { await player.nextChangeInstant != next })
             }
@@ -74,7 +74,7 @@ struct MotionPolicyTests {
             #expect(await player.state == .timeLimitReached)
             #expect(await player.currentFrame == stillIndex)
             // Stopped: the driver rests, and time passing changes nothing.
-            #expect(await clock.waitForSleepers { $0.isEmpty })
+            #expect(await clock.waitForSleepers(limit: Changes.limit) { $0.isEmpty })
             clock.advance(by: .seconds(10))
             #expect(await player.advance(to: clock.now).isEmpty)
             driving.cancel()

@@ -93,12 +93,12 @@ struct PlaylistActorTests {
         await playlist.addObserver { recorder.record($0) }
         let task = Task { await PlaylistDriver(playlist: playlist, clock: clock).run() }
         await playlist.play(at: start)
-        #expect(await clock.waitForSleeper(at: at(5000)))  // the load timeout
+        #expect(await clock.waitForSleeper(at: at(5000), limit: Changes.limit))  // the load timeout
         clock.advance(to: at(300))
         gate.open(.success(Self.twoFrames))
-        #expect(await clock.waitForSleeper(at: at(400)))   // A started at 300: frame 1 due at 400
+        #expect(await clock.waitForSleeper(at: at(400), limit: Changes.limit))   // A started at 300: frame 1 due at 400
         clock.advance(to: at(500))
-        #expect(await clock.waitForSleeper(at: at(600)))   // B started at 500: frame 1 due at 600
+        #expect(await clock.waitForSleeper(at: at(600), limit: Changes.limit))   // B started at 500: frame 1 due at 600
         #expect(recorder.playback == [
             .waitingForItem(key: "A"), .itemStarted(key: "A"), .player(key: "A", event: .frameChanged(frame: 1)),
             .player(key: "A", event: .loopCompleted(loopsDone: 1)), .player(key: "A", event: .finished),
