@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with swiftc directly: Fuzz/GIFFuzzer (issue 7)
-# and Fuzz/PlaybackFuzzer (issue 14: the public Playback API over a frame
+# Builds the libFuzzer targets with swiftc directly: Fuzz/GIFFuzzer
+# and Fuzz/PlaybackFuzzer (the public Playback API over a frame
 # source whose answers come from the input). The GIF and Playback module
 # sources are each compiled as their own static module with coverage and
 # AddressSanitizer instrumentation, linked with each fuzz entry point, giflib

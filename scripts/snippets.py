@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Tests/DocSnippetTests/Snippets.swift from the Swift snippets of the
-README and the DocC articles (issue 17), so `swift build --build-tests` (and
+README and the DocC articles, so `swift build --build-tests` (and
 so `make test`) compiles every one of them.
 
 The ```swift blocks of one document become one function of `enum Snippets`,

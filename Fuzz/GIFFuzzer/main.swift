@@ -1,4 +1,4 @@
-// libFuzzer entry point (issue 7): sniff → scan → decode every frame → a
+// libFuzzer entry point: sniff → scan → decode every frame → a
 // Playhead over the result, with ticks, seeks and rate changes taken from the
 // input's last bytes → a DrawingPlayer drawing into a strided buffer, each
 // draw checked against the serial iterator's frame. Built by

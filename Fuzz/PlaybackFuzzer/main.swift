@@ -1,4 +1,4 @@
-// libFuzzer entry point (issue 14): the public Playback API — players, frame
+// libFuzzer entry point: the public Playback API — players, frame
 // caches and their pool, playlists (the sequencer and the actor), posters —
 // driven by a script read from the input, over a FrameSource whose answers
 // also come from the input: wrong frame counts and canvas sizes, frames with

@@ -45,7 +45,7 @@ extension Process {
     /// pool (one thread per core), and a test blocking its thread for a
     /// child's lifetime starves every other test's tasks. On two cores, two
     /// such tests at once stopped all async work in the process for minutes
-    /// and made the manual-clock tests' real-time waits run out (issue 16).
+    /// and made the manual-clock tests' real-time waits run out.
     func runUntilExit() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             terminationHandler = { _ in continuation.resume() }

@@ -2,7 +2,7 @@ import Foundation
 @testable import GIFCommand
 import Testing
 
-/// Hostile arguments to `gif` (issue 14): refused with a usage error naming
+/// Hostile arguments to `gif`: refused with a usage error naming
 /// the limit, before any allocation, instead of trapping.
 @Suite struct HostileInputTests {
     static let demo = Corpus.packageRoot.appending(path: "Fixtures/demo.gif").path

@@ -2,7 +2,7 @@ import Foundation
 import GIF
 import Testing
 
-/// `-` read as it arrives (issue 16, item 4): frames are written before the
+/// `-` read as it arrives: frames are written before the
 /// pipe closes, and what comes out equals the output for the same file.
 @Suite("gif: standard input read as it arrives")
 struct ProgressiveInputTests {

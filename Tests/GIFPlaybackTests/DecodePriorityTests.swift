@@ -2,7 +2,7 @@
 import Playback
 import Testing
 
-/// The executor's and each source's pick (issue 12, item 2): the first of
+/// The executor's and each source's pick: the first of
 /// the most urgent, so first come, first served within a priority.
 @Suite("Decode priority")
 struct DecodePriorityTests {

@@ -17,7 +17,7 @@ final class TimedEvents<Event: Sendable>: Sendable {
 }
 
 /// A player on the public ManualClock, driven by a PlaybackDriver, playing
-/// demo.gif while its bytes arrive on a schedule (issue 16, item 3).
+/// demo.gif while its bytes arrive on a schedule.
 ///
 /// Fixtures/README.md: demo.gif's frame 0 shows for 20 cs, frames 1–39 for
 /// 4 cs each (kept by the browser delay rule). So with all bytes in, frame

@@ -1,7 +1,7 @@
 import Testing
 @testable import GIF
 
-/// Per-file budgets (issue 14, item 1): the crafted files of the issue,
+/// Per-file budgets: the crafted files of the issue,
 /// built here so every byte is known. Each stays within the default budgets
 /// or is refused by the scan, before any decoding, with an error naming the
 /// limit; the frames before the refusal are kept.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GIF
 
-/// `GIFError` carries typed evidence (issue 11): the block a file ends in,
+/// `GIFError` carries typed evidence: the block a file ends in,
 /// the LZW code and the next free table entry, the `errno` of a failed read;
 /// its `description` reads as it always has.
 @Suite struct ErrorEvidenceTests {

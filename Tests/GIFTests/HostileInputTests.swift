@@ -1,7 +1,7 @@
 import Testing
 @testable import GIF
 
-/// Hostile input to the GIF module's public API (issue 14): each case is a
+/// Hostile input to the GIF module's public API: each case is a
 /// typed ``GIFError`` naming what was wrong, never a trap and never another
 /// frame's pixels.
 @Suite struct HostileInputTests {

@@ -110,7 +110,7 @@ func streamedBytes(_ name: String) throws -> [UInt8] {
         : try Corpus.bytes(String(name.dropFirst("corpus/".count)))
 }
 
-/// Progressive decoding (issue 16): a GIF fed in chunks gives the frames and
+/// Progressive decoding: a GIF fed in chunks gives the frames and
 /// the error of the whole-file decode, each frame as soon as its last byte
 /// is in; a stream cut anywhere ends as the whole-file decode of that prefix.
 @Suite("Incremental GIF")

@@ -36,7 +36,7 @@ import Testing
         #expect(image.info.error?.kind == .limitExceeded(.framePixels, value: 16_000_000, maximum: 1_000_000))
     }
 
-    // Issue 7: hostile sizes, each refused or bounded by a limit. That no
+    // hostile sizes, each refused or bounded by a limit. That no
     // large allocation happens is proven in a child process under a memory
     // ceiling (GIFCommandTests/MemoryCeilingTests.swift); these tests pin
     // the errors and what is kept.

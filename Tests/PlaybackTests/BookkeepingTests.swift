@@ -31,7 +31,7 @@ final class LoaderCounter: @unchecked Sendable {
     }
 }
 
-/// Issue 14 item 5: bookkeeping stays bounded however the host churns.
+/// bookkeeping stays bounded however the host churns.
 @Suite("Bookkeeping: loads of removed items are cancelled; the pool stays O(1) per key")
 struct BookkeepingTests {
     @Test("20,000 replaces leave only the wanted loads running; every other loader sees its cancellation")

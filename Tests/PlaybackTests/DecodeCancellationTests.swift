@@ -3,7 +3,7 @@ import Playback
 import PlaybackTestSupport
 import Testing
 
-/// Issue 12, item 2: decode work nobody wants any more is cancelled.
+/// decode work nobody wants any more is cancelled.
 @Suite("Decode cancellation")
 struct DecodeCancellationTests {
     /// A source whose decodes wait for a gate, recording each request and

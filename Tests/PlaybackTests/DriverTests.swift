@@ -98,7 +98,7 @@ struct DriverTests {
         await task.value
     }
 
-    /// Issue 14: host time past ~292 years saturates the playhead's
+    /// host time past ~292 years saturates the playhead's
     /// nanoseconds, and so does media time at a rate above 1, so the next
     /// change seemed due forever and the driver woke again at once, at full
     /// CPU. A driver that rests sleeps no more than once here; one that spins

@@ -1,7 +1,7 @@
 import Playback
 import Testing
 
-/// A playhead on a timeline that grows (issue 16, item 3): it waits on the
+/// A playhead on a timeline that grows: it waits on the
 /// last frame it has, reports it, and goes on under each ``WaitPolicy``.
 /// Every delay is 100 ms (kept by the browser delay rule), so the instants
 /// follow from the rules: frame n is due at n × 100 ms of media time.

@@ -43,7 +43,7 @@ final class ShiftyFrameSource: FrameSource, @unchecked Sendable {
 }
 
 /// Hostile answers from a ``FrameSource`` and hostile arguments to the public
-/// Playback API (issue 14, item 3): each is a typed error or a documented
+/// Playback API: each is a typed error or a documented
 /// clamp, never a trap or a read past an array.
 ///
 /// | input | outcome |

@@ -3,7 +3,7 @@ import Playback
 import PlaybackTestSupport
 import Testing
 
-/// Issue 12, item 4: a cap on play time (WCAG 2.2.2) and reduced motion.
+/// a cap on play time (WCAG 2.2.2) and reduced motion.
 ///
 /// The expectations are computed here from the frame delays (100, 200 and
 /// 300 ms, looping forever; the browser delay rule keeps them) and the

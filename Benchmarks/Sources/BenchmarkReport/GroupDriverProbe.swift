@@ -2,7 +2,7 @@ import BenchmarkSupport
 import GIFPlayback
 import Playback
 
-/// The group driver figure of issue 12: nine players of one GIF driven in
+/// The group driver figure of nine players of one GIF driven in
 /// real time for a few seconds: on one epoch by nine drivers (each a
 /// `PlaybackDriver`, i.e. a group of one) and by one `GroupDriver`; out of
 /// step (epochs 7 ms apart) the same two ways, and by one `GroupDriver`

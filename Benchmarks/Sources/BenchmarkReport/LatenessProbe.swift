@@ -8,7 +8,7 @@ import GIF
 import GIFPlayback
 import Playback
 
-/// The lateness figure of issue 12: a real-time driver (`PlaybackDriver` on
+/// The lateness figure of a real-time driver (`PlaybackDriver` on
 /// `ContinuousClock`) plays a small GIF while two other players, each with
 /// its own `GIFFrameSource`, decode a 4096 × 4096 GIF (a 64 MiB RGBA canvas)
 /// as fast as they can, on the same cores. Each frame change's lateness is

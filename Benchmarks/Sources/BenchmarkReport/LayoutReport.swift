@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import GIF
 
-/// The host-layout figure of issue 13 item 3, measured in one run: the
+/// The host-layout figure, measured in one run: the
 /// per-frame cost of `FrameSeeker.copyFrame(at:into:bytesPerRow:)` drawing
 /// every frame in order into a host buffer (rows padded to a multiple of 64
 /// bytes) with a seeker made for `.premultipliedBGRA8`, over the same with

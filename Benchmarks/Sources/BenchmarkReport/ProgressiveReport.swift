@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import GIF
 
-/// The progressive decoding figures of issue 16, measured in one run:
+/// The progressive decoding figures, measured in one run:
 ///
 /// - (a) feeding a file to `IncrementalGIF` in 4 KiB chunks, draining the
 ///   frames after each append, over decoding it whole

@@ -18,7 +18,7 @@ extension DumpJob {
     }
 
     /// Refuses, before anything is written, a dump whose output would pass
-    /// ``DecodingLimits/maxOutputBytes`` (issue 14: 65,536 one-pixel frames
+    /// ``DecodingLimits/maxOutputBytes`` (65,536 one-pixel frames
     /// on an 8192 × 8192 canvas would be 16 TiB of NIA) or, written one file
     /// per frame into a directory, ``DecodingLimits/maxOutputFiles``.
     /// - Parameters:
