@@ -20,13 +20,16 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
-        .target(name: "GIF", dependencies: ["CGIFLib"]),
-        .target(name: "Playback"),
+        // Locks and threads the library's modules share (pthread-based, so
+        // that ThreadSanitizer sees them). Internal: no product holds it.
+        .target(name: "EngineSupport"),
+        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport"]),
+        .target(name: "Playback", dependencies: ["EngineSupport"]),
         // giflib's DGifSlurp on the same bytes: the floor `gif bench` divides
         // by. Not a product, so it stays out of the GIF library's API.
         .target(name: "GIFLibBaseline", dependencies: ["CGIFLib", "GIF"]),
         // The glue: GIF's frames as a Playback frame source.
-        .target(name: "GIFPlayback", dependencies: ["GIF", "Playback"]),
+        .target(name: "GIFPlayback", dependencies: ["EngineSupport", "GIF", "Playback"]),
         .executableTarget(
             name: "GIFCommand",
             dependencies: [

@@ -1,3 +1,4 @@
+import EngineSupport
 import GIF
 import Playback
 

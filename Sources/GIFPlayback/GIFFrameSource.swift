@@ -1,5 +1,6 @@
 import GIF
 import Playback
+import EngineSupport
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
@@ -49,6 +50,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// source for another display size starts from.
     private let askedBudgets: (checkpoints: Int, indices: Int)
     private let state: LockedState<State>
+    /// The frames' stored palette indices, shared by this source's seeker,
+    /// its decode-ahead for drawers and every drawer's seeker.
+    private let indices: FrameIndexCache
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
     /// and its version, taken on by the seeker before each decode.
     private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
@@ -93,6 +97,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         let indexBudget = max(0, indexBudget)
         self.askedBudgets = (checkpointBudget, indexBudget)
         self.indexBudget = indexNeed < frameBytes * image.info.frameCount ? min(indexBudget, indexNeed) : 0
+        self.indices = FrameIndexCache(budget: self.indexBudget)
         // At full size the indices' unused share goes to seek checkpoints; a
         // display-size source is a cell of a feed, which plays forward, so
         // its share is left to the frames.
@@ -126,6 +131,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         self.checkpointBudget = checkpointBudget
         self.indexBudget = max(0, indexBudget)
         self.askedBudgets = (checkpointBudget, self.indexBudget)
+        self.indices = FrameIndexCache(budget: self.indexBudget)
         self.state = LockedState(State())
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
@@ -150,16 +156,16 @@ public final class GIFFrameSource: FrameSource, Sendable {
 
     /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
     /// diagnostics and memory accounting: the figure after the latest decode.
-    public var indexBytes: Int { state.withLock { $0.indexBytes } }
+    public var indexBytes: Int { indices.byteCount }
 
     /// The bytes of decoding state held: stored indices and checkpoints,
     /// after the latest decode (the working state not counted).
-    public var decodingStateBytes: Int { state.withLock { $0.decodingStateBytes } }
+    public var decodingStateBytes: Int { state.withLock { $0.checkpointBytes } + indices.byteCount + indices.passingByteCount }
 
     /// The frames giflib has decoded for this source so far, across
     /// releases. A player looping over a GIF whose indices fit the index
     /// budget sees it stop growing after the first loop.
-    public var decodeCount: Int { state.withLock { $0.retiredDecodes + $0.decodeCount } }
+    public var decodeCount: Int { state.withLock { $0.retiredDecodes + $0.decodeCount + $0.indexDecodes } }
 
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
@@ -188,13 +194,15 @@ public final class GIFFrameSource: FrameSource, Sendable {
         state.withLock { state in
             state.generation += 1
             state.checkpointCount = 0
-            state.indexBytes = 0
-            state.decodingStateBytes = 0
+            state.checkpointBytes = 0
             state.workingBytes = 0
             state.retiredDecodes += state.decodeCount
             state.decodeCount = 0
             state.idle = nil
+            state.idleIndexDecoder = nil
+            state.indexDecoderBytes = 0
         }
+        indices.removeAll()
     }
 
     /// Drops seek checkpoints, then stored frame indices (the last frames
@@ -213,12 +221,15 @@ public final class GIFFrameSource: FrameSource, Sendable {
         // The working state read and the trim made under one lock, so a
         // decode ending between them cannot change the figure trimmed to.
         let belowWorkingState = state.withLock { state -> Bool in
-            guard bytes >= state.workingBytes else { return true }
+            let working = state.workingStateBytes
+            guard bytes >= working else { return true }
             if state.idle != nil {
-                state.idle!.seeker.trim(toBytes: bytes - state.workingBytes)
+                state.idle!.seeker.trim(toBytes: bytes - working)
                 state.record(state.idle!.seeker)
+            } else if state.seekerLent {
+                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - working)
             } else {
-                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - state.workingBytes)
+                indices.trim(toBytes: bytes - working)
             }
             return false
         }
@@ -230,7 +241,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// (``workingStateByteCount``); 0 after ``releaseDecodingState()``
     /// until the next decode.
     public var decodingStateByteCount: Int {
-        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.decodingStateBytes + $0.workingBytes }
+        state.withLock { $0.checkpointBytes + $0.workingStateBytes } + indices.byteCount + indices.passingByteCount
     }
 
     /// What the seeker keeps between decodes so that playing on costs one
@@ -241,7 +252,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// giflib's handle). It is the floor a shared budget trims a playing
     /// source's state to. 0 when no decoding state is held.
     public var workingStateByteCount: Int {
-        state.withLock { $0.idle == nil && $0.decodingStateBytes == 0 ? 0 : $0.workingBytes }
+        state.withLock { $0.workingStateBytes }
     }
 
     /// This GIF shown at `size`: a source over the same image that
@@ -312,7 +323,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
                 guard let position = state.requests.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.requests.remove(at: position)
             }
-            dropped?.continuation.resume(throwing: CancellationError())
+            dropped?.continuation?.resume(throwing: CancellationError())
         }
     }
 
@@ -325,7 +336,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var index: Int
         var priority: FrameRequestPriority
         var pixels: [UInt8]
-        var continuation: UnsafeContinuation<RenderedFrame, any Error>
+        /// `nil` for a drawer's decode-ahead of the frame's indices alone.
+        var continuation: UnsafeContinuation<RenderedFrame, any Error>?
     }
 
     /// The seeker between decodes. `@unchecked Sendable`: only the one
@@ -351,8 +363,17 @@ public final class GIFFrameSource: FrameSource, Sendable {
         /// decode and after a release).
         var idle: Loan?
         var checkpointCount = 0
-        var indexBytes = 0
-        var decodingStateBytes = 0
+        var checkpointBytes = 0
+        /// Whether a decode holds the seeker now.
+        var seekerLent = false
+        /// The decode-ahead of drawers' frames while it does not run.
+        var idleIndexDecoder: FrameIndexDecoder?
+        /// Its buffers' bytes.
+        var indexDecoderBytes = 0
+        /// The frames it decoded.
+        var indexDecodes = 0
+        /// The drawers' canvases (see ``GIFFrameDrawer``).
+        var drawerBytes = 0
         /// The seeker's working state (`FrameSeeker.workingStateBytes`),
         /// kept between decodes (0 before the first decode and after a
         /// release).
@@ -366,15 +387,21 @@ public final class GIFFrameSource: FrameSource, Sendable {
         /// Bumped by ``releaseDecodingState()``: an older seeker is dropped
         /// when its decode ends.
         var generation = 0
+        /// Called after the decode-ahead stores a frame (see
+        /// ``makeDrawer(notifying:)``).
+        var decodedCallbacks: [@Sendable () -> Void] = []
 
         /// Takes the statistics of `seeker`, the current one.
         mutating func record(_ seeker: FrameSeeker) {
             checkpointCount = seeker.checkpointCount
-            indexBytes = seeker.indexBytes
-            decodingStateBytes = seeker.decodingStateBytes
+            checkpointBytes = seeker.checkpointByteCount
             workingBytes = seeker.workingStateBytes
             decodeCount = seeker.decodeCount
         }
+
+        /// What the source needs to go on playing: the seeker's working
+        /// state, the decode-ahead's buffers and the drawers' canvases.
+        var workingStateBytes: Int { workingBytes + indexDecoderBytes + drawerBytes }
     }
 
     /// Runs the most urgent request (the oldest among equals) on the
@@ -391,13 +418,20 @@ public final class GIFFrameSource: FrameSource, Sendable {
             }
             let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) ?? 0
             next = state.requests.remove(at: position)
-            lent = state.idle.take()
             generation = state.generation
+            if next?.continuation != nil {
+                lent = state.idle.take()
+                state.seekerLent = true
+            }
         }
         guard var request = next.take() else { return }
+        guard let continuation = request.continuation else {
+            decodeIndices(of: request.index, generation: generation)
+            return
+        }
         var loan = lent.take() ?? Loan(
-            seeker: image.makeSeeker(
-                memoryBudget: checkpointBudget, indexBudget: indexBudget, pixelFormat: pixelFormat),
+            seeker: FrameSeeker(
+                image: image, memoryBudget: checkpointBudget, sharing: indices, pixelFormat: pixelFormat),
             generation: generation)
         if let (version, grown) = latest?(), version != loan.version {
             loan.seeker.adopt(grown: grown)
@@ -431,6 +465,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         var returned: Loan? = loan
         let more = state.withLock { state -> FrameRequestPriority? in
+            state.seekerLent = false
             if var loan = returned.take(), loan.generation == state.generation {
                 if let bytes = state.pendingTrim.take() { loan.seeker.trim(toBytes: bytes) }
                 state.record(loan.seeker)
@@ -442,15 +477,95 @@ public final class GIFFrameSource: FrameSource, Sendable {
             }
             return state.requests[position].priority
         }
-        request.continuation.resume(with: result)
+        continuation.resume(with: result)
         if let more { executor.enqueue(self, priority: more) }
+    }
+
+    /// Runs a drawer's decode-ahead request: frame `index`'s indices into
+    /// the shared store, unless held; then queues the source again if more
+    /// requests wait.
+    private func decodeIndices(of index: Int, generation: Int) {
+        let decoder = state.withLock { $0.idleIndexDecoder.take() } ?? FrameIndexDecoder()
+        let decoded = decoder.fill(indices, frame: index, of: image)
+        var returned: FrameIndexDecoder? = decoder
+        let more = state.withLock { state -> FrameRequestPriority? in
+            if generation == state.generation, let decoder = returned.take() {
+                state.idleIndexDecoder = decoder
+                state.indexDecoderBytes = decoder.byteCount
+            }
+            if decoded { state.indexDecodes += 1 }
+            guard let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) else {
+                state.scheduled = false
+                return nil
+            }
+            return state.requests[position].priority
+        }
+        if decoded { decodedForDrawers?() }
+        if let more { executor.enqueue(self, priority: more) }
+    }
+
+    // MARK: Drawing
+
+    /// A drawer of this source's frames into a host's buffer (see
+    /// ``GIFFrameDrawer``), sharing the source's stored indices; `decoded`
+    /// is called after each frame the decode-ahead adds, so that a shared
+    /// memory budget counts it.
+    public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
+        guard latest == nil else { return nil }
+        indices.keepPassingFrames()
+        if let decoded { state.withLock { $0.decodedCallbacks.append(decoded) } }
+        return GIFFrameDrawer(source: self, indices: indices, filter: filter)
+    }
+
+    /// Calls the callbacks drawers left (see ``makeDrawer(notifying:)``).
+    private var decodedForDrawers: (() -> Void)? {
+        let callbacks = state.withLock { $0.decodedCallbacks }
+        guard !callbacks.isEmpty else { return nil }
+        return { for callback in callbacks { callback() } }
+    }
+
+    /// Queues decode-ahead of `frames`' indices (those not stored nor
+    /// queued already), as ``FrameRequestPriority/needed`` when `urgent`,
+    /// else as look-ahead.
+    func requestIndices(_ frames: [Int], urgent: Bool) {
+        let priority: FrameRequestPriority = urgent ? .now : .prefetch
+        var wanted = false
+        for index in frames where indices.entry(index) == nil { wanted = true; break }
+        guard wanted else { return }
+        let schedule = state.withLock { state -> Bool? in
+            var added = false
+            for index in frames where indices.entry(index) == nil {
+                if let queued = state.requests.firstIndex(where: { $0.continuation == nil && $0.index == index }) {
+                    if state.requests[queued].priority < priority { state.requests[queued].priority = priority }
+                    continue
+                }
+                state.lastRequestID += 1
+                state.requests.append(
+                    Request(id: state.lastRequestID, index: index, priority: priority, pixels: [], continuation: nil))
+                added = true
+            }
+            guard added else { return nil }
+            defer { state.scheduled = true }
+            return !state.scheduled
+        }
+        guard let schedule else { return }
+        if schedule {
+            executor.enqueue(self, priority: priority)
+        } else {
+            executor.raise(self, to: priority)
+        }
+    }
+
+    /// A drawer's canvases grew or shrank by `delta` bytes.
+    func drawerBytesChanged(by delta: Int) {
+        state.withLock { $0.drawerBytes += delta }
     }
 }
 
 extension GIFFrameSource {
     /// The display-size pixels a full-size changed rectangle reaches: every
     /// output pixel whose source area overlaps it.
-    fileprivate static func scale(_ rect: FrameRect, by filter: BoxFilter) -> FrameRect {
+    static func scale(_ rect: FrameRect, by filter: BoxFilter) -> FrameRect {
         guard rect.width > 0, rect.height > 0 else { return FrameRect(x: 0, y: 0, width: 0, height: 0) }
         func span(_ start: Int, _ length: Int, _ source: Int, _ output: Int) -> (Int, Int) {
             let low = start * output / source

@@ -1,5 +1,6 @@
 import GIF
 import Playback
+import EngineSupport
 
 /// A GIF played while its bytes arrive: a `Playback` frame source fed with
 /// ``append(_:)`` as a download goes, built on `IncrementalGIF`.

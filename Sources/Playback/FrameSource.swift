@@ -126,6 +126,16 @@ public protocol FrameSource: Sendable {
     /// implementation reads the three properties (a fixed source's values do
     /// not change between the reads).
     var timing: FrameSourceTiming { get }
+
+    /// A drawer of this source's frames into a host's buffer, for one
+    /// player (see ``FrameDrawer``), or `nil` when the source cannot draw
+    /// without waiting for a decode; a ``Player`` then draws from its
+    /// ``FrameCache``. `decoded` is called (on a thread of the source's)
+    /// after each frame the source decodes ahead for its drawers, so that a
+    /// shared ``FrameMemoryBudget`` counts the state it stored. The default
+    /// implementation returns `nil`.
+    /// - Parameter decoded: Called after each decode-ahead, or `nil`.
+    func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)?
 }
 
 extension FrameSource {
@@ -172,6 +182,11 @@ extension FrameSource {
     public func displaying(at size: DisplaySize) -> any FrameSource {
         ScaledFrameSource.wrapping(self, at: size)
     }
+
+    /// `nil`: a source that does not say otherwise is drawn from a
+    /// ``FrameCache``.
+    /// - Parameter decoded: Ignored.
+    public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? { nil }
 
     /// `true`: a source that does not say otherwise has all its frames.
     public var isComplete: Bool { true }

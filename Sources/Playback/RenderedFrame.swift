@@ -86,14 +86,8 @@ public struct RenderedFrame: Sendable, Hashable {
         else {
             throw .malformedFrame(width: width, height: height, byteCount: pixels.count)
         }
-        let rowBytes = width * 4
-        guard bytesPerRow >= rowBytes else { throw .rowStrideTooSmall(bytesPerRow: bytesPerRow, minimum: rowBytes) }
-        guard area > 0 else { return }
-        let (rows, overflow1) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
-        let (needed, overflow2) = rows.addingReportingOverflow(rowBytes)
-        guard !overflow1, !overflow2, needed <= buffer.count, let target = buffer.baseAddress else {
-            throw .bufferTooSmall(byteCount: buffer.count, needed: overflow1 || overflow2 ? Int.max : needed)
-        }
+        try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        guard area > 0, let target = buffer.baseAddress else { return }
         let whole = PixelRect(x: 0, y: 0, width: width, height: height)
         let rect = onlyChanged ? changedRect.clipped(toWidth: width, height: height) : whole
         guard !rect.isEmpty else { return }
@@ -158,6 +152,30 @@ public enum PixelBufferError: Error, Sendable, Hashable, CustomStringConvertible
     /// The frame's pixels do not hold `width × height × 4` bytes
     /// (`byteCount` instead), or a side is negative.
     case malformedFrame(width: Int, height: Int, byteCount: Int)
+    /// Another thread was drawing the same player at that moment; nothing
+    /// was written (see ``FrameDrawer``).
+    case drawnConcurrently
+
+    /// Checks that a buffer of `bufferCount` bytes holds `height` rows of
+    /// `width` pixels, four bytes each, `bytesPerRow` apart (the last row
+    /// only `width × 4`), without overflowing.
+    /// - Returns: The bytes the rows reach: 0 for an empty canvas.
+    /// - Throws: ``rowStrideTooSmall(bytesPerRow:minimum:)`` or
+    ///   ``bufferTooSmall(byteCount:needed:)``.
+    @discardableResult
+    public static func check(width: Int, height: Int, bytesPerRow: Int, bufferCount: Int) throws(PixelBufferError) -> Int {
+        let (rowBytes, wide) = max(0, width).multipliedReportingOverflow(by: 4)
+        guard !wide, bytesPerRow >= rowBytes else {
+            throw .rowStrideTooSmall(bytesPerRow: bytesPerRow, minimum: wide ? Int.max : rowBytes)
+        }
+        guard height > 0, rowBytes > 0 else { return 0 }
+        let (rows, overflow1) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
+        let (needed, overflow2) = rows.addingReportingOverflow(rowBytes)
+        guard !overflow1, !overflow2, needed <= bufferCount else {
+            throw .bufferTooSmall(byteCount: bufferCount, needed: overflow1 || overflow2 ? Int.max : needed)
+        }
+        return needed
+    }
 
     /// What is wrong, in one line.
     public var description: String {
@@ -168,6 +186,8 @@ public enum PixelBufferError: Error, Sendable, Hashable, CustomStringConvertible
             "the buffer holds \(byteCount) bytes, fewer than the \(needed) the canvas takes"
         case .malformedFrame(let width, let height, let byteCount):
             "the frame is \(width)x\(height) but holds \(byteCount) bytes of pixels"
+        case .drawnConcurrently:
+            "another thread was drawing the same player"
         }
     }
 }

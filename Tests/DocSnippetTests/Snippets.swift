@@ -584,7 +584,7 @@ enum Snippets {
             switch event {
             case .loopCompleted(let loopsDone): print("loop \(loopsDone) done")
             case .finished: print("finished")
-            case .frameChanged, .waitingForFrame, .waitEnded, .timeLimitReached: break
+            case .frameChanged, .waitingForFrame, .waitEnded, .timeLimitReached, .drawnLate: break
             }
         }
         await player.removeObserver(token)

@@ -1,3 +1,6 @@
+import EngineSupport
+import Synchronization
+
 /// The decoded palette indices of a GIF's frames, kept within a byte budget
 /// so that compositing a frame again (the next loop, a seek back) costs no
 /// LZW decoding: the "index tier" between giflib and the canvases.
@@ -15,90 +18,166 @@
 /// decode per held frame every loop, where evicting the oldest would save
 /// none.
 ///
-/// Used behind one ``FrameSeeker`` or ``FrameIterator``, from one thread at
-/// a time.
-final class FrameIndexCache {
+/// A frame that does not fit may still be offered as *passing*: it is held
+/// among the last ``passingLimit`` such frames, oldest dropped first. A
+/// decode running ahead of a drawing seeker (one that only composites) hands
+/// frames over that way, so frames past the budget still reach it.
+///
+/// Shared between seekers on different threads (a decoding one and the
+/// drawing ones of each player of the same GIF): a lock guards the table,
+/// and an entry handed out is an immutable copy-on-write array, so a reader
+/// composites from it with the lock released.
+package final class FrameIndexCache: Sendable {
     /// One frame's indices and how far its decode got.
-    struct Entry {
+    package struct Entry: Sendable {
         var indices: [UInt8]
         var outcome: FrameDecoder.Outcome
     }
 
+    private struct Table {
+        /// By frame index; grows as frames are offered.
+        var entries: [Entry?] = []
+        var byteCount = 0
+        var frameCount = 0
+        /// Frames past the budget handed over to a drawing seeker, oldest
+        /// first.
+        var passing: [(index: Int, entry: Entry)] = []
+        var passingBytes = 0
+    }
+
+    /// The most frames held past the budget.
+    package static let passingLimit = 8
+
     /// The most bytes of indices held.
     let budget: Int
-    /// Bytes of indices held now.
-    private(set) var byteCount = 0
-    /// Frames held now.
-    private(set) var frameCount = 0
-    /// By frame index; grows as frames are offered.
-    private var entries: [Entry?] = []
+    private let table = LockedState(Table())
+    /// Whether frames past the budget are kept as passing: set once a
+    /// drawing seeker reads from this cache.
+    private let keepsPassing = Atomic<Bool>(false)
 
-    init(budget: Int) {
+    /// Makes offers of frames past the budget keep them as passing frames,
+    /// for the drawing seekers that read from this cache.
+    package func keepPassingFrames() { keepsPassing.store(true, ordering: .relaxed) }
+
+    package init(budget: Int) {
         self.budget = max(0, budget)
     }
 
-    /// Whether a frame of `area` pixels would be kept now.
-    func wouldKeep(area: Int) -> Bool { byteCount + area <= budget }
+    /// Bytes of indices held now within the budget.
+    package var byteCount: Int { table.withLock { $0.byteCount } }
+    /// Bytes of passing frames held now.
+    package var passingByteCount: Int { table.withLock { $0.passingBytes } }
+    /// Frames held now within the budget.
+    package var frameCount: Int { table.withLock { $0.frameCount } }
+
+    /// The entry of frame `index`, within the budget or passing.
+    package func entry(_ index: Int) -> Entry? {
+        table.withLock { table in
+            if index < table.entries.count, let entry = table.entries[index] { return entry }
+            return table.passing.last(where: { $0.index == index })?.entry
+        }
+    }
 
     /// Runs `body` on the stored indices and outcome of frame `index`, or
     /// returns `nil` when they are not held.
     func withEntry<Result>(
         _ index: Int, _ body: (UnsafeBufferPointer<UInt8>, FrameDecoder.Outcome) -> Result
     ) -> Result? {
-        guard index < entries.count, let entry = entries[index] else { return nil }
+        guard let entry = entry(index) else { return nil }
         return entry.indices.withUnsafeBufferPointer { body($0, entry.outcome) }
     }
 
+    /// The first frame of `frames` whose indices are not held, or `nil`.
+    package func firstMissing(in frames: ClosedRange<Int>) -> Int? {
+        table.withLock { table in
+            frames.first { index in
+                !(index < table.entries.count && table.entries[index] != nil)
+                    && !table.passing.contains(where: { $0.index == index })
+            }
+        }
+    }
+
     /// Keeps a copy of `frame`'s first `area` indices and `outcome` when the
-    /// budget has room; does nothing otherwise, or when already held.
+    /// budget has room, or (once ``keepPassingFrames()`` was called) among
+    /// the passing frames; does
+    /// nothing otherwise, or when already held. The copy is made with the
+    /// lock released.
     func offer(_ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome) {
+        let passing = keepsPassing.load(ordering: .relaxed)
         let area = frame.rect.area
-        guard area <= indices.count || !outcome.decodedAnything, wouldKeep(area: area) else { return }
-        if frame.index >= entries.count {
-            entries.append(contentsOf: repeatElement(nil, count: frame.index + 1 - entries.count))
+        guard area <= indices.count || !outcome.decodedAnything else { return }
+        let fits = table.withLock { table -> Bool? in
+            if frame.index < table.entries.count, table.entries[frame.index] != nil { return nil }
+            if table.byteCount + area <= budget { return true }
+            return passing && !table.passing.contains(where: { $0.index == frame.index }) ? false : nil
         }
-        guard entries[frame.index] == nil else { return }
-        let kept = outcome.decodedAnything ? Array(indices[..<area]) : []
-        entries[frame.index] = Entry(indices: kept, outcome: outcome)
-        byteCount += kept.count
-        frameCount += 1
+        guard let fits else { return }
+        let entry = Entry(indices: outcome.decodedAnything ? Array(indices[..<area]) : [], outcome: outcome)
+        table.withLock { table in
+            if fits, table.byteCount + entry.indices.count <= budget {
+                if frame.index >= table.entries.count {
+                    table.entries.append(contentsOf: repeatElement(nil, count: frame.index + 1 - table.entries.count))
+                }
+                guard table.entries[frame.index] == nil else { return }
+                table.entries[frame.index] = entry
+                table.byteCount += entry.indices.count
+                table.frameCount += 1
+            } else if passing {
+                if table.passing.count == Self.passingLimit {
+                    table.passingBytes -= table.passing.removeFirst().entry.indices.count
+                }
+                table.passing.append((frame.index, entry))
+                table.passingBytes += entry.indices.count
+            }
+        }
     }
 
-    /// Drops frame `index`'s entry, if held.
+    /// Drops frame `index`'s entry, if held within the budget.
     func remove(_ index: Int) {
-        guard index < entries.count, let entry = entries[index] else { return }
-        entries[index] = nil
-        byteCount -= entry.indices.count
-        frameCount -= 1
+        table.withLock { Self.remove(index, from: &$0) }
     }
 
-    /// Drops the highest-numbered frames until at most `bytes` are held,
-    /// keeping the prefix a looping player gains most from.
-    func trim(toBytes bytes: Int) {
-        var index = entries.count - 1
-        while byteCount > max(0, bytes), index >= 0 {
-            remove(index)
-            index -= 1
+    private static func remove(_ index: Int, from table: inout Table) {
+        guard index < table.entries.count, let entry = table.entries[index] else { return }
+        table.entries[index] = nil
+        table.byteCount -= entry.indices.count
+        table.frameCount -= 1
+    }
+
+    /// Drops the passing frames, then the highest-numbered frames until at
+    /// most `bytes` are held, keeping the prefix a looping player gains most
+    /// from.
+    package func trim(toBytes bytes: Int) {
+        table.withLock { table in
+            table.passing.removeAll()
+            table.passingBytes = 0
+            var index = table.entries.count - 1
+            while table.byteCount > max(0, bytes), index >= 0 {
+                Self.remove(index, from: &table)
+                index -= 1
+            }
+            while let last = table.entries.last, last == nil { table.entries.removeLast() }
         }
-        while let last = entries.last, last == nil { entries.removeLast() }
     }
 
     /// Drops every entry.
-    func removeAll() {
-        entries = []
-        byteCount = 0
-        frameCount = 0
+    package func removeAll() {
+        table.withLock { $0 = Table() }
     }
 
     /// Drops the entries that `grown` (the same GIF read further) may decode
     /// differently: frames whose data had failed (more bytes may complete
     /// them) and frames whose scan changed.
     func keepValid(old: GIFImage, grown: GIFImage) {
-        for index in entries.indices {
-            guard let entry = entries[index] else { continue }
-            let same = index < old.info.frameCount && index < grown.info.frameCount
-                && old.info.frames[index] == grown.info.frames[index]
-            if entry.outcome.failure != nil || !same { remove(index) }
+        table.withLock { table in
+            table.passing.removeAll()
+            table.passingBytes = 0
+            for index in table.entries.indices {
+                guard let entry = table.entries[index] else { continue }
+                let same = index < old.info.frameCount && index < grown.info.frameCount
+                    && old.info.frames[index] == grown.info.frames[index]
+                if entry.outcome.failure != nil || !same { Self.remove(index, from: &table) }
+            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Decodes and composites a GIF's frames in order, one at a time, in memory
 /// proportional to the canvas.
 ///

@@ -67,6 +67,14 @@ public struct FrameSeeker {
         image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget, indexBudget: Int = Self.defaultIndexBudget,
         pixelFormat: PixelFormat = .rgba8
     ) {
+        self.init(image: image, memoryBudget: memoryBudget, sharing: FrameIndexCache(budget: indexBudget), pixelFormat: pixelFormat)
+    }
+
+    /// A seeker like ``init(image:memoryBudget:indexBudget:pixelFormat:)``
+    /// whose stored indices live in `indices`, which other seekers of the
+    /// same image (on other threads) read and fill too: a decoding seeker
+    /// fills it ahead of the drawing seekers of the players of one GIF.
+    package init(image: GIFImage, memoryBudget: Int, sharing indices: FrameIndexCache, pixelFormat: PixelFormat) {
         self.image = image
         self.memoryBudget = memoryBudget
         let canvasBytes = max(1, image.info.canvasSize.area * 4)
@@ -75,9 +83,41 @@ public struct FrameSeeker {
         // Rounded up without `frames + fitting`, which overflows for a
         // budget near `Int.max` over a canvas of no pixels.
         checkpointInterval = max(1, frames / fitting + (frames % fitting == 0 ? 0 : 1))
-        indices = FrameIndexCache(budget: indexBudget)
+        self.indices = indices
         live = image.makeFrameIterator(pixelFormat: pixelFormat)
         live.indexCache = indices
+    }
+
+    /// The index tier this seeker stores frame indices in and reads them
+    /// from (shared when made with ``init(image:memoryBudget:sharing:pixelFormat:)``).
+    package var indexCache: FrameIndexCache { indices }
+
+    /// The frame the next step forward composites: the one after the frame
+    /// on the working canvas (0 before the first).
+    package var position: Int { live.nextIndex }
+
+    /// The first frame ``frame(at:)`` would have giflib decode on its way to
+    /// frame `index` from where it stands now (its working canvas or a
+    /// checkpoint), or `nil` when every frame on the way has its indices
+    /// stored and the request only composites. A drawing seeker asks before
+    /// each draw, so that it never decodes on the host's thread.
+    package func firstFrameToDecode(reaching index: Int) -> Int? {
+        guard image.info.frames.indices.contains(index) else { return nil }
+        if index == 0, image.info.frameCount > 1, checkpoints[1] != nil { return nil }
+        let start: Int
+        if live.nextIndex > index || live.nextIndex < nearestCheckpoint(atOrBefore: index) || live.hasEnded {
+            start = nearestCheckpoint(atOrBefore: index)
+        } else {
+            start = live.nextIndex
+        }
+        return indices.firstMissing(in: start...index)
+    }
+
+    /// The checkpoint a request for frame `index` resumes from (0: the
+    /// start).
+    private func nearestCheckpoint(atOrBefore index: Int) -> Int {
+        stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
+            .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
     }
 
     /// The number of checkpoints saved so far.
@@ -139,8 +179,7 @@ public struct FrameSeeker {
             live.restore(from: afterFirst)
             return live.lastFrame!
         }
-        let nearest = stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
-            .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
+        let nearest = nearestCheckpoint(atOrBefore: index)
         // An iterator that has thrown goes no further: decoding again from
         // before the frame reports that frame's own error, where waiting
         // for it to move would spin forever.

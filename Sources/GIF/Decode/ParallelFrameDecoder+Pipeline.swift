@@ -1,3 +1,5 @@
+import EngineSupport
+
 extension ParallelFrameDecoder {
     /// What the worker threads and the consumer share: the claim state, the
     /// ring of index buffers, the frames' outcomes.

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Decodes a GIF's frames into palette indices ahead of the compositor, on
 /// threads of its own: what a parallel ``FrameIterator`` (and its copies)
 /// owns.

@@ -10,6 +10,7 @@ import Darwin
 import GIF
 import GIFPlayback
 import Playback
+import EngineSupport
 
 extension GIFTool {
     /// `gif play FILE... [--loops N] [--speed X] [--reverse | --bounce]

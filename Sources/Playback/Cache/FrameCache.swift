@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Decoded frames of one ``FrameSource``, kept within a byte budget the host
 /// sets and decoded ahead of need on a background task.
 ///
@@ -132,6 +134,14 @@ public actor FrameCache {
     /// Whether frame `index` is held now.
     /// - Parameter index: A frame index.
     public func contains(_ index: Int) -> Bool { memoryBudget.contains(member, index) }
+
+    /// Frame `index` if the cache holds it now, without waiting or
+    /// counting a hit: what a drawer over the cache draws from.
+    nonisolated func heldFrame(at index: Int) -> RenderedFrame? { memoryBudget.lookup(member, index, counting: false) }
+
+    /// Tells the shared budget that the source's decoding state changed
+    /// (a drawer's decode-ahead stored a frame), so that it counts it.
+    nonisolated func noteDecodingState() { memoryBudget.noteDecodingState(member) }
 
     /// Says a player has started playing this cache's frames: until the
     /// matching ``endPlaying()``, a shared ``memoryBudget`` gives back

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// One byte budget shared by every ``FrameCache`` made over it: the frames
 /// they hold, the decodes they have in flight and their sources' decoding
 /// state (seek checkpoints, index tiers; see

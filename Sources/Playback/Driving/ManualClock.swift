@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// A `Clock` whose time moves only when you say so: the deterministic clock
 /// for a host's own tests of code that drives players and playlists.
 ///

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// The task that feeds a growing source's timings to its owner (a
 /// ``Player`` or a ``Playlist``), cancelled when the owner goes away so the
 /// source's stream is let go.

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Plays a ``FrameSource`` on a host-owned clock: the deterministic
 /// ``Playhead`` in an actor, with `Clock` instants, event delivery and a
 /// ``FrameCache`` for pixels.
@@ -42,6 +44,23 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// The instant host time is measured from: the epoch, or creation time.
     public nonisolated let origin: Instant
 
+    /// What ``draw(into:bytesPerRow:)`` draws with: the source's own drawer
+    /// (a GIF's composites from stored indices), or one that copies frames
+    /// the ``cache`` holds.
+    public nonisolated let drawer: any FrameDrawer
+
+    /// The frame shown and the late draws, for ``draw(into:bytesPerRow:)``,
+    /// which runs on the host's thread without waiting for the actor.
+    private nonisolated let shown = LockedState(Shown())
+
+    /// What the actor publishes for drawing, and what drawing reports back.
+    private struct Shown {
+        var frame = 0
+        var lateDraws = 0
+        /// A frame drawn late and not reported yet as ``PlayerEvent/drawnLate(frame:)``.
+        var unreportedLate: Int?
+    }
+
     var playhead: Playhead
     /// Observers, event streams and driver wake-ups.
     package var hub = EventHub<PlayerEvent>()
@@ -49,6 +68,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     var eventBuffer: [PlayerEvent] = []
     /// The look-ahead list handed to the cache, reused from call to call.
     var upcoming: [Int] = []
+    /// The one event a late draw reports, reused.
+    private var lateEvent: [PlayerEvent] = [.drawnLate(frame: 0)]
     /// The task that hands a growing source's timings in.
     private nonisolated let growth = GrowthSubscription()
     /// Whether this player has told its cache it plays (``FrameCache/beginPlaying()``).
@@ -95,6 +116,9 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
             self.cache = FrameCache(source: shown, byteBudget: Self.defaultCacheBudget)
         }
         self.origin = origin
+        let cache = self.cache
+        self.drawer = cache.source.makeDrawer(notifying: { cache.noteDecodingState() })
+            ?? CachedFrameDrawer(cache: cache)
         self.playhead = try Playhead(
             timeline: timeline,
             configuration: configuration,
@@ -105,6 +129,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
             claimsPlaying = true
             self.cache.beginPlaying()
         }
+        let first = playhead.currentFrame
+        shown.withLock { $0.frame = first }
         if let updates {
             growth.start { [weak self] in
                 for await timing in updates {
@@ -220,6 +246,62 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         perform { $0.setReducedMotion(on) }
     }
 
+    /// Writes the frame the player shows into `buffer`, memory the host owns
+    /// (a bitmap context's, a texture upload buffer's), `bytesPerRow` bytes
+    /// from one row's start to the next, in ``FrameDrawer/pixelFormat``, at
+    /// ``FrameDrawer/width`` × ``FrameDrawer/height`` (the display size's,
+    /// when the player has one). Only what changed since the last draw is
+    /// written; bytes past `width × 4` in a row are never touched.
+    ///
+    /// Runs on the calling thread and never waits: not for the actor (it
+    /// reads the frame the player's last change of position published), and
+    /// not for a decode. When the frame is not decoded yet, the buffer keeps
+    /// the frame shown before, the draw returns ``FrameDraw/late(frame:shown:)``,
+    /// ``lateDrawCount`` grows and ``PlayerEvent/drawnLate(frame:)`` is
+    /// reported; the decode runs on the source's threads, and a later draw
+    /// catches up. The buffer must keep what the last draw left; when it
+    /// does not, call ``FrameDrawer/invalidate()`` on ``drawer``.
+    /// - Returns: What was written.
+    /// - Throws: ``PixelBufferError`` for a buffer too small for the frame
+    ///   or a stride that overflows, or when another thread is drawing this
+    ///   player; nothing is written then.
+    public nonisolated func draw(
+        into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+    ) throws(PixelBufferError) -> FrameDraw {
+        let frame = shown.withLock { $0.frame }
+        let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
+        if case .late(let late, _) = result {
+            shown.withLock { shown in
+                shown.lateDraws += 1
+                shown.unreportedLate = late
+            }
+        }
+        return result
+    }
+
+    /// The draws so far that found their frame not decoded yet (see
+    /// ``draw(into:bytesPerRow:)``).
+    public nonisolated var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
+
+    /// Publishes the frame shown for drawing, reports a late draw, and asks
+    /// the drawer for the frames due next.
+    private func publishShown() {
+        let frame = playhead.currentFrame
+        let late = shown.withLock { shown -> Int? in
+            shown.frame = frame
+            defer { shown.unreportedLate = nil }
+            return shown.unreportedLate
+        }
+        if let late {
+            lateEvent[0] = .drawnLate(frame: late)
+            hub.deliver(lateEvent)
+        }
+        guard playhead.state == .playing else { return }
+        playhead.upcomingFrames(cache.lookahead, into: &upcoming)
+        upcoming.insert(frame, at: 0)
+        drawer.prefetch(upcoming)
+    }
+
     /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
     public func setRate(_ rate: Double) throws(PlayerError) {
         try playhead.setRate(rate)
@@ -275,8 +357,11 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     }
 
     /// Tells the cache when the player starts or stops playing, so a shared
-    /// ``FrameMemoryBudget`` gives back frames of players not playing first.
+    /// ``FrameMemoryBudget`` gives back frames of players not playing first;
+    /// publishes the frame shown for ``draw(into:bytesPerRow:)`` and asks
+    /// the drawer to decode the frames due next.
     private func syncPlaying() {
+        publishShown()
         let playing = playhead.state == .playing
         guard playing != claimsPlaying else { return }
         claimsPlaying = playing

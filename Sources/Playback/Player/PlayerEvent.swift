@@ -49,4 +49,12 @@ public enum PlayerEvent: Sendable, Hashable {
     /// Comes before the events of what follows (`frameChanged`,
     /// `loopCompleted`).
     case waitEnded(waited: Duration)
+
+    /// A ``Player/draw(into:bytesPerRow:)`` found `frame` not decoded yet
+    /// and left the frame shown before in the host's buffer (see
+    /// ``FrameDraw/late(frame:shown:)``); the decode was asked for and a
+    /// later draw catches up. Reported at the player's next change of
+    /// position, once per frame that was late; ``Player/lateDrawCount``
+    /// counts every late draw.
+    case drawnLate(frame: Int)
 }

@@ -93,42 +93,8 @@ public struct BoxFilter: Sendable, Hashable {
             output.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             return
         }
-        // Known to fit: sourceByteCount did.
-        let area = Int64(sourceWidth) * Int64(sourceHeight)
-        let sourceWidth = sourceWidth, width = width
-        if premultiplied {
-            applyPlainMeans(source, into: &output, area: area)
-            return
-        }
-        output.withUnsafeMutableBufferPointer { out in
-            for oy in 0..<height {
-                for ox in 0..<width {
-                    var alpha: Int64 = 0, red: Int64 = 0, green: Int64 = 0, blue: Int64 = 0
-                    for r in rowStarts[oy]..<rowStarts[oy + 1] {
-                        let rowBase = rowIndices[r] * sourceWidth, wy = rowWeights[r]
-                        for c in columnStarts[ox]..<columnStarts[ox + 1] {
-                            let i = (rowBase + columnIndices[c]) * 4
-                            let a = Int64(source[i + 3]) * (columnWeights[c] * wy)
-                            alpha += a
-                            red += Int64(source[i]) * a
-                            green += Int64(source[i + 1]) * a
-                            blue += Int64(source[i + 2]) * a
-                        }
-                    }
-                    let o = (oy * width + ox) * 4
-                    if alpha > 0 {
-                        out[o] = UInt8((red + alpha / 2) / alpha)
-                        out[o + 1] = UInt8((green + alpha / 2) / alpha)
-                        out[o + 2] = UInt8((blue + alpha / 2) / alpha)
-                    } else {
-                        out[o] = 0
-                        out[o + 1] = 0
-                        out[o + 2] = 0
-                    }
-                    out[o + 3] = UInt8((alpha + area / 2) / area)
-                }
-            }
-        }
+        let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+        output.withUnsafeMutableBytes { scale(source, region: whole, into: $0, bytesPerRow: width * 4, premultiplied: premultiplied) }
     }
 
     /// Scales `source` like ``apply(_:into:premultiplied:)``, taking an array.
@@ -140,29 +106,68 @@ public struct BoxFilter: Sendable, Hashable {
         source.withUnsafeBufferPointer { apply($0, into: &output, premultiplied: premultiplied) }
     }
 
-    /// Every channel's area mean, for premultiplied pixels.
-    private func applyPlainMeans(_ source: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], area: Int64) {
-        let sourceWidth = sourceWidth, width = width
-        output.withUnsafeMutableBufferPointer { out in
-            for oy in 0..<height {
-                for ox in 0..<width {
-                    var sums: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
-                    for r in rowStarts[oy]..<rowStarts[oy + 1] {
-                        let rowBase = rowIndices[r] * sourceWidth, wy = rowWeights[r]
-                        for c in columnStarts[ox]..<columnStarts[ox + 1] {
-                            let i = (rowBase + columnIndices[c]) * 4, w = columnWeights[c] * wy
-                            sums.0 += Int64(source[i]) * w
-                            sums.1 += Int64(source[i + 1]) * w
-                            sums.2 += Int64(source[i + 2]) * w
-                            sums.3 += Int64(source[i + 3]) * w
-                        }
+    /// Scales only the output pixels of `region` (clipped to the output
+    /// size) from `source`, writing them into `buffer`, whose output rows
+    /// are `bytesPerRow` apart: what a host redraws when only part of a
+    /// frame changed. Nothing else in `buffer` is touched. A `source` of the
+    /// wrong size writes nothing.
+    /// - Parameters:
+    ///   - source: The full-size pixels, four bytes each, alpha last.
+    ///   - region: The output pixels to write.
+    ///   - buffer: The output pixels.
+    ///   - bytesPerRow: The bytes from one output row's start to the next.
+    ///   - premultiplied: Whether the colours are premultiplied by alpha.
+    /// - Throws: ``PixelBufferError`` when `buffer` cannot hold the output
+    ///   size with that row stride; nothing is written then.
+    public func apply(
+        _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int, premultiplied: Bool = false
+    ) throws(PixelBufferError) {
+        try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        guard let sourceByteCount, source.count == sourceByteCount else { return }
+        scale(source, region: region.clipped(toWidth: width, height: height), into: buffer, bytesPerRow: bytesPerRow,
+              premultiplied: premultiplied)
+    }
+
+    /// The output pixels of `region` (inside the output) scaled from
+    /// `source` (``sourceByteCount`` bytes) into `buffer` (checked to hold
+    /// them).
+    private func scale(
+        _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int, premultiplied: Bool
+    ) {
+        // Known to fit: sourceByteCount did.
+        let area = Int64(sourceWidth) * Int64(sourceHeight)
+        let sourceWidth = sourceWidth
+        for oy in region.y..<region.y + region.height {
+            for ox in region.x..<region.x + region.width {
+                var sums: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+                for r in rowStarts[oy]..<rowStarts[oy + 1] {
+                    let rowBase = rowIndices[r] * sourceWidth, wy = rowWeights[r]
+                    for c in columnStarts[ox]..<columnStarts[ox + 1] {
+                        let i = (rowBase + columnIndices[c]) * 4, w = columnWeights[c] * wy
+                        // Straight colour is weighted by alpha too, so that
+                        // transparent pixels' colours do not bleed.
+                        let a = premultiplied ? w : Int64(source[i + 3]) * w
+                        sums.0 += Int64(source[i]) * a
+                        sums.1 += Int64(source[i + 1]) * a
+                        sums.2 += Int64(source[i + 2]) * a
+                        sums.3 += Int64(source[i + 3]) * w
                     }
-                    let o = (oy * width + ox) * 4
-                    out[o] = UInt8((sums.0 + area / 2) / area)
-                    out[o + 1] = UInt8((sums.1 + area / 2) / area)
-                    out[o + 2] = UInt8((sums.2 + area / 2) / area)
-                    out[o + 3] = UInt8((sums.3 + area / 2) / area)
                 }
+                let o = oy * bytesPerRow + ox * 4
+                if premultiplied {
+                    buffer[o] = UInt8((sums.0 + area / 2) / area)
+                    buffer[o + 1] = UInt8((sums.1 + area / 2) / area)
+                    buffer[o + 2] = UInt8((sums.2 + area / 2) / area)
+                } else {
+                    // sums.3 is the alpha weight of the colour sums.
+                    let alpha = sums.3
+                    buffer[o] = alpha > 0 ? UInt8((sums.0 + alpha / 2) / alpha) : 0
+                    buffer[o + 1] = alpha > 0 ? UInt8((sums.1 + alpha / 2) / alpha) : 0
+                    buffer[o + 2] = alpha > 0 ? UInt8((sums.2 + alpha / 2) / alpha) : 0
+                }
+                buffer[o + 3] = UInt8((sums.3 + area / 2) / area)
             }
         }
     }

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Any ``FrameSource`` shown at a ``DisplaySize``: each frame is asked of the
 /// base source at full size and box-filtered (``BoxFilter``) into the
 /// memory the cache hands back, so a ``FrameCache`` over it holds only small

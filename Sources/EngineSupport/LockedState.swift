@@ -42,8 +42,29 @@ package final class LockedState<State: ~Copyable>: @unchecked Sendable {
     package func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        Self.check(pthread_mutex_lock(mutex))
+        defer { Self.check(pthread_mutex_unlock(mutex)) }
         return try body(&state)
+    }
+
+    /// Runs `body` on the state when the lock is free, without waiting;
+    /// returns `nil` when another thread holds it.
+    package func withLockIfAvailable<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        let status = pthread_mutex_trylock(mutex)
+        guard status == 0 else {
+            Self.check(status == EBUSY ? 0 : status)
+            return nil
+        }
+        defer { Self.check(pthread_mutex_unlock(mutex)) }
+        return try body(&state)
+    }
+
+    /// A pthread mutex call fails only on a lock used wrongly (not
+    /// initialised, unlocked by a thread that does not own it): a bug in
+    /// this library, never the host's input.
+    private static func check(_ status: Int32) {
+        precondition(status == 0, "pthread mutex call failed: \(status)")
     }
 }

@@ -8,8 +8,8 @@ import Darwin
 
 /// A POSIX thread of our own running one closure, joined by whoever started
 /// it: the parallel decoder's workers, which must never sit on Swift's
-/// cooperative pool or on Dispatch's shared threads (DESIGN.md: decoding has
-/// its own threads).
+/// cooperative pool or on Dispatch's shared threads: decoding has threads
+/// of its own.
 ///
 /// Join each thread exactly once, or detach it once.
 package struct WorkerThread {

@@ -1,0 +1,32 @@
+/// Decodes single frames' palette indices into a ``FrameIndexCache``, in
+/// any order: a frame's indices depend only on its own data, not on the
+/// frames before it (compositing does). The decode-ahead of a GIF's drawing
+/// players runs on one of these, on a thread of the library's own, while
+/// the players composite from the cache on the host's threads.
+///
+/// Not thread-safe: one thread at a time.
+package final class FrameIndexDecoder {
+    private let decoder = FrameDecoder()
+    /// The frames decoded so far.
+    package private(set) var decodeCount = 0
+
+    /// A decoder with no buffers yet.
+    package init() {}
+
+    /// The bytes its buffers hold between frames.
+    package var byteCount: Int { decoder.byteCount }
+
+    /// Decodes frame `index` of `image` and offers its indices to `cache`,
+    /// unless `cache` holds them already or there is no such frame.
+    /// - Returns: Whether giflib decoded the frame.
+    @discardableResult
+    package func fill(_ cache: FrameIndexCache, frame index: Int, of image: GIFImage) -> Bool {
+        guard image.info.frames.indices.contains(index), cache.entry(index) == nil else { return false }
+        let frame = image.info.frames[index]
+        decodeCount += 1
+        let decoder = decoder
+        let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
+        decoder.withIndices { cache.offer(frame, indices: $0, outcome: outcome) }
+        return true
+    }
+}

@@ -1,0 +1,167 @@
+import EngineSupport
+import GIF
+import Playback
+
+/// A ``GIFFrameSource``'s drawing side: one player's frames composited from
+/// the palette indices the source stores, on the thread that draws, into
+/// the host's buffer, with only the changed rectangle written (and, at a
+/// display size, only that rectangle scaled).
+///
+/// The drawer keeps a seeker of its own (a working canvas at full size and
+/// the canvas after frame 0, so that a loop starting again copies it back)
+/// that never runs giflib: before each draw it checks that every frame on
+/// the way has its indices stored, and when one has not, it asks the
+/// source's decode-ahead for it and reports the draw late. The indices are
+/// shared by every drawer of the source (the players of one GIF in a
+/// ``FrameCachePool`` read one source) and counted in its
+/// ``GIFFrameSource/decodingStateByteCount``.
+final class GIFFrameDrawer: FrameDrawer {
+    let width: Int
+    let height: Int
+    let pixelFormat: RenderedFrame.PixelFormat
+    private let source: GIFFrameSource
+    private let filter: BoxFilter?
+    private let state: LockedState<State>
+
+    /// The most frames one draw composites one after another, writing
+    /// their changed rectangles, when the player moved on by more than one
+    /// frame since the last draw (a host slower than the GIF). Beyond it
+    /// the draw writes the whole frame once.
+    static let maximumSteppedFrames = 8
+
+    /// Frames asked for past the one that is late, so that the decode-ahead
+    /// keeps ahead once it caught up.
+    static let lateLookahead = 4
+
+    private struct State {
+        var seeker: FrameSeeker
+        /// The frame the host's buffer holds, as far as the drawer knows.
+        var drawn: Int?
+        /// The working bytes reported to the source last.
+        var reportedBytes = 0
+    }
+
+    init(source: GIFFrameSource, indices: FrameIndexCache, filter: BoxFilter?) {
+        self.source = source
+        self.filter = filter
+        self.width = source.canvasWidth
+        self.height = source.canvasHeight
+        self.pixelFormat = source.pixelFormat.rendered
+        // One canvas of checkpoints: the loop start's.
+        let canvasBytes = source.image.info.canvasSize.area * 4
+        let seeker = FrameSeeker(
+            image: source.image, memoryBudget: canvasBytes, sharing: indices, pixelFormat: source.pixelFormat)
+        self.state = LockedState(State(seeker: seeker))
+    }
+
+    deinit {
+        let bytes = state.withLock { $0.reportedBytes }
+        source.drawerBytesChanged(by: -bytes)
+    }
+
+    var byteCount: Int { state.withLock { $0.seeker.workingStateBytes + $0.seeker.checkpointByteCount } }
+
+    func invalidate() {
+        state.withLock { $0.drawn = nil }
+    }
+
+    func prefetch(_ frames: [Int]) {
+        source.requestIndices(frames, urgent: false)
+    }
+
+    func draw(frame index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError)
+        -> FrameDraw
+    {
+        try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        var late: Int?
+        let result = state.withLockIfAvailable { state -> FrameDraw in
+            let outcome = draw(index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late)
+            let bytes = state.seeker.workingStateBytes + state.seeker.checkpointByteCount
+            if bytes != state.reportedBytes {
+                source.drawerBytesChanged(by: bytes - state.reportedBytes)
+                state.reportedBytes = bytes
+            }
+            return outcome
+        }
+        guard let result else { throw .drawnConcurrently }
+        if let late {
+            var wanted = Array(late...min(source.frameCount - 1, max(late, index) + Self.lateLookahead))
+            if index < late { wanted.insert(index, at: 0) }
+            source.requestIndices(wanted, urgent: true)
+        }
+        return result
+    }
+
+    private func draw(
+        _ index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int, state: inout State, late: inout Int?
+    ) -> FrameDraw {
+        if state.drawn == index { return .unchanged(frame: index) }
+        guard (0..<source.frameCount).contains(index) else {
+            return .failed(frame: index, shown: state.drawn, reason: "there is no frame \(index)")
+        }
+        let shown = state.drawn
+        // Stepping on from the frame shown writes only the changed
+        // rectangles; anything else (the first draw, a loop starting again,
+        // a seek, playing backwards) writes the whole frame.
+        let stepping = shown.map { $0 < index && index - $0 <= Self.maximumSteppedFrames
+            && state.seeker.position == $0 + 1 } ?? false
+        let missing = stepping
+            ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
+            : state.seeker.firstFrameToDecode(reaching: index)
+        if let missing {
+            late = missing
+            return .late(frame: index, shown: shown)
+        }
+        // The buffer is left as it was when a frame fails; what it holds is
+        // then known only while the seeker has not moved on.
+        state.drawn = nil
+        do {
+            var changed = FrameRect(x: 0, y: 0, width: width, height: height)
+            var frame = try state.seeker.frame(at: stepping ? shown! + 1 : index)
+            if stepping {
+                changed = frame.changedRect
+                while frame.info.index < index {
+                    frame = try state.seeker.frame(at: frame.info.index + 1)
+                    changed = changed.union(frame.changedRect)
+                }
+                changed = scaled(changed)
+            }
+            write(frame, region: changed, into: buffer, bytesPerRow: bytesPerRow)
+            state.drawn = index
+            return .drawn(
+                frame: index, changed: PixelRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height),
+                isComplete: frame.isComplete)
+        } catch {
+            state.drawn = stepping ? nil : shown
+            return .failed(frame: index, shown: state.drawn, reason: error.description)
+        }
+    }
+
+    /// The drawn pixels a full-size rectangle reaches.
+    private func scaled(_ rect: FrameRect) -> FrameRect {
+        guard let filter else { return rect }
+        return GIFFrameSource.scale(rect, by: filter)
+    }
+
+    /// Writes `region` (in drawn pixels) of `frame`'s canvas into the
+    /// buffer, scaled when the drawer shows a display size.
+    private func write(
+        _ frame: CompositedFrame, region: FrameRect, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+    ) {
+        guard !region.isEmpty else { return }
+        frame.pixels.withUnsafeBufferPointer { canvas in
+            if let filter {
+                try? filter.apply(
+                    canvas, region: PixelRect(x: region.x, y: region.y, width: region.width, height: region.height),
+                    into: buffer, bytesPerRow: bytesPerRow, premultiplied: pixelFormat == .premultipliedBGRA8)
+                return
+            }
+            guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }
+            let rowBytes = region.width * 4
+            for y in region.y..<region.y + region.height {
+                let from = (y * width + region.x) * 4, to = y * bytesPerRow + region.x * 4
+                (target + to).copyMemory(from: source + from, byteCount: rowBytes)
+            }
+        }
+    }
+}

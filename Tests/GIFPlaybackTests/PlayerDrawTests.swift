@@ -1,0 +1,236 @@
+import Foundation
+import GIF
+import GIFPlayback
+import Playback
+import Testing
+
+/// `Player.draw(into:bytesPerRow:)` over a GIF: the host's buffer receives
+/// exactly the frames the plain whole-file iterator composites, in both
+/// layouts and into padded rows, at full size and (box-filtered) at a
+/// display size; only the changed rectangle differs between draws; a frame
+/// not decoded yet leaves the buffer as it was and says so; bad buffers are
+/// typed errors; and players sharing a pool and a budget draw what a lone
+/// player draws.
+@Suite struct PlayerDrawTests {
+    typealias Instant = ManualClock.Instant
+
+    /// Bytes between rows beyond the frame's row, holding ``padding``.
+    static let slack = 12
+    static let padding: UInt8 = 0xA5
+
+    /// A host buffer of padded rows for frames of `width` × `height`.
+    struct HostBuffer {
+        let width: Int, height: Int, bytesPerRow: Int
+        var bytes: [UInt8]
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            bytesPerRow = width * 4 + PlayerDrawTests.slack
+            bytes = [UInt8](repeating: PlayerDrawTests.padding, count: bytesPerRow * height)
+        }
+        /// The frame's pixels without the padding.
+        var pixels: [UInt8] {
+            (0..<height).flatMap { row in bytes[row * bytesPerRow..<row * bytesPerRow + width * 4] }
+        }
+        var paddingKept: Bool {
+            (0..<height).allSatisfy { row in
+                bytes[row * bytesPerRow + width * 4..<(row + 1) * bytesPerRow].allSatisfy { $0 == PlayerDrawTests.padding }
+            }
+        }
+        mutating func draw<I>(_ player: Player<I>) throws -> FrameDraw {
+            let stride = bytesPerRow
+            return try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: stride) }
+        }
+        /// Draws until the frame is not late any more (the decode-ahead
+        /// runs on the source's threads), within ten seconds.
+        mutating func drawWhenReady<I>(_ player: Player<I>) async throws -> FrameDraw {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                let result = try draw(player)
+                guard case .late = result, ContinuousClock.now < deadline else { return result }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
+    /// The whole-file iterator's frames, each as the host sees it.
+    static func expectedFrames(_ image: GIFImage, format: PixelFormat, scaledTo size: DisplaySize? = nil) -> [[UInt8]] {
+        var iterator = image.makeFrameIterator(pixelFormat: format)
+        var frames: [[UInt8]] = []
+        while let frame = try? iterator.next() {
+            let canvas = image.info.canvasSize
+            if let size {
+                let fitted = size.fitting(width: canvas.width, height: canvas.height)
+                frames.append(
+                    boxFilter(frame.pixels, width: canvas.width, height: canvas.height, to: fitted,
+                              premultiplied: format == .premultipliedBGRA8))
+            } else {
+                frames.append(frame.pixels)
+            }
+        }
+        return frames
+    }
+
+    /// Area-average scaling written out from its definition: each output
+    /// pixel covers `source / output` of the source on each axis; a source
+    /// pixel counts by the part of it covered. Colour is weighted by alpha
+    /// unless premultiplied; every result rounds to nearest.
+    static func boxFilter(
+        _ pixels: [UInt8], width: Int, height: Int, to size: (width: Int, height: Int), premultiplied: Bool
+    ) -> [UInt8] {
+        func overlap(_ o: Int, _ s: Int, source: Int, output: Int) -> Int64 {
+            // In units of 1 / (source × output): output pixel o spans
+            // [o × source, (o + 1) × source), source pixel s spans
+            // [s × output, (s + 1) × output).
+            Int64(max(0, min((o + 1) * source, (s + 1) * output) - max(o * source, s * output)))
+        }
+        var out = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        let area = Int64(width) * Int64(height)
+        for oy in 0..<size.height {
+            for ox in 0..<size.width {
+                var sums = [Int64](repeating: 0, count: 4)
+                for sy in 0..<height {
+                    let wy = overlap(oy, sy, source: height, output: size.height)
+                    guard wy > 0 else { continue }
+                    for sx in 0..<width {
+                        let w = overlap(ox, sx, source: width, output: size.width) * wy
+                        guard w > 0 else { continue }
+                        let i = (sy * width + sx) * 4
+                        let a = Int64(pixels[i + 3]) * w
+                        for c in 0..<3 { sums[c] += Int64(pixels[i + c]) * (premultiplied ? w : a) }
+                        sums[3] += a
+                    }
+                }
+                let o = (oy * size.width + ox) * 4
+                for c in 0..<3 {
+                    let divisor = premultiplied ? area : sums[3]
+                    out[o + c] = divisor > 0 ? UInt8((sums[c] + divisor / 2) / divisor) : 0
+                }
+                out[o + 3] = UInt8((sums[3] + area / 2) / area)
+            }
+        }
+        return out
+    }
+
+    /// Plays `image` through one loop on a manual clock, drawing each frame
+    /// change, and checks each drawn frame and changed rectangle.
+    static func checkLoop(
+        _ source: GIFFrameSource, expected: [[UInt8]], player: Player<Instant>? = nil, label: String
+    ) async throws {
+        let player = try player ?? Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                          startingAt: Instant(offset: .zero))
+        var buffer = HostBuffer(width: player.drawer.width, height: player.drawer.height)
+        await player.play()
+        var previous: [UInt8]?
+        for step in 0..<source.frameCount {
+            let frame = await player.currentFrame
+            let result = try await buffer.drawWhenReady(player)
+            guard case .drawn(let index, let changed, _) = result else {
+                Issue.record("\(label) frame \(frame): \(result)")
+                return
+            }
+            #expect(index == frame)
+            let pixels = buffer.pixels
+            let same = pixels == expected[frame]
+            #expect(same, "\(label) frame \(frame): not the iterator's frame")
+            #expect(buffer.paddingKept, "\(label) frame \(frame)")
+            if let previous, step > 0 {
+                // Every pixel outside the changed rectangle is the one before.
+                var outside = true
+                for y in 0..<buffer.height {
+                    for x in 0..<buffer.width where !(changed.x..<changed.x + changed.width).contains(x)
+                        || !(changed.y..<changed.y + changed.height).contains(y) {
+                        let i = (y * buffer.width + x) * 4
+                        if pixels[i..<i + 4] != previous[i..<i + 4] { outside = false }
+                    }
+                }
+                #expect(outside, "\(label) frame \(frame): a pixel outside \(changed) changed")
+            }
+            previous = pixels
+            guard let next = await player.nextChangeInstant else { break }
+            await player.advance(to: next)
+        }
+    }
+
+    @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
+    func drawnFramesAreTheIteratorsFrames(format: PixelFormat) async throws {
+        for file in DrawingPlayerTests.files {
+            let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
+            guard DrawingPlayerTests.expected(image) != nil else { continue }
+            let expected = Self.expectedFrames(image, format: format)
+            try await Self.checkLoop(GIFFrameSource(image: image, pixelFormat: format), expected: expected, label: file)
+        }
+    }
+
+    @Test func displaySizeDrawsTheBoxFilteredFrames() async throws {
+        let size = DisplaySize(maxWidth: 37, maxHeight: 37)
+        for file in DrawingPlayerTests.files.prefix(6) {
+            let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
+            guard DrawingPlayerTests.expected(image) != nil, image.info.canvasSize.area <= 300_000 else { continue }
+            let expected = Self.expectedFrames(image, format: .rgba8, scaledTo: size)
+            let source = GIFFrameSource(image: image).displaying(at: size) as! GIFFrameSource
+            try await Self.checkLoop(source, expected: expected, label: "\(file) at \(size)")
+        }
+    }
+
+    @Test func aFrameNotDecodedYetLeavesTheBufferAndIsReported() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
+        let player = try Player(source: GIFFrameSource(image: image), startingAt: Instant(offset: .zero))
+        let events = EventLog()
+        await player.addObserver { events.append($0) }
+        var buffer = HostBuffer(width: 2, height: 2)
+        // Nothing was decoded or asked for yet: the first draw is late.
+        #expect(try buffer.draw(player) == .late(frame: 0, shown: nil))
+        #expect(buffer.bytes.allSatisfy { $0 == Self.padding })
+        #expect(player.lateDrawCount == 1)
+        await player.play()
+        #expect(events.all.contains(.drawnLate(frame: 0)))
+        // Fixtures/README.md: loop-2.gif is red, then green.
+        guard case .drawn(0, _, true) = try await buffer.drawWhenReady(player) else {
+            Issue.record("frame 0 never drawn")
+            return
+        }
+        #expect(buffer.pixels == [UInt8]([255, 0, 0, 255]) + [255, 0, 0, 255] + [255, 0, 0, 255] + [255, 0, 0, 255])
+    }
+
+    @Test func badBuffersAreTypedErrors() throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
+        let player = try Player(source: GIFFrameSource(image: image), startingAt: Instant(offset: .zero))
+        var small = [UInt8](repeating: 0, count: 15)
+        #expect(throws: PixelBufferError.bufferTooSmall(byteCount: 15, needed: 16)) {
+            try small.withUnsafeMutableBytes { _ = try player.draw(into: $0, bytesPerRow: 8) }
+        }
+        #expect(throws: PixelBufferError.rowStrideTooSmall(bytesPerRow: 7, minimum: 8)) {
+            try small.withUnsafeMutableBytes { _ = try player.draw(into: $0, bytesPerRow: 7) }
+        }
+        #expect(throws: PixelBufferError.bufferTooSmall(byteCount: 15, needed: Int.max)) {
+            try small.withUnsafeMutableBytes { _ = try player.draw(into: $0, bytesPerRow: Int.max) }
+        }
+        #expect(small.allSatisfy { $0 == 0 })
+    }
+
+    @Test func pooledPlayersUnderABudgetDrawWhatALonePlayerDraws() async throws {
+        guard let file = DrawingPlayerTests.files.first(where: { $0.contains("pillow") }) ?? DrawingPlayerTests.files.first
+        else { return }
+        let path = DrawingPlayerTests.corpus.appendingPathComponent(file).path
+        let image = try GIFImage(contentsOf: path)
+        guard DrawingPlayerTests.expected(image) != nil else { return }
+        let expected = Self.expectedFrames(image, format: .rgba8)
+        let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 1 << 20))
+        let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
+        let source = try #require(cache.source as? GIFFrameSource)
+        for _ in 0..<2 {
+            let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                    startingAt: Instant(offset: .zero), cache: cache)
+            try await Self.checkLoop(source, expected: expected, player: player, label: "\(file) pooled")
+        }
+    }
+}
+
+/// Events an observer saw, readable from the test.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [PlayerEvent] = []
+    func append(_ event: PlayerEvent) { lock.withLock { events.append(event) } }
+    var all: [PlayerEvent] { lock.withLock { events } }
+}
