@@ -507,11 +507,16 @@ public final class GIFFrameSource: FrameSource, Sendable {
     // MARK: Drawing
 
     /// A drawer of this source's frames into a host's buffer (see
-    /// ``GIFFrameDrawer``), sharing the source's stored indices; `decoded`
+    /// ``GIFFrameDrawer``), sharing the source's stored indices, or `nil`
+    /// when the player's frame cache serves draws better; `decoded`
     /// is called after each frame the decode-ahead adds, so that a shared
     /// memory budget counts it.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
-        guard latest == nil else { return nil }
+        // A growing source's frames change as bytes arrive, and a source
+        // shown at a display size whose small frames take fewer bytes than
+        // its indices keeps no indices: both are drawn from the player's
+        // frame cache.
+        guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         indices.keepPassingFrames()
         if let decoded { state.withLock { $0.decodedCallbacks.append(decoded) } }
         return GIFFrameDrawer(source: self, indices: indices, filter: filter)

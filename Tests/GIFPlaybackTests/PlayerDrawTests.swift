@@ -53,6 +53,16 @@ import Testing
         }
     }
 
+    /// `count` of `files` spread evenly from an offset `SWEEP_SEED` picks
+    /// (the clock without it), so that successive `make test` runs cover
+    /// the corpus; all of them with `GIF_TEST_FULL=1` (`make test-long`).
+    static func sample(_ files: [String], atMost count: Int) -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["GIF_TEST_FULL"] != "1", files.count > count else { return files }
+        let seed = environment["SWEEP_SEED"].flatMap { Int($0) } ?? Int(Date().timeIntervalSince1970)
+        return (0..<count).map { files[(seed + $0 * files.count / count) % files.count] }
+    }
+
     /// The whole-file iterator's frames, each as the host sees it.
     static func expectedFrames(_ image: GIFImage, format: PixelFormat, scaledTo size: DisplaySize? = nil) -> [[UInt8]] {
         var iterator = image.makeFrameIterator(pixelFormat: format)
@@ -154,7 +164,7 @@ import Testing
 
     @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
     func drawnFramesAreTheIteratorsFrames(format: PixelFormat) async throws {
-        for file in DrawingPlayerTests.files {
+        for file in Self.sample(DrawingPlayerTests.files, atMost: 6) {
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard DrawingPlayerTests.expected(image) != nil else { continue }
             let expected = Self.expectedFrames(image, format: format)
@@ -164,7 +174,7 @@ import Testing
 
     @Test func displaySizeDrawsTheBoxFilteredFrames() async throws {
         let size = DisplaySize(maxWidth: 37, maxHeight: 37)
-        for file in DrawingPlayerTests.files.prefix(6) {
+        for file in Self.sample(DrawingPlayerTests.files, atMost: 4) {
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard DrawingPlayerTests.expected(image) != nil, image.info.canvasSize.area <= 300_000 else { continue }
             let expected = Self.expectedFrames(image, format: .rgba8, scaledTo: size)
@@ -223,6 +233,48 @@ import Testing
             let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
                                     startingAt: Instant(offset: .zero), cache: cache)
             try await Self.checkLoop(source, expected: expected, player: player, label: "\(file) pooled")
+        }
+    }
+}
+
+extension PlayerDrawTests {
+    @Test func aGroupTickedByTheHostShowsWhatALonePlayerShows() async throws {
+        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120.
+        let path = GIFFrameSourceTests.fixture("demo.gif")
+        let clock = ManualClock()
+        let epoch = clock.now
+        let configuration = PlayerConfiguration(loop: .forever)
+        let lone = try Player(source: GIFFrameSource(contentsOf: path), configuration: configuration, startingAt: epoch)
+        let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 1 << 20))
+        let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }
+        let group = GroupDriver(clock: clock)
+        var members: [Player<Instant>] = []
+        for _ in 0..<2 {
+            let player = try Player(source: cache.source, configuration: configuration, startingAt: epoch, epoch: epoch,
+                                    cache: cache)
+            await group.add(player)
+            members.append(player)
+        }
+        await lone.play(at: epoch)
+        for player in members { await player.play(at: epoch) }
+        var loneBuffer = HostBuffer(width: 160, height: 120)
+        var buffers = members.map { _ in HostBuffer(width: 160, height: 120) }
+        // A 60 Hz host for three seconds: each refresh ticks the group.
+        for refresh in 1...180 {
+            let now = Instant(offset: .nanoseconds(Int64(refresh) * 16_666_667))
+            clock.advance(to: now)
+            let before = await lone.currentFrame
+            await lone.advance(to: now)
+            let frame = await lone.currentFrame
+            let changed = await group.tick(at: now)
+            #expect(changed == (frame == before ? [] : members.map { ObjectIdentifier($0) }), "refresh \(refresh)")
+            _ = try await loneBuffer.drawWhenReady(lone)
+            for index in members.indices {
+                #expect(await members[index].currentFrame == frame, "refresh \(refresh)")
+                _ = try await buffers[index].drawWhenReady(members[index])
+                let same = buffers[index].bytes == loneBuffer.bytes
+                #expect(same, "refresh \(refresh): member \(index) drew another picture")
+            }
         }
     }
 }

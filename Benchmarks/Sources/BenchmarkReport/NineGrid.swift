@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import Foundation
 import GIF
 import GIFPlayback
 import Playback
@@ -51,6 +52,11 @@ enum NineGrid {
         case smallPerProcessor = "small-per-processor"
         /// At full size on the shared executor.
         case full
+        /// The README's feed set-up with default budgets (seek checkpoints
+        /// included), drawn with `Player.draw` into 160 × 160 host buffers,
+        /// one of the nine files cut short mid-frame: the row the target
+        /// is for.
+        case drawn
 
         /// The row's name in the table.
         var name: String {
@@ -59,6 +65,7 @@ enum NineGrid {
             case .smallHeld: "display size, files held in memory"
             case .smallPerProcessor: "display size, a decoding thread per processor"
             case .full: "full size"
+            case .drawn: "display size, drawn with Player.draw, default budgets, one file cut short"
             }
         }
 
@@ -71,7 +78,13 @@ enum NineGrid {
 
         /// The decoding threads, `nil` for the shared executor's (or
         /// `NINE_GRID_THREADS`).
-        var threads: Int? { self == .smallPerProcessor ? max(1, Timing.processorCount) : decodeThreads }
+        var threads: Int? {
+            switch self {
+            case .smallPerProcessor: max(1, Timing.processorCount)
+            case .drawn: nil
+            default: decodeThreads
+            }
+        }
     }
     /// The cell every animation is shown in.
     static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
@@ -104,6 +117,7 @@ enum NineGrid {
             print("probe failed: no grid \(mode)")
             return 1
         }
+        if grid == .drawn { return await drawnProbe() }
         let small = grid.atDisplaySize
         do {
             let start = ProcessProbe.residentMemory().currentKiB
@@ -167,6 +181,98 @@ enum NineGrid {
                 "peakheld": peakHeld, "evictions": statistics.evictions, "trims": statistics.decodingStateTrims,
                 "pixels": canvasPixels, "startrss": start, "setuprss": setup,
                 "decodes": statistics.caches.reduce(0) { $0 + $1.decodes },
+            ]))
+            return 0
+        } catch {
+            print("probe failed: \(error)")
+            return 1
+        }
+    }
+
+    /// `path`'s bytes cut in the middle of the data of its middle frame,
+    /// written to a temporary file: a download that stopped. Returns the
+    /// temporary file's path.
+    static func cutShortCopy(of path: String) throws -> String {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let image = try GIFImage(bytes: bytes)
+        let frame = image.info.frames[image.info.frameCount / 2]
+        let cut = (frame.dataOffset + frame.dataEnd) / 2
+        let copy = NSTemporaryDirectory() + "/nine-grid-cut-\(getpid()).gif"
+        try Data(bytes[..<cut]).write(to: URL(fileURLWithPath: copy))
+        return copy
+    }
+
+    /// The child of the ``Grid/drawn`` grid: the README's feed set-up with
+    /// default budgets, each player drawn with `Player.draw` into a
+    /// 160 × 160 buffer at each of its frame changes (a late draw waits a
+    /// millisecond and draws again; a frame that fails is left, as a host
+    /// would, and the grid goes on).
+    static func drawnProbe() async -> Int32 {
+        do {
+            var paths = files()
+            let cutIndex = paths.firstIndex { $0.hasSuffix("quicksort.gif") } ?? 0
+            let cut = try cutShortCopy(of: paths[cutIndex])
+            defer { unlink(cut) }
+            paths[cutIndex] = cut
+            let start = ProcessProbe.residentMemory().currentKiB
+            let budget = FrameMemoryBudget(byteBudget: budgetBytes)
+            let pool = FrameCachePool(budget: budget)
+            let origin = ContinuousClock.now
+            var configuration = PlayerConfiguration()
+            configuration.loop = .count(loops)
+            configuration.autoplay = true
+            var players: [Player<ContinuousClock.Instant>] = []
+            var buffers: [UnsafeMutableRawBufferPointer] = []
+            var framesInAll = 0
+            for path in paths {
+                let cache = try await pool.cache(for: path, displaySize: cell) {
+                    try GIFFrameSource(readingFramesFromFileAt: path)
+                }
+                framesInAll += cache.source.frameCount
+                let player = try Player(source: cache.source, configuration: configuration, startingAt: origin,
+                                        epoch: origin, cache: cache)
+                players.append(player)
+                buffers.append(.allocate(byteCount: player.drawer.width * player.drawer.height * 4, alignment: 64))
+            }
+            defer { for buffer in buffers { buffer.deallocate() } }
+            let setup = ProcessProbe.residentMemory().currentKiB
+            var frames = 0, late = 0, failed = 0, peakHeld = 0
+            func draw(_ index: Int) async throws {
+                let player = players[index]
+                while true {
+                    switch try player.draw(into: buffers[index], bytesPerRow: player.drawer.width * 4) {
+                    case .late:
+                        late += 1
+                        try await Task.sleep(for: .milliseconds(1))
+                        continue
+                    case .failed: failed += 1
+                    case .drawn: frames += 1
+                    case .unchanged: break
+                    }
+                    return
+                }
+            }
+            for index in players.indices { try await draw(index) }
+            while true {
+                var next: ContinuousClock.Instant?
+                for player in players {
+                    if let instant = await player.nextChangeInstant, instant < (next ?? instant.advanced(by: .seconds(1))) {
+                        next = instant
+                    }
+                }
+                guard let next else { break }
+                for index in players.indices where !(await players[index].advance(to: next)).isEmpty {
+                    try await draw(index)
+                }
+                peakHeld = max(peakHeld, budget.bytesHeld)
+            }
+            print(ProbeLine(label: "grid-drawn", fields: [
+                "players": players.count, "frames": frames, "late": late, "failed": failed,
+                "maxrss": ProcessProbe.residentMemory().peakKiB, "cpu": Int(SteadyLoop.processCPUSeconds() * 1e6),
+                "peakheld": peakHeld, "evictions": budget.statistics.evictions,
+                "trims": budget.statistics.decodingStateTrims, "startrss": start, "setuprss": setup,
+                "decodes": players.reduce(0) { $0 + (($1.source as? GIFFrameSource)?.decodeCount ?? 0) },
+                "framesinall": framesInAll,
             ]))
             return 0
         } catch {

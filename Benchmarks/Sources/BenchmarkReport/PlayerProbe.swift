@@ -10,6 +10,8 @@ import Playback
 /// - `[--paced] WORKLOAD [LOOPS]`: one player, ``loops`` loops (or `LOOPS`);
 ///   `--paced` waits for the cache's prefetch before each frame change.
 /// - `playlist`: a ``Playlist`` of every workload file, one lap.
+/// - `feed-path PATH` / `feed-memory PATH`: the feed path's steady loop
+///   and one default player's memory (see ``FeedPath``).
 /// - `steady WORKLOAD`: one player, four paced loops, the last one's process
 ///   CPU time against the C baseline's (see ``SteadyLoop``).
 /// - `nine-shared WORKLOAD` / `nine-private WORKLOAD`: nine players on one
@@ -42,6 +44,14 @@ enum PlayerProbe {
                     path: file.path, loops: arguments.dropFirst(2).first.flatMap { Int($0) } ?? loops, paced: paced)
             case "playlist":
                 try await playlist()
+            case "feed-path":
+                guard arguments.count > 1 else { return usage() }
+                try await FeedPath.probe(path: arguments[1])
+            case "realtime-grid":
+                try await RealTimeGrid.probe(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? RealTimeGrid.seconds)
+            case "feed-memory":
+                guard arguments.count > 1 else { return usage() }
+                try await FeedPath.memoryProbe(path: arguments[1])
             case "steady":
                 guard arguments.count > 1 else { return usage() }
                 try await SteadyLoop.probe(name: arguments[1])

@@ -59,7 +59,7 @@ enum PlayerReport {
     /// Checks that a probe process counts its mallocs when the interposer is
     /// linked in, else tries it preloaded; prints the outcome and returns
     /// the library to preload, if one is needed.
-    private static func mallocCountingPreload() -> String? {
+    static func mallocCountingPreload() -> String? {
         func counted(_ preload: String?) -> Int {
             probe(["malloc-check"], preload: preload).first?.fields["mallocs"] ?? 0
         }

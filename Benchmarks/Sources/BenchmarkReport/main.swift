@@ -20,6 +20,8 @@ import Darwin
 //        BenchmarkReport --progressive [--rounds N]
 //        BenchmarkReport --layout [--rounds N]
 //        BenchmarkReport --steady
+//        BenchmarkReport --feed
+//        BenchmarkReport --realtime-grid [SECONDS]
 //        BenchmarkReport --nine-grid
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
@@ -50,6 +52,14 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" 
     exit(0)
 }
 
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--realtime-grid" {
+    RealTimeGrid.printSection(seconds: CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? RealTimeGrid.seconds)
+    exit(0)
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--feed" {
+    FeedPath.printSection(preload: PlayerReport.mallocCountingPreload())
+    exit(0)
+}
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--lateness" {
     let seconds = CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? 10
     await LatenessProbe.printSection(workloads: Workload.all(), seconds: seconds)

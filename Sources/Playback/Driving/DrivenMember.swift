@@ -8,6 +8,11 @@ protocol DrivenMember<Instant>: EventHubOwner {
     /// registered under `token` as consumed, and returns the instant the next
     /// change is due, or `nil` when nothing is scheduled.
     func tick(to instant: Instant, wake token: Int) -> Instant?
+
+    /// Advances to `instant` for a host ticking the driver itself (see
+    /// ``GroupDriver/tick(at:)``), without signalling drivers, and returns
+    /// whether what the member shows changed.
+    func hostTick(to instant: Instant) -> Bool
 }
 
 extension DrivenMember {

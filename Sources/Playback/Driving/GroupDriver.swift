@@ -55,6 +55,8 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// The running loop's inbox, or `nil` while not running.
     private var inbox: AsyncStream<DriverCommand>.Continuation?
     private var counters = GroupDriverStatistics()
+    /// What ``tick(at:)`` returns, reused.
+    private var changed: [ObjectIdentifier] = []
 
     /// Creates a driver with no members; nothing runs until ``run()``.
     /// - Parameters:
@@ -149,6 +151,39 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         }
         self.inbox = nil
         inbox.finish()
+    }
+
+    /// Advances every member to `instant`, for a host that ticks the group
+    /// from its display link (a `CADisplayLink`, a `CVDisplayLink`, a
+    /// compositor's frame callback) instead of letting ``run()`` sleep on
+    /// the clock: call it once per refresh with the refresh's time, then
+    /// redraw only the members it returns (with ``Player/draw(into:bytesPerRow:)``,
+    /// which says which rectangle changed). Members added or removed since
+    /// the last call are taken on first. Use either this or ``run()``, not
+    /// both at once.
+    ///
+    /// - Parameter instant: The refresh's time on ``clock``.
+    /// - Returns: The members whose shown frame changed (compare with
+    ///   `ObjectIdentifier(player)`), in the order added. The array is
+    ///   reused from call to call: let go of it before the next call, and
+    ///   steady ticking allocates nothing.
+    public func tick(at instant: C.Instant) async -> [ObjectIdentifier] {
+        while !changes.isEmpty {
+            let change = changes.removeFirst()
+            let id = ObjectIdentifier(change.member)
+            let index = members.firstIndex { $0.id == id }
+            if change.add, index == nil {
+                members.append(Member(id: id, target: change.member))
+            } else if !change.add, let index {
+                members.remove(at: index)
+            }
+        }
+        changed.removeAll(keepingCapacity: true)
+        counters.ticks += members.count
+        for member in members where await member.target.hostTick(to: instant) {
+            changed.append(member.id)
+        }
+        return changed
     }
 
     /// Drives `member` alone until the calling task is cancelled: a

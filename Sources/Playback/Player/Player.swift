@@ -344,6 +344,18 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !eventBuffer.isEmpty)
     }
 
+    /// A host's tick through its ``GroupDriver`` (see
+    /// ``GroupDriver/tick(at:)``): advance without waking drivers, and say
+    /// whether the frame shown changed.
+    func hostTick(to instant: Instant) -> Bool {
+        let before = playhead.currentFrame
+        eventBuffer.removeAll(keepingCapacity: true)
+        playhead.advance(to: hostTime(instant), into: &eventBuffer)
+        hub.deliver(eventBuffer)
+        syncPlaying()
+        return playhead.currentFrame != before
+    }
+
     private nonisolated func hostTime(_ instant: Instant) -> Duration {
         origin.duration(to: instant)
     }

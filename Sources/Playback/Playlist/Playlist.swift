@@ -180,6 +180,15 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !events.isEmpty)
     }
 
+    /// A host's tick through its ``GroupDriver`` (see
+    /// ``GroupDriver/tick(at:)``): advance without waking drivers, and say
+    /// whether anything happened (a frame, an item, a load).
+    func hostTick(to instant: Instant) -> Bool {
+        let events = sequencer.advance(to: hostTime(instant))
+        afterChange(events)
+        return !events.isEmpty
+    }
+
     // MARK: Internals
 
     private nonisolated func hostTime(_ instant: Instant) -> Duration {

@@ -1,0 +1,317 @@
+import BenchmarkSupport
+import Foundation
+import GIF
+import GIFPlayback
+import Playback
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The feed path's figures: a `Player` set up as the README's feed section
+/// sets one up (a `FrameCachePool` over one 24 MiB `FrameMemoryBudget`,
+/// the source reading frames from its file, the player in a `GroupDriver`),
+/// the host drawing every frame with `Player.draw(into:bytesPerRow:)`.
+///
+/// Child sides (`--player-probe feed WORKLOAD`, `--player-probe
+/// feed-memory WORKLOAD`), each in a fresh process:
+/// - `feed`: the C baseline decodes the whole file three times (the least
+///   process CPU time kept); then four loops, the host ticking the
+///   `GroupDriver` (``GroupDriver/tick(at:)``, as from a display link) at
+///   each frame change and drawing the players it returns (waiting when a
+///   draw is late, counting those); then a fifth loop, its allocations
+///   counted. Loop 4's process
+///   CPU time, its giflib decodes and late draws, and loop 5's allocations
+///   are printed.
+/// - `feed-memory`: the resident memory before the file is opened, then
+///   one default player (`Player(source: GIFFrameSource(contentsOf:))`)
+///   drawn into a canvas-sized buffer for three loops; the peak resident
+///   memory over the starting one.
+///
+/// Parent side (``printSection(preload:)``): one probe per animation, the
+/// ratios and their targets.
+enum FeedPath {
+    /// The target for loop 4's CPU time over the C baseline's.
+    static let target = 0.10
+    /// The target for one player's peak over the process: 24 MiB.
+    static let memoryTargetKiB = 24 << 10
+    /// The loops of the steady figure; the figure is the last one.
+    static let loops = 4
+    /// The loops of the memory figure.
+    static let memoryLoops = 3
+    /// The budget the README's feed section gives the pool.
+    static let budgetBytes = 24 << 20
+
+    /// Every animation the benchmarks have: the workloads and the command
+    /// figures' files (which nothing was tuned on) with more than one frame,
+    /// and the generated screen recording.
+    static func animations() -> [(name: String, path: String)] {
+        var seen = Set<String>()
+        let files = Workload.locations() + Workload.commandFiles()
+            + [("screen-recording", Workload.packageRoot + "/Fixtures/screen-recording.gif")]
+        return files.filter { file in
+            guard seen.insert(file.name).inserted, let image = try? GIFImage(readingFramesFromFileAt: file.path) else {
+                return false
+            }
+            return image.info.frameCount > 1
+        }
+    }
+
+    /// The child side of the steady figure.
+    static func probe(path: String) async throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var c = Double.infinity
+        var sink = 0
+        for _ in 0..<3 {
+            let start = SteadyLoop.processCPUSeconds()
+            sink &+= Decoders.cBaseline(bytes)
+            c = min(c, SteadyLoop.processCPUSeconds() - start)
+        }
+        let clock = ManualClock()
+        let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: budgetBytes))
+        let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }
+        guard let source = cache.source as? GIFFrameSource else { throw PlayerWorkloadError.nothingScheduled }
+        let player = try Player(
+            source: source, configuration: PlayerConfiguration(loop: .forever), startingAt: clock.now, epoch: clock.now,
+            cache: cache)
+        let group = GroupDriver(clock: clock)
+        await group.add(player)
+        await player.play(at: clock.now)
+        let host = HostCanvas(player.drawer)
+        var cpu = [SteadyLoop.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
+        for _ in 1...loops {
+            for _ in 0..<source.frameCount {
+                guard let next = await player.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+                clock.advance(to: next)
+                if await !group.tick(at: next).isEmpty { try await host.draw(player) }
+            }
+            guard await player.currentFrame == 0 else {
+                throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: await player.currentFrame)
+            }
+            cpu.append(SteadyLoop.processCPUSeconds())
+            decodes.append(source.decodeCount)
+            lates.append(player.lateDrawCount)
+        }
+        // One more loop, its allocations counted.
+        let (_, mallocs) = try await ProcessProbe.countingMallocs {
+            for _ in 0..<source.frameCount {
+                guard let next = await player.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+                clock.advance(to: next)
+                if await !group.tick(at: next).isEmpty { try await host.draw(player) }
+            }
+        }
+        sink &+= host.touched
+        print(ProbeLine(label: "feed", fields: [
+            "frames": source.frameCount, "c_ns": Int(c * 1e9),
+            "loop4_ns": Int((cpu[loops] - cpu[loops - 1]) * 1e9),
+            "decodes1": decodes[1] - decodes[0], "decodes4": decodes[loops] - decodes[loops - 1],
+            "late1": lates[1] - lates[0], "late4": lates[loops] - lates[loops - 1],
+            "mallocs5": mallocs, "state_bytes": source.decodingStateByteCount, "touched": sink & 0xff,
+        ]))
+    }
+
+    /// The child side of the memory figure.
+    static func memoryProbe(path: String) async throws {
+        let before = ProcessProbe.residentMemory().currentKiB
+        let clock = ManualClock()
+        let player = try Player(
+            source: try GIFFrameSource(contentsOf: path), configuration: PlayerConfiguration(loop: .count(memoryLoops)),
+            startingAt: clock.now)
+        await player.play(at: clock.now)
+        let host = HostCanvas(player.drawer)
+        var frames = 0
+        while true {
+            try await host.draw(player)
+            frames += 1
+            guard let next = await player.nextChangeInstant else { break }
+            await player.advance(to: next)
+        }
+        let peak = ProcessProbe.residentMemory().peakKiB
+        print(ProbeLine(label: "feed-memory", fields: [
+            "before_kib": before, "peak_kib": peak, "frames": frames, "touched": host.touched & 0xff,
+        ]))
+    }
+
+    /// A host's canvas-sized buffer.
+    final class HostCanvas {
+        let bytesPerRow: Int
+        var pixels: UnsafeMutableRawBufferPointer
+        var touched = 0
+
+        init(_ drawer: any FrameDrawer) {
+            bytesPerRow = drawer.width * 4
+            pixels = .allocate(byteCount: max(1, bytesPerRow * drawer.height), alignment: 64)
+            pixels.initializeMemory(as: UInt8.self, repeating: 0)
+        }
+
+        deinit { pixels.deallocate() }
+
+        /// Draws the player's frame, waiting (1 ms at a time) while it is late.
+        func draw<I>(_ player: Player<I>) async throws {
+            while true {
+                let result = try player.draw(into: pixels, bytesPerRow: bytesPerRow)
+                guard case .late = result else { break }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            touched &+= Int(pixels[pixels.count / 2])
+        }
+    }
+
+    /// The parent side: the tables of the figures.
+    static func printSection(preload: String?) {
+        var rows: [[String]] = []
+        for (name, path) in animations() {
+            let (status, output) = ProcessProbe.runSelf(["--player-probe", "feed-path", path], preload: preload)
+            guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
+                .first(where: { $0.label == "feed" })
+            else {
+                rows.append([name, "probe failed (status \(status))"] + Array(repeating: "", count: 7))
+                continue
+            }
+            let f = line.fields
+            let c = Double(f["c_ns"] ?? 0) / 1e9
+            let ratio = c > 0 ? Double(f["loop4_ns"] ?? 0) / 1e9 / c : .infinity
+            let decodes = f["decodes4"] ?? -1
+            rows.append([
+                name, "\(f["frames"] ?? 0)", Timing.milliseconds(c), Timing.milliseconds(Double(f["loop4_ns"] ?? 0) / 1e9),
+                Timing.ratio(ratio) + (ratio <= target ? " met" : " NOT MET"),
+                "\(f["decodes1"] ?? -1)", "\(decodes)" + (decodes == 0 ? " met" : " NOT MET"),
+                "\(f["late1"] ?? -1) / \(f["late4"] ?? -1)", "\(f["mallocs5"] ?? -1)",
+            ])
+        }
+        Timing.printTable(
+            header: [
+                "feed path (Player.draw)", "frames", "C CPU ms", "loop 4 CPU ms", "loop 4 ×C (≤ 0.10)",
+                "giflib decodes loop 1", "decodes loop 4 (0)", "late draws loop 1 / 4", "mallocs, host-driven loop 5",
+            ],
+            rows: rows)
+        print()
+        print("Each animation in a fresh process: a FrameCachePool over one 24 MiB FrameMemoryBudget, the source")
+        print("  reading frames from its file, one player in a GroupDriver that the host ticks at each frame change")
+        print("  (GroupDriver.tick(at:), as a display link would), drawing the changed player with Player.draw into a")
+        print("  canvas-sized buffer (a late draw waits 1 ms and draws again).")
+        print("  Loop 4 CPU: process CPU time (getrusage user + system, every thread) of loop 4 alone, driver and")
+        print("  host included. ×C: over the least of 3 C baseline decode + composite of the whole file, same")
+        print("  process. Decodes: frames giflib decoded in that loop (GIFFrameSource.decodeCount).")
+        print()
+        let recording = Workload.packageRoot + "/Fixtures/screen-recording.gif"
+        let (status, output) = ProcessProbe.runSelf(["--player-probe", "feed-memory", recording])
+        if status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
+            .first(where: { $0.label == "feed-memory" }) {
+            let over = (line.fields["peak_kib"] ?? 0) - (line.fields["before_kib"] ?? 0)
+            print("One default player of Fixtures/screen-recording.gif (600 frames, 640×400), \(memoryLoops) loops drawn with")
+            print("  Player.draw: peak RSS \(Timing.format(Double(over) / 1024, digits: 1)) MiB over the process before it"
+                + " opened the file (≤ 24 MiB: \(over <= memoryTargetKiB ? "met" : "NOT MET"))")
+        } else {
+            print("feed-memory probe failed (status \(status))")
+        }
+    }
+}
+
+/// The real-time grid figure: nine animations (the nine-grid's files) in
+/// 200 × 200 cells under one 24 MiB budget, set up as the README's feed
+/// section sets them up, played for ``seconds`` on the real clock by a host
+/// that ticks one `GroupDriver` from a 60 Hz refresh loop and draws the
+/// players it returns with `Player.draw`.
+///
+/// `BenchmarkReport --realtime-grid [SECONDS]` prints the figure; the child
+/// runs `--player-probe realtime-grid SECONDS`.
+enum RealTimeGrid {
+    /// Seconds played.
+    static let seconds = 30.0
+    /// The host's refresh period: 60 Hz.
+    static let refresh = Duration.nanoseconds(16_666_667)
+    /// The cell.
+    static let cell = DisplaySize(maxWidth: 200, maxHeight: 200)
+    /// The target for the process's CPU time over the wall time.
+    static let target = 0.03
+
+    /// The child side: plays the grid and prints one line.
+    static func probe(seconds: Double) async throws {
+        let clock = ContinuousClock()
+        let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: FeedPath.budgetBytes))
+        let epoch = clock.now
+        var configuration = PlayerConfiguration()
+        configuration.loop = .forever
+        let group = GroupDriver(clock: clock)
+        var players: [Player<ContinuousClock.Instant>] = []
+        var buffers: [UnsafeMutableRawBufferPointer] = []
+        for path in NineGrid.files() {
+            let cache = try await pool.cache(for: path, displaySize: cell) { try GIFFrameSource(readingFramesFromFileAt: path) }
+            let player = try Player(source: cache.source, configuration: configuration, startingAt: clock.now,
+                                    epoch: epoch, cache: cache)
+            await group.add(player)
+            players.append(player)
+            buffers.append(.allocate(byteCount: player.drawer.width * player.drawer.height * 4, alignment: 64))
+        }
+        defer { for buffer in buffers { buffer.deallocate() } }
+        let ids = players.map { ObjectIdentifier($0) }
+        for player in players { await player.play(at: epoch) }
+        // When each player's shown frame became due, and whether the host's
+        // buffer still owes it.
+        var due: [ContinuousClock.Instant?] = Array(repeating: nil, count: players.count)
+        var owed = Array(repeating: true, count: players.count)
+        for index in players.indices { due[index] = epoch }
+        var changes = 0, lateChanges = 0, lateDraws = 0
+        let startCPU = SteadyLoop.processCPUSeconds()
+        let start = clock.now, end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+        var refreshAt = start
+        while refreshAt < end {
+            refreshAt = refreshAt.advanced(by: refresh)
+            try await clock.sleep(until: refreshAt)
+            let now = clock.now
+            for id in await group.tick(at: now) {
+                guard let index = ids.firstIndex(of: id) else { continue }
+                if owed[index] { lateChanges += 1 }  // a frame never drawn: skipped
+                owed[index] = true
+                changes += 1
+            }
+            for index in players.indices where owed[index] {
+                let player = players[index]
+                switch try player.draw(into: buffers[index], bytesPerRow: player.drawer.width * 4) {
+                case .late:
+                    lateDraws += 1
+                case .drawn, .unchanged, .failed:
+                    owed[index] = false
+                    if let shownDue = due[index], shownDue.duration(to: now) > refresh { lateChanges += 1 }
+                    due[index] = await player.nextChangeInstant
+                }
+            }
+        }
+        let wall = start.duration(to: clock.now)
+        let cpu = SteadyLoop.processCPUSeconds() - startCPU
+        let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        print(ProbeLine(label: "realtime-grid", fields: [
+            "players": players.count, "changes": changes, "late_changes": lateChanges, "late_draws": lateDraws,
+            "cpu_us": Int(cpu * 1e6), "wall_us": Int(wallSeconds * 1e6),
+            "hwm": ProcessProbe.residentMemory().peakKiB,
+        ]))
+    }
+
+    /// The parent side.
+    static func printSection(seconds: Double) {
+        let (status, output) = ProcessProbe.runSelf(["--player-probe", "realtime-grid", "\(seconds)"])
+        guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
+            .first(where: { $0.label == "realtime-grid" })
+        else {
+            print("realtime-grid probe failed (status \(status))")
+            return
+        }
+        let f = line.fields
+        let share = Double(f["cpu_us"] ?? 0) / Double(max(1, f["wall_us"] ?? 1))
+        print("| real-time grid | players | frame changes | drawn later than one refresh (goal 0) | late draws | CPU % of a core (≤ 3) | peak RSS MiB |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("| 200×200 cells, 24 MiB budget, \(Int(seconds)) s | \(f["players"] ?? 0) | \(f["changes"] ?? 0) | "
+            + "\(f["late_changes"] ?? 0) | \(f["late_draws"] ?? 0) | "
+            + "\(Timing.format(share * 100, digits: 2)) \(share <= target ? "met" : "NOT MET") | "
+            + "\(Timing.format(Double(f["hwm"] ?? 0) / 1024, digits: 1)) |")
+        print()
+        print("Nine players (the nine-grid's files) on one epoch, each through a FrameCachePool over one 24 MiB")
+        print("  FrameMemoryBudget at 200×200, sources reading frames from their files, in one GroupDriver that the")
+        print("  host ticks from a 60 Hz refresh loop on ContinuousClock (GroupDriver.tick(at:)), drawing each changed")
+        print("  player with Player.draw into its own buffer (a late draw is retried at the next refresh). CPU: process")
+        print("  CPU time (user + system, every thread) over the wall time played.")
+    }
+}
