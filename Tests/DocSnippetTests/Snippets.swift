@@ -170,7 +170,32 @@ enum Snippets {
         print(drawn.changedRect)
         // end README.md:388
 
-        // begin README.md:424
+        // begin README.md:437
+        let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
+        let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
+        let canvas = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: rowStride * shown.drawer.height, alignment: 64)
+        defer { canvas.deallocate() }
+        await shown.play(at: clock.now)
+        await shown.advance(to: clock.now)                                // or let a driver do it
+        switch try shown.draw(into: canvas, bytesPerRow: rowStride) {
+        case .drawn(let frame, let changed, _): print("frame \(frame): redraw \(changed)")
+        case .late(let frame, _): print("frame \(frame) is decoding; the buffer keeps the one before")
+        case .unchanged, .failed: break
+        }
+        print(shown.lateDrawCount)
+        // end README.md:437
+
+        // begin README.md:459
+        let linked = GroupDriver(clock: clock)
+        await linked.add(shown)
+        // In the display link's callback, with the refresh's time:
+        for changedPlayer in await linked.tick(at: clock.now) where changedPlayer == ObjectIdentifier(shown) {
+            _ = try shown.draw(into: canvas, bytesPerRow: rowStride)
+        }
+        // end README.md:459
+
+        // begin README.md:475
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -182,9 +207,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:424
+        // end README.md:475
 
-        // begin README.md:451
+        // begin README.md:502
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -205,9 +230,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:451
+        // end README.md:502
 
-        // begin README.md:510
+        // begin README.md:561
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -226,9 +251,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:510
+        // end README.md:561
 
-        // begin README.md:542
+        // begin README.md:593
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -263,20 +288,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:542
+        // end README.md:593
 
-        // begin README.md:597
+        // begin README.md:648
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:597
+        // end README.md:648
 
-        // begin README.md:615
+        // begin README.md:666
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:615
+        // end README.md:666
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

@@ -63,6 +63,14 @@ import Testing
         return (0..<count).map { files[(seed + $0 * files.count / count) % files.count] }
     }
 
+    /// The corpus animations (scanned, not decoded) of at most 300,000
+    /// canvas pixels.
+    static let animations: [String] = DrawingPlayerTests.files.filter { file in
+        guard let image = try? GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
+        else { return false }
+        return image.info.frameCount > 1 && image.info.canvasSize.area <= 300_000
+    }
+
     /// The whole-file iterator's frames, each as the host sees it.
     static func expectedFrames(_ image: GIFImage, format: PixelFormat, scaledTo size: DisplaySize? = nil) -> [[UInt8]] {
         var iterator = image.makeFrameIterator(pixelFormat: format)
@@ -164,23 +172,29 @@ import Testing
 
     @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
     func drawnFramesAreTheIteratorsFrames(format: PixelFormat) async throws {
-        for file in Self.sample(DrawingPlayerTests.files, atMost: 6) {
+        var checked = 0
+        for file in Self.sample(Self.animations, atMost: 3) {
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard DrawingPlayerTests.expected(image) != nil else { continue }
             let expected = Self.expectedFrames(image, format: format)
             try await Self.checkLoop(GIFFrameSource(image: image, pixelFormat: format), expected: expected, label: file)
+            checked += 1
         }
+        #expect(checked > 0, "no animation checked")
     }
 
     @Test func displaySizeDrawsTheBoxFilteredFrames() async throws {
         let size = DisplaySize(maxWidth: 37, maxHeight: 37)
-        for file in Self.sample(DrawingPlayerTests.files, atMost: 4) {
+        var checked = 0
+        for file in Self.sample(Self.animations, atMost: 3) {
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
-            guard DrawingPlayerTests.expected(image) != nil, image.info.canvasSize.area <= 300_000 else { continue }
+            guard DrawingPlayerTests.expected(image) != nil else { continue }
             let expected = Self.expectedFrames(image, format: .rgba8, scaledTo: size)
-            let source = GIFFrameSource(image: image).displaying(at: size) as! GIFFrameSource
+            let source = try #require(GIFFrameSource(image: image).displaying(at: size) as? GIFFrameSource)
             try await Self.checkLoop(source, expected: expected, label: "\(file) at \(size)")
+            checked += 1
         }
+        #expect(checked > 0, "no animation checked")
     }
 
     @Test func aFrameNotDecodedYetLeavesTheBufferAndIsReported() async throws {
