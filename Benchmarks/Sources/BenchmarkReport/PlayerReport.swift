@@ -37,6 +37,10 @@ enum PlayerReport {
         print()
         SteadyLoop.printSection(preload: preload)
         print()
+        FeedPath.printSection(preload: preload)
+        print()
+        RealTimeGrid.printSection(seconds: RealTimeGrid.seconds)
+        print()
         printPlaylistTable(workloads: workloads, cBaseline: cBaseline, preload: preload)
         if let workload = workloads.first(where: { $0.name == nineWorkload }), let c = cBaseline[workload.name] {
             print()
