@@ -23,7 +23,10 @@ let package = Package(
         // Locks and threads the library's modules share (pthread-based, so
         // that ThreadSanitizer sees them). Internal: no product holds it.
         .target(name: "EngineSupport"),
-        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport"]),
+        // The decoder's AVX-512 kernels, compiled once with the instruction
+        // sets they name and called only where the processor has them.
+        .target(name: "GIFKernels"),
+        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport", "GIFKernels"]),
         .target(name: "Playback", dependencies: ["EngineSupport"]),
         // giflib's DGifSlurp on the same bytes: the floor `gif bench` divides
         // by. Not a product, so it stays out of the GIF library's API.

@@ -1,4 +1,4 @@
-import CGIFLib
+import GIFKernels
 
 #if canImport(Glibc)
 import Glibc

@@ -20,6 +20,8 @@ final class GIFFrameDrawer: FrameDrawer {
     let height: Int
     let pixelFormat: RenderedFrame.PixelFormat
     private let source: GIFFrameSource
+    /// Names this drawer to its source.
+    private let id: Int
     private let filter: BoxFilter?
     private let state: LockedState<State>
 
@@ -41,8 +43,9 @@ final class GIFFrameDrawer: FrameDrawer {
         var reportedBytes = 0
     }
 
-    init(source: GIFFrameSource, indices: FrameIndexCache, filter: BoxFilter?) {
+    init(source: GIFFrameSource, id: Int, indices: FrameIndexCache, filter: BoxFilter?) {
         self.source = source
+        self.id = id
         self.filter = filter
         self.width = source.canvasWidth
         self.height = source.canvasHeight
@@ -55,8 +58,7 @@ final class GIFFrameDrawer: FrameDrawer {
     }
 
     deinit {
-        let bytes = state.withLock { $0.reportedBytes }
-        source.drawerBytesChanged(by: -bytes)
+        source.drawerEnded(id, bytes: state.withLock { $0.reportedBytes })
     }
 
     var byteCount: Int { state.withLock { $0.seeker.workingStateBytes + $0.seeker.checkpointByteCount } }

@@ -389,7 +389,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         var generation = 0
         /// Called after the decode-ahead stores a frame (see
         /// ``makeDrawer(notifying:)``).
-        var decodedCallbacks: [@Sendable () -> Void] = []
+        var decodedCallbacks: [Int: @Sendable () -> Void] = [:]
 
         /// Takes the statistics of `seeker`, the current one.
         mutating func record(_ seeker: FrameSeeker) {
@@ -500,7 +500,9 @@ public final class GIFFrameSource: FrameSource, Sendable {
             }
             return state.requests[position].priority
         }
-        if decoded { decodedForDrawers?() }
+        if decoded {
+            for callback in state.withLock({ $0.decodedCallbacks.values }) { callback() }
+        }
         if let more { executor.enqueue(self, priority: more) }
     }
 
@@ -518,15 +520,21 @@ public final class GIFFrameSource: FrameSource, Sendable {
         // frame cache.
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         indices.keepPassingFrames()
-        if let decoded { state.withLock { $0.decodedCallbacks.append(decoded) } }
-        return GIFFrameDrawer(source: self, indices: indices, filter: filter)
+        let id = state.withLock { state -> Int in
+            state.lastRequestID += 1
+            if let decoded { state.decodedCallbacks[state.lastRequestID] = decoded }
+            return state.lastRequestID
+        }
+        return GIFFrameDrawer(source: self, id: id, indices: indices, filter: filter)
     }
 
-    /// Calls the callbacks drawers left (see ``makeDrawer(notifying:)``).
-    private var decodedForDrawers: (() -> Void)? {
-        let callbacks = state.withLock { $0.decodedCallbacks }
-        guard !callbacks.isEmpty else { return nil }
-        return { for callback in callbacks { callback() } }
+    /// Forgets drawer `id`'s callback and its canvases' bytes: the drawer
+    /// went away.
+    func drawerEnded(_ id: Int, bytes: Int) {
+        state.withLock { state in
+            state.decodedCallbacks[id] = nil
+            state.drawerBytes -= bytes
+        }
     }
 
     /// Queues decode-ahead of `frames`' indices (those not stored nor
@@ -534,9 +542,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// else as look-ahead.
     func requestIndices(_ frames: [Int], urgent: Bool) {
         let priority: FrameRequestPriority = urgent ? .now : .prefetch
-        var wanted = false
-        for index in frames where indices.entry(index) == nil { wanted = true; break }
-        guard wanted else { return }
+        guard !indices.holdsAll(frames) else { return }
         let schedule = state.withLock { state -> Bool? in
             var added = false
             for index in frames where indices.entry(index) == nil {

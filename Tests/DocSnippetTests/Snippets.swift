@@ -186,16 +186,16 @@ enum Snippets {
         print(shown.lateDrawCount)
         // end README.md:437
 
-        // begin README.md:459
+        // begin README.md:460
         let linked = GroupDriver(clock: clock)
         await linked.add(shown)
         // In the display link's callback, with the refresh's time:
-        for changedPlayer in await linked.tick(at: clock.now) where changedPlayer == ObjectIdentifier(shown) {
+        for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(shown) {
             _ = try shown.draw(into: canvas, bytesPerRow: rowStride)
         }
-        // end README.md:459
+        // end README.md:460
 
-        // begin README.md:475
+        // begin README.md:476
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -207,9 +207,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:475
+        // end README.md:476
 
-        // begin README.md:502
+        // begin README.md:503
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -230,9 +230,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:502
+        // end README.md:503
 
-        // begin README.md:561
+        // begin README.md:562
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -251,9 +251,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:561
+        // end README.md:562
 
-        // begin README.md:593
+        // begin README.md:594
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -288,20 +288,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:593
+        // end README.md:594
 
-        // begin README.md:648
+        // begin README.md:649
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:648
+        // end README.md:649
 
-        // begin README.md:666
+        // begin README.md:667
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:666
+        // end README.md:667
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

@@ -280,7 +280,7 @@ extension PlayerDrawTests {
             let before = await lone.currentFrame
             await lone.advance(to: now)
             let frame = await lone.currentFrame
-            let changed = await group.tick(at: now)
+            let changed = await group.tick(at: now).changed
             #expect(changed == (frame == before ? [] : members.map { ObjectIdentifier($0) }), "refresh \(refresh)")
             _ = try await loneBuffer.drawWhenReady(lone)
             for index in members.indices {

@@ -80,12 +80,17 @@ enum FeedPath {
         await group.add(player)
         await player.play(at: clock.now)
         let host = HostCanvas(player.drawer)
+        // Each tick says when the next change is due: the host's next
+        // refresh that matters.
+        var due = await player.nextChangeInstant
         var cpu = [SteadyLoop.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
         for _ in 1...loops {
             for _ in 0..<source.frameCount {
-                guard let next = await player.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
-                clock.advance(to: next)
-                if await !group.tick(at: next).isEmpty { try await host.draw(player) }
+                guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
+                clock.advance(to: now)
+                let tick = await group.tick(at: now)
+                if !tick.changed.isEmpty { try await host.draw(player) }
+                due = tick.nextChange
             }
             guard await player.currentFrame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: await player.currentFrame)
@@ -97,9 +102,11 @@ enum FeedPath {
         // One more loop, its allocations counted.
         let (_, mallocs) = try await ProcessProbe.countingMallocs {
             for _ in 0..<source.frameCount {
-                guard let next = await player.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
-                clock.advance(to: next)
-                if await !group.tick(at: next).isEmpty { try await host.draw(player) }
+                guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
+                clock.advance(to: now)
+                let tick = await group.tick(at: now)
+                if !tick.changed.isEmpty { try await host.draw(player) }
+                due = tick.nextChange
             }
         }
         sink &+= host.touched
@@ -262,7 +269,7 @@ enum RealTimeGrid {
             refreshAt = refreshAt.advanced(by: refresh)
             try await clock.sleep(until: refreshAt)
             let now = clock.now
-            for id in await group.tick(at: now) {
+            for id in await group.tick(at: now).changed {
                 guard let index = ids.firstIndex(of: id) else { continue }
                 if owed[index] { lateChanges += 1 }  // a frame never drawn: skipped
                 owed[index] = true

@@ -87,6 +87,17 @@ package final class FrameIndexCache: Sendable {
         return entry.indices.withUnsafeBufferPointer { body($0, entry.outcome) }
     }
 
+    /// Whether every frame of `frames` has its indices held, checked under
+    /// one lock without retaining anything.
+    package func holdsAll(_ frames: [Int]) -> Bool {
+        table.withLock { table in
+            frames.allSatisfy { index in
+                (index >= 0 && index < table.entries.count && table.entries[index] != nil)
+                    || table.passing.contains(where: { $0.index == index })
+            }
+        }
+    }
+
     /// The first frame of `frames` whose indices are not held, or `nil`.
     package func firstMissing(in frames: ClosedRange<Int>) -> Int? {
         table.withLock { table in

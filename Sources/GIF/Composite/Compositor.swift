@@ -1,4 +1,4 @@
-import CGIFLib
+import GIFKernels
 
 /// Builds each composited canvas from the one before, with browser rules:
 /// a transparent-black start, palette choice, transparency, clipping and

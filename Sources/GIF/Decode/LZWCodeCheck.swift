@@ -1,4 +1,4 @@
-import CGIFLib
+import GIFKernels
 
 /// Walks a frame's LZW code stream without producing pixels, to find how
 /// many pixels a browser decodes from it before it goes wrong.

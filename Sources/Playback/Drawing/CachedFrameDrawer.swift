@@ -25,8 +25,10 @@ final class CachedFrameDrawer: FrameDrawer {
     }
 
     func prefetch(_ frames: [Int]) {
+        // In order, the newest list kept: a late draw's request never
+        // overtakes the player's newer one.
         guard frames.contains(where: { cache.heldFrame(at: $0) == nil }) else { return }
-        Task { [cache] in await cache.prefetch(frames) }
+        cache.requestPrefetch(frames)
     }
 
     func draw(frame index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError)

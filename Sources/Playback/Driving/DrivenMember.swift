@@ -11,8 +11,9 @@ protocol DrivenMember<Instant>: EventHubOwner {
 
     /// Advances to `instant` for a host ticking the driver itself (see
     /// ``GroupDriver/tick(at:)``), without signalling drivers, and returns
-    /// whether what the member shows changed.
-    func hostTick(to instant: Instant) -> Bool
+    /// whether what the member shows changed and when its next change is
+    /// due.
+    func hostTick(to instant: Instant) -> (moved: Bool, next: Instant?)
 }
 
 extension DrivenMember {

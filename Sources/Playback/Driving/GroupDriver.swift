@@ -163,11 +163,10 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// both at once.
     ///
     /// - Parameter instant: The refresh's time on ``clock``.
-    /// - Returns: The members whose shown frame changed (compare with
-    ///   `ObjectIdentifier(player)`), in the order added. The array is
-    ///   reused from call to call: let go of it before the next call, and
-    ///   steady ticking allocates nothing.
-    public func tick(at instant: C.Instant) async -> [ObjectIdentifier] {
+    /// - Returns: The members whose shown frame changed, and when the next
+    ///   change of any member is due (a host may pause its display link
+    ///   until then).
+    public func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
         while !changes.isEmpty {
             let change = changes.removeFirst()
             let id = ObjectIdentifier(change.member)
@@ -180,10 +179,13 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         }
         changed.removeAll(keepingCapacity: true)
         counters.ticks += members.count
-        for member in members where await member.target.hostTick(to: instant) {
-            changed.append(member.id)
+        var next: C.Instant?
+        for member in members {
+            let (moved, deadline) = await member.target.hostTick(to: instant)
+            if moved { changed.append(member.id) }
+            if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
         }
-        return changed
+        return GroupDriverTick(changed: changed, nextChange: next)
     }
 
     /// Drives `member` alone until the calling task is cancelled: a

@@ -17,3 +17,15 @@ public struct GroupDriverStatistics: Sendable, Hashable {
     /// All zero.
     public init() {}
 }
+
+/// What one ``GroupDriver/tick(at:)`` did.
+public struct GroupDriverTick<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    /// The members whose shown frame changed (compare with
+    /// `ObjectIdentifier(player)`), in the order added. The driver reuses
+    /// the array's storage from tick to tick: let go of it before the next
+    /// call, and steady ticking allocates nothing.
+    public var changed: [ObjectIdentifier]
+    /// When the next change of any member is due, or `nil` when none is
+    /// scheduled.
+    public var nextChange: Instant?
+}

@@ -117,7 +117,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         }
         self.origin = origin
         let cache = self.cache
-        self.drawer = cache.source.makeDrawer(notifying: { cache.noteDecodingState() })
+        self.drawer = cache.source.makeDrawer(notifying: { [weak cache] in cache?.noteDecodingState() })
             ?? CachedFrameDrawer(cache: cache)
         self.playhead = try Playhead(
             timeline: timeline,
@@ -347,13 +347,13 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// A host's tick through its ``GroupDriver`` (see
     /// ``GroupDriver/tick(at:)``): advance without waking drivers, and say
     /// whether the frame shown changed.
-    func hostTick(to instant: Instant) -> Bool {
+    func hostTick(to instant: Instant) -> (moved: Bool, next: Instant?) {
         let before = playhead.currentFrame
         eventBuffer.removeAll(keepingCapacity: true)
         playhead.advance(to: hostTime(instant), into: &eventBuffer)
         hub.deliver(eventBuffer)
         syncPlaying()
-        return playhead.currentFrame != before
+        return (playhead.currentFrame != before, nextChangeInstant)
     }
 
     private nonisolated func hostTime(_ instant: Instant) -> Duration {

@@ -183,10 +183,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// A host's tick through its ``GroupDriver`` (see
     /// ``GroupDriver/tick(at:)``): advance without waking drivers, and say
     /// whether anything happened (a frame, an item, a load).
-    func hostTick(to instant: Instant) -> Bool {
+    func hostTick(to instant: Instant) -> (moved: Bool, next: Instant?) {
         let events = sequencer.advance(to: hostTime(instant))
         afterChange(events)
-        return !events.isEmpty
+        return (!events.isEmpty, nextChangeInstant)
     }
 
     // MARK: Internals

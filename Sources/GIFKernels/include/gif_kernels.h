@@ -1,0 +1,40 @@
+#ifndef GIF_KERNELS_H
+#define GIF_KERNELS_H
+#include <stdint.h>
+
+// The decoder's vector kernels, in C so that they are compiled once with
+// the instruction sets they name (a target attribute per function) and run
+// only where the processor has them: the Swift side asks
+// `gif_cpu_has_avx512_vbmi()` once (ProcessorFeatures) and otherwise runs
+// its portable loops. Empty on other architectures.
+
+#if defined(__x86_64__)
+/// Whether this processor and its operating system run AVX-512 F, BW and
+/// VBMI (byte permutes across a whole 64-byte register): the compositor's
+/// vector path. Zen 4 and Intel from Ice Lake on have them.
+int gif_cpu_has_avx512_vbmi(void);
+
+/// Writes `count` pixels for the palette indices at `from` to the 32-bit
+/// pixels at `out`, skipping the `transparent` index (none when negative),
+/// 64 at a time with AVX-512 VBMI. Call only when
+/// `gif_cpu_has_avx512_vbmi()` says so.
+///
+/// `planes` is the colour table as four planes of 256 bytes: byte `k` of
+/// entry `i` at `planes[256 * k + i]`. A row shorter than 64 is read and
+/// written under a mask: no byte past `count` is touched.
+void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uint32_t *out, const uint8_t *planes, int transparent);
+
+/// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
+/// from bit `bit` of the code stream at `data` (`readable` bytes may be
+/// read), codes of `width` bits (at most 12) are tested in groups of 32
+/// while each group lies within `bits` and, when `bounded`, ends before
+/// the table reaches `limit` entries. Stops, leaving the group unread, at
+/// the first group holding a clear or end code (`clear`, `clear + 1`) or,
+/// when `bounded`, its `k`-th code past `*next + k`, the next free entry
+/// when it is read. Returns the bit reached; `*next` is moved on by 32 for
+/// each group passed. Call only when `gif_cpu_has_avx512_vbmi()` says so.
+long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bits, long bit, int width, int clear,
+                                     long *next, int bounded, long limit);
+#endif
+
+#endif

@@ -1,0 +1,144 @@
+#include "gif_kernels.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/// Whether this processor and its operating system run AVX-512 F, BW and
+/// VBMI (byte permutes across a whole 64-byte register): the compositor's
+/// vector path. Zen 4 and Intel from Ice Lake on have them.
+int gif_cpu_has_avx512_vbmi(void) {
+    unsigned a, b, c, d;
+    // OSXSAVE: the OS says which register states it saves.
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
+    unsigned low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    // SSE, AVX and the three AVX-512 states (opmask, upper ZMM, ZMM 16-31).
+    if ((low & 0xE6) != 0xE6) return 0;
+    if (__get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & (1u << 16)) && (b & (1u << 30)) && (c & (1u << 1));
+}
+
+/// Writes `count` pixels for the palette indices at `from` to the 32-bit
+/// pixels at `out`, skipping the `transparent` index (none when negative),
+/// 64 at a time with AVX-512 VBMI. Call only when
+/// `gif_cpu_has_avx512_vbmi()` says so.
+///
+/// `planes` is the colour table as four planes of 256 bytes: byte `k` of
+/// entry `i` at `planes[256 * k + i]`. Each plane is looked up for 64 indices
+/// at once (two two-register byte permutes, one per half of the table, and
+/// a blend on the index's top bit), then the four planes are interleaved into
+/// pixels. The interleave works within 16-byte lanes, so the indices are
+/// first permuted so that the pixels come out in order. A row shorter than
+/// 64 is read and written under a mask: no byte past `count` is touched.
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uint32_t *out, const uint8_t *planes,
+                                            int transparent) {
+    static const uint8_t order[64] = {
+        0, 1, 2,  3,  16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51, 4,  5,  6,  7,  20, 21,
+        22, 23, 36, 37, 38, 39, 52, 53, 54, 55, 8,  9,  10, 11, 24, 25, 26, 27, 40, 41, 42, 43,
+        56, 57, 58, 59, 12, 13, 14, 15, 28, 29, 30, 31, 44, 45, 46, 47, 60, 61, 62, 63,
+    };
+    if (count <= 0) return;
+    const __m512i permutation = _mm512_loadu_si512(order);
+    // The table's four planes, each in four registers of 64 entries.
+#define GIF_PLANE(k) \
+    const __m512i p##k##a = _mm512_loadu_si512(planes + 256 * k), p##k##b = _mm512_loadu_si512(planes + 256 * k + 64), \
+                  p##k##c = _mm512_loadu_si512(planes + 256 * k + 128), p##k##d = _mm512_loadu_si512(planes + 256 * k + 192);
+    GIF_PLANE(0) GIF_PLANE(1) GIF_PLANE(2) GIF_PLANE(3)
+#undef GIF_PLANE
+    const __m512i skipped = _mm512_set1_epi8((char)transparent);
+    for (long i = 0; i < count; i += 64) {
+        // A row of 64 or more ends with the last 64 pixels, overlapping the
+        // group before: the overlap gets the same words twice, and the stores
+        // stay whole (a masked store is slow on some processors).
+        if (count - i < 64 && count >= 64) i = count - 64;
+        long left = count - i;
+        __mmask64 live = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __m512i indices = _mm512_maskz_loadu_epi8(live, from + i);
+        __mmask64 keep = live;
+        if (transparent >= 0) keep &= _mm512_cmpneq_epi8_mask(indices, skipped);
+        __m512i permuted = _mm512_permutexvar_epi8(permutation, indices);
+        __mmask64 upper = _mm512_movepi8_mask(permuted);
+#define GIF_LOOKUP(k) \
+    _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(p##k##a, permuted, p##k##b), \
+                           _mm512_permutex2var_epi8(p##k##c, permuted, p##k##d))
+        __m512i b0 = GIF_LOOKUP(0), b1 = GIF_LOOKUP(1), b2 = GIF_LOOKUP(2), b3 = GIF_LOOKUP(3);
+#undef GIF_LOOKUP
+        __m512i b01Low = _mm512_unpacklo_epi8(b0, b1), b01High = _mm512_unpackhi_epi8(b0, b1);
+        __m512i b23Low = _mm512_unpacklo_epi8(b2, b3), b23High = _mm512_unpackhi_epi8(b2, b3);
+        __m512i q0 = _mm512_unpacklo_epi16(b01Low, b23Low), q1 = _mm512_unpackhi_epi16(b01Low, b23Low);
+        __m512i q2 = _mm512_unpacklo_epi16(b01High, b23High), q3 = _mm512_unpackhi_epi16(b01High, b23High);
+        uint32_t *o = out + i;
+        if (keep == ~(__mmask64)0) {
+            _mm512_storeu_si512(o, q0);
+            _mm512_storeu_si512(o + 16, q1);
+            _mm512_storeu_si512(o + 32, q2);
+            _mm512_storeu_si512(o + 48, q3);
+        } else {
+            _mm512_mask_storeu_epi32(o, (__mmask16)keep, q0);
+            _mm512_mask_storeu_epi32(o + 16, (__mmask16)(keep >> 16), q1);
+            _mm512_mask_storeu_epi32(o + 32, (__mmask16)(keep >> 32), q2);
+            _mm512_mask_storeu_epi32(o + 48, (__mmask16)(keep >> 48), q3);
+        }
+    }
+}
+
+/// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
+/// from bit `bit` of the code stream at `data` (`readable` bytes may be
+/// read), codes of `width` bits (at most 12) are tested in groups of 32
+/// while each group lies within `bits` and, when `bounded`, ends before
+/// the table reaches `limit` entries. Stops, leaving the group unread, at
+/// the first group holding a clear or end code (`clear`, `clear + 1`) or,
+/// when `bounded`, its `k`-th code past `*next + k`, the next free entry
+/// when it is read. Returns the bit reached; `*next` is moved on by 32 for
+/// each group passed. Call only when `gif_cpu_has_avx512_vbmi()` says so.
+///
+/// 32 codes of `width` bits are `4 * width` bytes, so every group starts at
+/// the same bit within its first byte, and one byte permute and one
+/// multishift (both set up once) put code `k` in 16-bit lane `k`: the
+/// permute gathers, for each run of four codes, the 8 bytes from the one
+/// its first code starts in; the multishift then takes each code's 16 bits
+/// from its byte-unaligned place in those 8.
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bits, long bit,
+                                                   int width, int clear, long *next, int bounded, long limit) {
+    const long step = 32L * width;
+    long entries = *next;
+    if (bit + step > bits || (bounded && entries + 32 >= limit)) return bit;
+    uint8_t gather[64], shifts[64];
+    const int offset = (int)(bit & 7);
+    for (int run = 0; run < 8; run++) {
+        int start = offset + 4 * run * width;
+        for (int b = 0; b < 8; b++) gather[8 * run + b] = (uint8_t)((start >> 3) + b);
+        for (int i = 0; i < 4; i++) {
+            shifts[8 * run + 2 * i] = (uint8_t)((start & 7) + i * width);
+            shifts[8 * run + 2 * i + 1] = (uint8_t)((start & 7) + i * width + 8);
+        }
+    }
+    const __m512i permutation = _mm512_loadu_si512(gather), control = _mm512_loadu_si512(shifts);
+    const __m512i mask = _mm512_set1_epi16((short)((1 << width) - 1));
+    const __m512i clears = _mm512_set1_epi16((short)clear), two = _mm512_set1_epi16(2);
+    const __m512i lanes = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+                                           13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    // `next + k` in lane k; only read when bounded, where next + 32 < 4096.
+    __m512i bound = _mm512_add_epi16(_mm512_set1_epi16((short)(bounded ? entries : 0)), lanes);
+    const __m512i thirtyTwo = _mm512_set1_epi16(32);
+    while (bit + step <= bits && (!bounded || entries + 32 < limit)) {
+        long byte = bit >> 3, left = readable - byte;
+        __m512i raw = left >= 64 ? _mm512_loadu_si512(data + byte)
+                                 : _mm512_maskz_loadu_epi8((((__mmask64)1) << left) - 1, data + byte);
+        __m512i codes =
+            _mm512_and_si512(_mm512_multishift_epi64_epi8(control, _mm512_permutexvar_epi8(permutation, raw)), mask);
+        __mmask32 stop = _mm512_cmplt_epu16_mask(_mm512_xor_si512(codes, clears), two);
+        if (bounded) stop |= _mm512_cmpgt_epu16_mask(codes, bound);
+        if (stop) break;
+        bit += step;
+        entries += 32;
+        bound = _mm512_add_epi16(bound, thirtyTwo);
+    }
+    *next = entries;
+    return bit;
+}
+#endif
