@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 # -O: the fuzzer should spend its time on inputs, not on debug-build overhead;
 # -g keeps sanitizer reports symbolised.
-flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -package-name swift_gif_engine -I Sources/CGIFLib -I "$out")
+flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -package-name swift_gif_engine -I Sources/CGIFLib -I Sources/GIFKernels/include -I "$out")
 
 module() {  # module NAME SOURCES...
     local name="$1"
@@ -29,6 +29,12 @@ module() {  # module NAME SOURCES...
         -o "$out/lib$name.a" "$@"
 }
 
+# The C kernels (only called where the processor has AVX-512) and the
+# shared locks and threads first.
+"${CLANG:-clang}" -O2 -g -fsanitize=address -I Sources/GIFKernels/include -c Sources/GIFKernels/kernels.c \
+    -o "$out/kernels.o"
+ar rcs "$out/libGIFKernels.a" "$out/kernels.o"
+module EngineSupport $(find Sources/EngineSupport -name '*.swift' | sort)
 # The sources sit in stage folders below each module.
 # Whole-module builds use one core each: GIF and Playback, which do not
 # depend on each other, compile side by side, and so do the two fuzzers.
@@ -38,9 +44,9 @@ module Playback $(find Sources/Playback -name '*.swift' | sort)
 wait "$gif"
 module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
-    -L "$out" -lGIFPlayback -lGIF -lPlayback -lgif -o "$out/gif-fuzzer" &
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
 fuzzer=$!
 "$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
-    -L "$out" -lPlayback -o "$out/playback-fuzzer"
+    -L "$out" -lPlayback -lEngineSupport -o "$out/playback-fuzzer"
 wait "$fuzzer"
 echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2
