@@ -508,9 +508,12 @@ public final class GIFFrameSource: FrameSource, Sendable {
 
     // MARK: Drawing
 
-    /// A drawer of this source's frames into a host's buffer (see
-    /// ``GIFFrameDrawer``), sharing the source's stored indices, or `nil`
-    /// when the player's frame cache serves draws better; `decoded`
+    /// A drawer of this source's frames into a host's buffer, sharing the
+    /// source's stored indices, or `nil` when the player's frame cache
+    /// serves draws better. The drawer composites from the stored indices
+    /// on the thread that draws, writes the changed rectangle (scaled alone
+    /// at a display size), and reports a frame not decoded yet as late and
+    /// asks this source's decode-ahead for it; `decoded`
     /// is called after each frame the decode-ahead adds, so that a shared
     /// memory budget counts it.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {

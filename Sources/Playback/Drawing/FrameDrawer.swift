@@ -5,7 +5,7 @@
 /// A drawer remembers which frame the host's buffer holds, so a draw writes
 /// only the rectangle that changed since and returns it. When a frame on
 /// the way to the one asked for is not decoded yet, the draw writes nothing
-/// and says so (``FrameDraw/late``); the source decodes it on threads of its
+/// and says so (``FrameDraw/late(frame:shown:)``); the source decodes it on threads of its
 /// own, asked by ``prefetch(_:)`` and by the late draw itself, and a later
 /// draw catches up.
 ///
