@@ -2,6 +2,7 @@ import Foundation
 import GIF
 import GIFPlayback
 import Playback
+import PlaybackTestSupport
 import Testing
 
 /// `Player.draw(into:bytesPerRow:)` over a GIF: the host's buffer receives
@@ -13,6 +14,10 @@ import Testing
 /// player draws.
 @Suite struct PlayerDrawTests {
     typealias Instant = ManualClock.Instant
+
+    /// The suite's own decoding thread: other suites running beside it
+    /// (under a sanitizer, slowly) cannot keep its decodes waiting.
+    static let executor = FrameDecodeExecutor(threadCount: 1)
 
     /// Bytes between rows beyond the frame's row, holding ``padding``.
     static let slack = 12
@@ -42,9 +47,10 @@ import Testing
             return try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: stride) }
         }
         /// Draws until the frame is not late any more (the decode-ahead
-        /// runs on the source's threads), within ten seconds.
+        /// runs on the source's threads), within the player tests' wait
+        /// limit (`PLAYBACK_TEST_WAIT_SECONDS`).
         mutating func drawWhenReady<I>(_ player: Player<I>) async throws -> FrameDraw {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + Changes.limit
             while true {
                 let result = try draw(player)
                 guard case .late = result, ContinuousClock.now < deadline else { return result }
@@ -177,7 +183,7 @@ import Testing
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard DrawingPlayerTests.expected(image) != nil else { continue }
             let expected = Self.expectedFrames(image, format: format)
-            try await Self.checkLoop(GIFFrameSource(image: image, pixelFormat: format), expected: expected, label: file)
+            try await Self.checkLoop(GIFFrameSource(image: image, executor: Self.executor, pixelFormat: format), expected: expected, label: file)
             checked += 1
         }
         #expect(checked > 0, "no animation checked")
@@ -190,7 +196,7 @@ import Testing
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard DrawingPlayerTests.expected(image) != nil else { continue }
             let expected = Self.expectedFrames(image, format: .rgba8, scaledTo: size)
-            let source = try #require(GIFFrameSource(image: image).displaying(at: size) as? GIFFrameSource)
+            let source = try #require(GIFFrameSource(image: image, executor: Self.executor).displaying(at: size) as? GIFFrameSource)
             try await Self.checkLoop(source, expected: expected, label: "\(file) at \(size)")
             checked += 1
         }
@@ -199,7 +205,7 @@ import Testing
 
     @Test func aFrameNotDecodedYetLeavesTheBufferAndIsReported() async throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
-        let player = try Player(source: GIFFrameSource(image: image), startingAt: Instant(offset: .zero))
+        let player = try Player(source: GIFFrameSource(image: image, executor: Self.executor), startingAt: Instant(offset: .zero))
         let events = EventLog()
         await player.addObserver { events.append($0) }
         var buffer = HostBuffer(width: 2, height: 2)
@@ -219,7 +225,7 @@ import Testing
 
     @Test func badBuffersAreTypedErrors() throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
-        let player = try Player(source: GIFFrameSource(image: image), startingAt: Instant(offset: .zero))
+        let player = try Player(source: GIFFrameSource(image: image, executor: Self.executor), startingAt: Instant(offset: .zero))
         var small = [UInt8](repeating: 0, count: 15)
         #expect(throws: PixelBufferError.bufferTooSmall(byteCount: 15, needed: 16)) {
             try small.withUnsafeMutableBytes { _ = try player.draw(into: $0, bytesPerRow: 8) }
@@ -241,7 +247,7 @@ import Testing
         guard DrawingPlayerTests.expected(image) != nil else { return }
         let expected = Self.expectedFrames(image, format: .rgba8)
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 1 << 20))
-        let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
+        let cache = try await pool.cache(for: path) { GIFFrameSource(image: try GIFImage(contentsOf: path), executor: Self.executor) }
         let source = try #require(cache.source as? GIFFrameSource)
         for _ in 0..<2 {
             let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
@@ -258,9 +264,12 @@ extension PlayerDrawTests {
         let clock = ManualClock()
         let epoch = clock.now
         let configuration = PlayerConfiguration(loop: .forever)
-        let lone = try Player(source: GIFFrameSource(contentsOf: path), configuration: configuration, startingAt: epoch)
+        let lone = try Player(source: GIFFrameSource(image: try GIFImage(contentsOf: path), executor: Self.executor),
+                             configuration: configuration, startingAt: epoch)
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 1 << 20))
-        let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }
+        let cache = try await pool.cache(for: path) {
+            GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: Self.executor)
+        }
         let group = GroupDriver(clock: clock)
         var members: [Player<Instant>] = []
         for _ in 0..<2 {

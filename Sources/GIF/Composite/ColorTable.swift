@@ -19,6 +19,18 @@ struct ColorTable {
         fill(from: palette)
     }
 
+    /// Takes on `other`'s entries, copied into this table's own storage, so
+    /// that neither shares storage with the other afterwards (a seeker
+    /// restoring a checkpoint then refills its table without a copy).
+    mutating func assign(from other: ColorTable) {
+        guard format == other.format else {
+            self = other
+            return
+        }
+        words.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: other.words) }
+        planes.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: other.planes) }
+    }
+
     /// Rewrites every entry from `palette`, in place: the words and the
     /// planes in one pass over the palette's storage.
     mutating func fill(from palette: Palette?) {

@@ -405,8 +405,16 @@ struct Compositor {
         }
         pending = other.pending
         changedRect = other.changedRect
-        saved = other.saved
-        table = other.table
+        // `saved` is storage reused from frame to frame: a checkpoint keeps
+        // the area under a frame only while its disposal still needs it.
+        if other.saved.isEmpty {
+            // Not needed: the storage stays for the next save.
+        } else if saved.count >= other.saved.count {
+            saved.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: other.saved) }
+        } else {
+            saved = other.saved
+        }
+        table.assign(from: other.table)
         tableSource = other.tableSource
         transparent = other.transparent
         frameRect = other.frameRect
