@@ -46,11 +46,15 @@ import Testing
             let stride = bytesPerRow
             return try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: stride) }
         }
-        /// Draws until the frame is not late any more (the decode-ahead
-        /// runs on the source's threads), within the player tests' wait
-        /// limit (`PLAYBACK_TEST_WAIT_SECONDS`).
+        /// Draws until the frame is not late any more, within a minute (or
+        /// the player tests' longer wait limit, `PLAYBACK_TEST_WAIT_SECONDS`).
+        /// A GIF drawn from its stored indices is decoded ahead on the
+        /// source's threads; one drawn from its frame cache is decoded by
+        /// the cache's tasks on Swift's cooperative pool, which the suites
+        /// running beside this one (decoding on it, under a sanitizer) can
+        /// keep busy for many seconds.
         mutating func drawWhenReady<I>(_ player: Player<I>) async throws -> FrameDraw {
-            let deadline = ContinuousClock.now + Changes.limit
+            let deadline = ContinuousClock.now + max(Changes.limit, .seconds(60))
             while true {
                 let result = try draw(player)
                 guard case .late = result, ContinuousClock.now < deadline else { return result }
@@ -150,7 +154,7 @@ import Testing
             let frame = await player.currentFrame
             let result = try await buffer.drawWhenReady(player)
             guard case .drawn(let index, let changed, _) = result else {
-                Issue.record("\(label) frame \(frame): \(result)")
+                Issue.record("\(label) frame \(frame): \(result); cache \(await player.cache.statistics)")
                 return
             }
             #expect(index == frame)

@@ -84,16 +84,9 @@ enum FeedPath {
         // refresh that matters.
         var due = await player.nextChangeInstant
         var cpu = [SteadyLoop.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
-        let direct = getenv("FEED_DIRECT") != nil
         for _ in 1...loops {
             for _ in 0..<source.frameCount {
                 guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
-                if direct {
-                    await player.advance(to: now)
-                    try await host.draw(player)
-                    due = await player.nextChangeInstant
-                    continue
-                }
                 clock.advance(to: now)
                 let tick = await group.tick(at: now)
                 if !tick.changed.isEmpty { try await host.draw(player) }

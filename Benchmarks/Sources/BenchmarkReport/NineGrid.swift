@@ -147,17 +147,9 @@ enum NineGrid {
             // every player that changed is drawn.
             let setup = ProcessProbe.residentMemory().currentKiB
             var frames = 0, peakHeld = 0
-            var now = origin
             for player in players { _ = try await player.currentImage(); frames += 1 }
-            while true {
-                var next: ContinuousClock.Instant?
-                for player in players {
-                    if let instant = await player.nextChangeInstant, instant < (next ?? instant.advanced(by: .seconds(1))) {
-                        next = instant
-                    }
-                }
-                guard let next else { break }
-                now = next
+            while let next = await earliestChange(of: players) {
+                let now = next
                 for player in players where !(await player.advance(to: now)).isEmpty {
                     _ = try await player.currentImage()
                     frames += 1
@@ -187,6 +179,15 @@ enum NineGrid {
             print("probe failed: \(error)")
             return 1
         }
+    }
+
+    /// The soonest next change among `players`, or `nil` when none has one.
+    static func earliestChange(of players: [Player<ContinuousClock.Instant>]) async -> ContinuousClock.Instant? {
+        var next: ContinuousClock.Instant?
+        for player in players {
+            if let instant = await player.nextChangeInstant, next.map({ instant < $0 }) ?? true { next = instant }
+        }
+        return next
     }
 
     /// `path`'s bytes cut in the middle of the data of its middle frame,
@@ -253,14 +254,7 @@ enum NineGrid {
                 }
             }
             for index in players.indices { try await draw(index) }
-            while true {
-                var next: ContinuousClock.Instant?
-                for player in players {
-                    if let instant = await player.nextChangeInstant, instant < (next ?? instant.advanced(by: .seconds(1))) {
-                        next = instant
-                    }
-                }
-                guard let next else { break }
+            while let next = await earliestChange(of: players) {
                 for index in players.indices where !(await players[index].advance(to: next)).isEmpty {
                     try await draw(index)
                 }

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Runs many players and playlists in real time on one clock: it sleeps
 /// until the earliest next change among them, advances the members whose
 /// change has come to the clock's time, and repeats.
@@ -55,8 +57,14 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// The running loop's inbox, or `nil` while not running.
     private var inbox: AsyncStream<DriverCommand>.Continuation?
     private var counters = GroupDriverStatistics()
-    /// What ``tick(at:)`` returns, reused.
-    private var changed: [ObjectIdentifier] = []
+    /// The members in the order added, for ``tick(at:)``, which runs
+    /// outside the actor, and the list it returns, reused.
+    private nonisolated let hosted = LockedState(Hosted())
+
+    private struct Hosted {
+        var members: [Member] = []
+        var changed: [ObjectIdentifier] = []
+    }
 
     /// Creates a driver with no members; nothing runs until ``run()``.
     /// - Parameters:
@@ -113,6 +121,15 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private func change(add: Bool, _ member: any DrivenMember<C.Instant>) {
         changes.append((add, member))
         inbox?.yield(.membership)
+        let id = ObjectIdentifier(member)
+        hosted.withLock { hosted in
+            let index = hosted.members.firstIndex { $0.id == id }
+            if add, index == nil {
+                hosted.members.append(Member(id: id, target: member))
+            } else if !add, let index {
+                hosted.members.remove(at: index)
+            }
+        }
     }
 
     /// Drives the members until the calling task is cancelled; returns at
@@ -159,33 +176,25 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// the clock: call it once per refresh with the refresh's time, then
     /// redraw only the members it returns (with ``Player/draw(into:bytesPerRow:)``,
     /// which says which rectangle changed). Members added or removed since
-    /// the last call are taken on first. Use either this or ``run()``, not
+    /// the last call count from the call that follows them. Use either this or ``run()``, not
     /// both at once.
     ///
     /// - Parameter instant: The refresh's time on ``clock``.
     /// - Returns: The members whose shown frame changed, and when the next
     ///   change of any member is due (a host may pause its display link
     ///   until then).
-    public func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
-        while !changes.isEmpty {
-            let change = changes.removeFirst()
-            let id = ObjectIdentifier(change.member)
-            let index = members.firstIndex { $0.id == id }
-            if change.add, index == nil {
-                members.append(Member(id: id, target: change.member))
-            } else if !change.add, let index {
-                members.remove(at: index)
-            }
-        }
-        changed.removeAll(keepingCapacity: true)
-        counters.ticks += members.count
+    public nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
+        // The members as the host last set them: called from outside the
+        // actor, each member is one call away, not two.
+        let members = hosted.withLock { $0.members }
         var next: C.Instant?
+        hosted.withLock { $0.changed.removeAll(keepingCapacity: true) }
         for member in members {
             let (moved, deadline) = await member.target.hostTick(to: instant)
-            if moved { changed.append(member.id) }
+            if moved { hosted.withLock { $0.changed.append(member.id) } }
             if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
         }
-        return GroupDriverTick(changed: changed, nextChange: next)
+        return GroupDriverTick(changed: hosted.withLock { $0.changed }, nextChange: next)
     }
 
     /// Drives `member` alone until the calling task is cancelled: a
