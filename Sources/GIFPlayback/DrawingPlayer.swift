@@ -27,12 +27,16 @@ import Playback
 /// ```
 ///
 /// Costs: the first pass decodes each frame with giflib on the calling
-/// thread (create and ``prepare()`` it where that is acceptable); from then
-/// on, frames whose indices fit ``indexBudget`` are composited without
+/// thread (create it and call ``prepare()`` where that is acceptable); from
+/// then on, frames whose indices fit ``indexBudget`` are composited without
 /// giflib, and frames that do not fit are decoded again, resuming from the
 /// checkpoints ``checkpointBudget`` holds. No canvas is kept besides the
 /// seeker's working one: the host's buffer is the picture. The default
 /// budgets give indices the memory a `Player` spends on its frame cache.
+///
+/// It draws with the same engine as `Player.draw(into:bytesPerRow:)` (a
+/// GIF source's drawer over its stored indices), driven on one thread and
+/// decoding there: a draw is never late.
 ///
 /// Not `Sendable`: one thread owns it. The buffer must keep what the last
 /// draw left; when the host's pixels are lost or replaced, call
@@ -49,7 +53,7 @@ public final class DrawingPlayer {
     public var playhead: Playhead
 
     /// The image played.
-    public var image: GIFImage { seeker.image }
+    public var image: GIFImage { source.image }
 
     /// The canvas width in pixels: each row drawn is `width × 4` bytes.
     public var width: Int { image.info.canvasSize.width }
@@ -58,32 +62,29 @@ public final class DrawingPlayer {
     public var height: Int { image.info.canvasSize.height }
 
     /// The layout of the pixels drawn.
-    public var pixelFormat: PixelFormat { seeker.pixelFormat }
+    public var pixelFormat: PixelFormat { source.pixelFormat }
 
-    /// The most bytes of stored frame indices.
-    public var indexBudget: Int { seeker.indexBudget }
+    /// The most bytes of stored frame indices: the budget asked for, or the
+    /// GIF's indices when they take less.
+    public let indexBudget: Int
 
     /// The most bytes of checkpoints.
-    public var checkpointBudget: Int { seeker.memoryBudget }
+    public let checkpointBudget: Int
 
     /// The bytes of stored indices and checkpoints held now.
-    public var decodingStateBytes: Int { seeker.decodingStateBytes }
+    public var decodingStateBytes: Int { drawer.decodingStateBytes }
 
     /// The frames giflib has decoded so far: in a steady loop over a GIF
     /// whose indices fit ``indexBudget`` it stops growing.
-    public var decodeCount: Int { seeker.decodeCount }
+    public var decodeCount: Int { drawer.decodeCount }
 
     /// The frame the host's buffer holds, as far as this player knows:
     /// `nil` before the first draw and after ``invalidate()``.
-    public private(set) var drawnFrame: Int?
+    public var drawnFrame: Int? { drawer.drawnFrame }
 
-    private var seeker: FrameSeeker
-
-    /// The most frames one draw composites one after another, writing each
-    /// one's changed rectangle, when the playhead moved on by more than one
-    /// frame since the last draw (a host slower than the GIF). Beyond it the
-    /// draw writes the whole canvas once.
-    static let maximumSteppedFrames = 8
+    /// The frames and their stored indices.
+    private let source: GIFFrameSource
+    private let drawer: GIFFrameDrawer
 
     /// A player of `image`, showing frame 0 of its play order, idle (or
     /// playing, with `PlayerConfiguration.autoplay`), nothing drawn yet.
@@ -111,7 +112,11 @@ public final class DrawingPlayer {
             frameDelays: image.info.frames.map(\.delay), storedLoopCount: image.info.loopCount.stored)
         let timeline = try PlaybackTimeline(timing: timing, configuration: configuration)
         playhead = try Playhead(timeline: timeline, configuration: configuration, now: now, epoch: epoch)
-        seeker = image.makeSeeker(memoryBudget: checkpointBudget, indexBudget: indexBudget, pixelFormat: pixelFormat)
+        let indexNeed = image.info.frames.reduce(0) { $0 + $1.rect.area }
+        self.indexBudget = min(max(0, indexBudget), indexNeed)
+        self.checkpointBudget = max(0, checkpointBudget)
+        source = GIFFrameSource(image: image, checkpointBudget: 0, indexBudget: self.indexBudget, pixelFormat: pixelFormat)
+        drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
     }
 
     /// Moves the ``playhead`` to host time `time` (see
@@ -128,13 +133,13 @@ public final class DrawingPlayer {
     /// - Throws: `GIFError` when a frame fails; what was decoded before
     ///   it is kept.
     public func prepare() throws(GIFError) {
-        try seeker.prepare()
+        try drawer.prepare()
     }
 
     /// Forgets what the host's buffer holds: the next draw writes the whole
     /// canvas.
     public func invalidate() {
-        drawnFrame = nil
+        drawer.invalidate()
     }
 
     /// Writes the frame the ``playhead`` shows into `buffer`, `bytesPerRow`
@@ -153,28 +158,37 @@ public final class DrawingPlayer {
     /// - Throws: `GIFError` with
     ///   `GIFError.Kind.rowStrideTooSmall(bytesPerRow:minimum:)` or
     ///   `GIFError.Kind.bufferTooSmall(byteCount:needed:)` before anything
-    ///   is decoded or written, or the decoding error of a frame on the way.
-    ///   After an error the buffer is taken to hold an unknown frame, so the
-    ///   next draw writes the whole canvas.
+    ///   is decoded or written, or the decoding error of a frame on the way;
+    ///   the buffer then still holds what it held.
     public func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(GIFError) -> FrameCopy? {
-        let frame = playhead.currentFrame
-        guard frame != drawnFrame else { return nil }
-        let previous = drawnFrame
-        drawnFrame = nil
-        if let previous, previous < frame, frame - previous <= Self.maximumSteppedFrames {
-            var written: FrameRect?
-            var last = FrameCopy(index: frame, changedRect: FrameRect(x: 0, y: 0, width: 0, height: 0), isComplete: true)
-            for index in previous + 1...frame {
-                last = try seeker.copyFrame(at: index, into: buffer, bytesPerRow: bytesPerRow, onlyChanged: true)
-                written = written.map { $0.union(last.changedRect) } ?? last.changedRect
-            }
-            drawnFrame = frame
-            last.changedRect = written ?? last.changedRect
-            return last
+        let result: FrameDraw
+        do {
+            result = try drawer.draw(frame: playhead.currentFrame, into: buffer, bytesPerRow: bytesPerRow)
+        } catch {
+            throw Self.gifError(error)
         }
-        var copy = try seeker.copyFrame(at: frame, into: buffer, bytesPerRow: bytesPerRow)
-        copy.changedRect = FrameRect(x: 0, y: 0, width: width, height: height)
-        drawnFrame = frame
-        return copy
+        switch result {
+        case .unchanged:
+            return nil
+        case .drawn(let frame, let changed, let isComplete):
+            return FrameCopy(
+                index: frame, changedRect: FrameRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height),
+                isComplete: isComplete)
+        case .late(let frame, _), .failed(let frame, _, _):
+            throw drawer.failure ?? GIFError(.frameOutOfRange(frame, count: image.info.frameCount), frameIndex: frame)
+        }
+    }
+
+    /// A buffer the drawer refused, as the decoder's error names it.
+    private static func gifError(_ error: PixelBufferError) -> GIFError {
+        switch error {
+        case .rowStrideTooSmall(let bytesPerRow, let minimum):
+            GIFError(.rowStrideTooSmall(bytesPerRow: bytesPerRow, minimum: minimum))
+        case .bufferTooSmall(let byteCount, let needed):
+            GIFError(.bufferTooSmall(byteCount: byteCount, needed: needed))
+        case .malformedFrame, .drawnConcurrently:
+            // One thread owns this player and its frames are whole.
+            GIFError(.bufferTooSmall(byteCount: 0, needed: 0))
+        }
     }
 }

@@ -15,6 +15,10 @@ import Playback
 /// shared by every drawer of the source (the players of one GIF in a
 /// ``FrameCachePool`` read one source) and counted in its
 /// ``GIFFrameSource/decodingStateByteCount``.
+///
+/// A ``DrawingPlayer``'s drawer decodes on the calling thread instead
+/// (`decodesOnCallingThread`): a frame not stored yet is decoded by the
+/// seeker there, and the draw is never late.
 final class GIFFrameDrawer: FrameDrawer {
     let width: Int
     let height: Int
@@ -24,6 +28,8 @@ final class GIFFrameDrawer: FrameDrawer {
     private let id: Int
     private let filter: BoxFilter?
     private let state: LockedState<State>
+    /// Whether a frame not stored yet is decoded here rather than asked for.
+    private let decodesOnCallingThread: Bool
 
     /// The most frames one draw composites one after another, writing
     /// their changed rectangles, when the player moved on by more than one
@@ -41,20 +47,48 @@ final class GIFFrameDrawer: FrameDrawer {
         var drawn: Int?
         /// The working bytes reported to the source last.
         var reportedBytes = 0
+        /// Why the latest draw failed, if it did.
+        var failure: GIFError?
     }
 
-    init(source: GIFFrameSource, id: Int, indices: FrameIndexCache, filter: BoxFilter?) {
+    /// A drawer of `source`'s frames from `indices`, with `checkpointBudget`
+    /// bytes of seek checkpoints (`nil`: one canvas, the loop start's).
+    init(
+        source: GIFFrameSource, id: Int, indices: FrameIndexCache, filter: BoxFilter?, checkpointBudget: Int? = nil,
+        decodesOnCallingThread: Bool = false
+    ) {
         self.source = source
         self.id = id
         self.filter = filter
+        self.decodesOnCallingThread = decodesOnCallingThread
         self.width = source.canvasWidth
         self.height = source.canvasHeight
         self.pixelFormat = source.pixelFormat.rendered
-        // One canvas of checkpoints: the loop start's.
-        let canvasBytes = source.image.info.canvasSize.area * 4
         let seeker = FrameSeeker(
-            image: source.image, memoryBudget: canvasBytes, sharing: indices, pixelFormat: source.pixelFormat)
+            image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
+            sharing: indices, pixelFormat: source.pixelFormat)
         self.state = LockedState(State(seeker: seeker))
+    }
+
+    /// The frame the host's buffer holds, as far as the drawer knows.
+    var drawnFrame: Int? { state.withLock { $0.drawn } }
+
+    /// The frames this drawer's seeker had giflib decode (on the calling
+    /// thread: only with `decodesOnCallingThread`).
+    var decodeCount: Int { state.withLock { $0.seeker.decodeCount } }
+
+    /// The stored indices (shared with the source) and this drawer's
+    /// checkpoints.
+    var decodingStateBytes: Int { state.withLock { $0.seeker.decodingStateBytes } }
+
+    /// Why the latest draw failed (``FrameDraw/failed(frame:shown:reason:)``),
+    /// or `nil`.
+    var failure: GIFError? { state.withLock { $0.failure } }
+
+    /// Decodes every frame on the calling thread, storing indices and
+    /// checkpoints as the budgets allow.
+    func prepare() throws(GIFError) {
+        try state.withLock { state throws(GIFError) in try state.seeker.prepare() }
     }
 
     deinit {
@@ -107,12 +141,15 @@ final class GIFFrameDrawer: FrameDrawer {
         // a seek, playing backwards) writes the whole frame.
         let stepping = shown.map { $0 < index && index - $0 <= Self.maximumSteppedFrames
             && state.seeker.position == $0 + 1 } ?? false
-        let missing = stepping
-            ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
-            : state.seeker.firstFrameToDecode(reaching: index)
-        if let missing {
-            late = missing
-            return .late(frame: index, shown: shown)
+        state.failure = nil
+        if !decodesOnCallingThread {
+            let missing = stepping
+                ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
+                : state.seeker.firstFrameToDecode(reaching: index)
+            if let missing {
+                late = missing
+                return .late(frame: index, shown: shown)
+            }
         }
         // The buffer is left as it was when a frame fails; what it holds is
         // then known only while the seeker has not moved on.
@@ -135,6 +172,7 @@ final class GIFFrameDrawer: FrameDrawer {
                 isComplete: frame.isComplete)
         } catch {
             state.drawn = stepping ? nil : shown
+            state.failure = error
             return .failed(frame: index, shown: state.drawn, reason: error.description)
         }
     }

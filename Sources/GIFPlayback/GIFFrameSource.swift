@@ -531,6 +531,18 @@ public final class GIFFrameSource: FrameSource, Sendable {
         return GIFFrameDrawer(source: self, id: id, indices: indices, filter: filter)
     }
 
+    /// A drawer that decodes on the calling thread (a ``DrawingPlayer``'s),
+    /// with `checkpointBudget` bytes of seek checkpoints of its own.
+    func makeCallingThreadDrawer(checkpointBudget: Int) -> GIFFrameDrawer {
+        let id = state.withLock { state -> Int in
+            state.lastRequestID += 1
+            return state.lastRequestID
+        }
+        return GIFFrameDrawer(
+            source: self, id: id, indices: indices, filter: filter, checkpointBudget: checkpointBudget,
+            decodesOnCallingThread: true)
+    }
+
     /// Forgets drawer `id`'s callback and its canvases' bytes: the drawer
     /// went away.
     func drawerEnded(_ id: Int, bytes: Int) {
