@@ -31,7 +31,7 @@ public struct FrameInfo: Sendable, Hashable {
     /// The loop count known when this frame's descriptor was read: the
     /// latest loop extension before it (``GIFInfo/loopCount`` is the latest
     /// in the whole file). NIA's footer records the last written frame's
-    /// (see `CONFORMANCE.md`).
+    /// (as Wuffs' `convert-to-nia` does).
     public var loopCount = LoopCount(stored: nil)
 
     /// Whether the image data holds no pixel data at all: just the LZW

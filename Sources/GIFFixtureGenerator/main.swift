@@ -45,7 +45,7 @@ func readme(for fixtures: [Fixture]) -> String {
         `Tests/GIFTests/DemoFixtureTests.swift` spell those pixels out. Where
         giflib's encoder cannot produce a case (an empty frame, no colour table,
         an index past the table, extra pixel data, a cut file, a missing trailer,
-        an unknown block), the generator edits the encoder's output. Rules: `../shared/CONFORMANCE.md`.
+        an unknown block), the generator edits the encoder's output. The rules are the browsers'.
 
         Small fixtures use the 8-entry table 0 red, 1 green, 2 blue, 3 yellow,
         4 cyan, 5 magenta, 6 white, 7 gray, with background index 5 (magenta),

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("gif sniff")
 struct SniffTests {
-    /// Each file in `not-gif/` and the name its format has (CONFORMANCE.md).
+    /// Each file in `not-gif/` and the name its format has (its published signature).
     static let notGIF: [(file: String, format: String)] = [
         ("green-10.png", "PNG"), ("apng00.png", "APNG"), ("55.jpg", "JPEG"), ("crbug.364830.webp", "WebP"),
         ("silver-full-range-srgb-420-8bpc.avif", "AVIF"), ("1xint32_min.bmp", "BMP"), ("1bit.ico", "ICO"),

@@ -82,7 +82,7 @@ struct StreamingTests {
         let (width, height) = Corpus.screenSize(bytes)
         let frames = try GIFImage(bytes: bytes).info.frameCount
         try #require(frames >= 2)
-        // NIA (CONFORMANCE.md): a 16-byte header, then 24 bytes and 4 a pixel
+        // NIA (Wuffs' layout): a 16-byte header, then 24 bytes and 4 a pixel
         // (padded to an even count) per frame. A limit between one frame and
         // two lets the header and frame 0 through and cuts frame 1 short.
         let frameSize = 24 + 4 * (width * height + (width * height) % 2)

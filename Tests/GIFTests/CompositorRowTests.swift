@@ -3,7 +3,7 @@ import Testing
 
 /// The compositor draws rows either a word at a time or, on processors with
 /// AVX-512 VBMI, 64 pixels at a time (`Compositor.vectorRowsAvailable`). Both
-/// must give the canvas `CONFORMANCE.md`'s rules give. The picture is built
+/// must give the canvas the browsers' rules give. The picture is built
 /// so that every pixel is known: a 256-entry palette whose entry `i` is
 /// (i, 255 − i, 7i mod 256), rows of 203 pixels (three groups of 64 and a
 /// tail of 11), every index 0–255, a frame clipped by the canvas's right edge

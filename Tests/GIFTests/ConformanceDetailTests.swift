@@ -1,7 +1,7 @@
 import Testing
 @testable import GIF
 
-/// Two rules of `CONFORMANCE.md` found on held-out files,
+/// Two of the browsers' rules found on held-out files,
 /// each pinned with a file built byte by byte.
 @Suite struct ConformanceDetailTests {
     static let palette: [[UInt8]] = [[0, 0, 0], [255, 0, 0]]

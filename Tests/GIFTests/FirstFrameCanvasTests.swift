@@ -3,7 +3,7 @@ import Testing
 
 /// The compositor does not clear a new or rewound canvas up front; the first
 /// frame's drawing and its end clear it (`Compositor`). These pictures are
-/// built so that every pixel is known from `CONFORMANCE.md`'s rules: the
+/// built so that every pixel is known from the browsers' rules: the
 /// canvas starts transparent black, a transparent index leaves the pixel
 /// under it, and pixels a frame's data does not reach stay as they were.
 @Suite struct FirstFrameCanvasTests {

@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    /// CONFORMANCE.md: a frame whose data ends part-way is shown with the
+    /// The browsers' rule: a frame whose data ends part-way is shown with the
     /// pixels decoded and the error follows it. Frames the scan found after
     /// it cannot be reached: asking for any of them, again and in any
     /// order, throws that error (a seeker once spun forever on the second

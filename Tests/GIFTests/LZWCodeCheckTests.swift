@@ -3,7 +3,7 @@ import Testing
 
 /// The quick code walk (`LZWCodeCheck.isSound`), which tests several codes
 /// at once, against a walk written here one code at a time from the rules in
-/// its documentation and `CONFORMANCE.md`'s browser behaviour: a stream is
+/// its documentation and the browsers' behaviour: a stream is
 /// sound when, up to its end code or the end of its data, no code lies past
 /// the next free table entry and no code after a clear is a non-literal.
 @Suite struct LZWCodeCheckTests {

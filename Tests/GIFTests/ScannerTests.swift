@@ -1,7 +1,7 @@
 import Testing
 @testable import GIF
 
-/// The scanner's structural rules from `CONFORMANCE.md`, on hand-built bytes.
+/// The scanner's structural rules (the browsers'), on hand-built bytes.
 @Suite struct ScannerTests {
     static let palette: [[UInt8]] = [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]]
 

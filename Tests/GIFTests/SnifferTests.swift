@@ -1,7 +1,7 @@
 import Testing
 @testable import GIF
 
-/// The sniffer names formats from magic bytes (`CONFORMANCE.md`, "Signature and sniffing").
+/// The sniffer names formats from magic bytes (the signatures each format publishes).
 @Suite struct SnifferTests {
     /// Each non-GIF corpus file and the format its signature says it is.
     static let notGIF: [(String, ImageFormat)] = [

@@ -2,7 +2,7 @@ import Testing
 @testable import GIF
 
 /// The NIA and Netpbm writers on a picture built so that every pixel is
-/// known: bytes checked against the layouts in CONFORMANCE.md and the Netpbm
+/// known: bytes checked against the NIA layout Wuffs publishes and the Netpbm
 /// formats, and the streaming (append) form against the array form.
 @Suite struct WriterTests {
     /// Red, green, blue, white.

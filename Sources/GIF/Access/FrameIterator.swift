@@ -173,7 +173,7 @@ public struct FrameIterator {
         nextIndex += 1
         guard var failure = outcome.error(in: frame) else { return (frame, true) }
         // A frame with no image data at all still counts: it is shown as the
-        // canvas it leaves, and the error follows it (CONFORMANCE.md).
+        // canvas it leaves, and the error follows it, as browsers show it.
         let shown = outcome.decodedAnything || frame.hasNoImageData
         failure.framesDecoded = shown ? nextIndex : nextIndex - 1
         guard shown else {

@@ -2,7 +2,7 @@ import GIFKernels
 
 /// Builds each composited canvas from the one before, with browser rules:
 /// a transparent-black start, palette choice, transparency, clipping and
-/// disposal (see `CONFORMANCE.md`).
+/// disposal, as browsers apply them.
 ///
 /// Memory is the canvas plus, for a frame with disposal 3 ("restore
 /// previous"), a copy of the part of the canvas under that frame, in a buffer

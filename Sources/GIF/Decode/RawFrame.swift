@@ -17,7 +17,7 @@ public struct RawFrame: Sendable, Hashable {
     /// Whether every pixel was decoded.
     public var isComplete: Bool { decodedPixelCount == info.rect.area }
 
-    /// The rectangle as RGBA8 with the rules of `CONFORMANCE.md` for a lone
+    /// The rectangle as RGBA8 with the browsers' rules for a lone
     /// frame: the transparent index gives alpha 0 and keeps the palette's RGB;
     /// an index past the palette, or any index without one, is opaque black.
     public func rgba() -> [UInt8] {

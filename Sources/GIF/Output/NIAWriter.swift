@@ -1,6 +1,6 @@
 /// Writes NIA ("naive image animation"), the Wuffs project's uncompressed
 /// dump of a composited animation, whose CRC-32s are published for public
-/// corpora (layout in `CONFORMANCE.md`).
+/// corpora (the layout is in ``header()`` and the frame writers).
 ///
 /// For small uses, each part comes back as an array:
 ///
@@ -225,8 +225,7 @@ public struct NIAWriter: Sendable {
 
     /// The 8-byte footer with the loop count known when the last frame
     /// written was read (``FrameInfo/loopCount``): a loop extension after the
-    /// last frame does not change it, as in Wuffs' `convert-to-nia` (see
-    /// `CONFORMANCE.md`). 0 when at most one frame was written.
+    /// last frame does not change it, as in Wuffs' `convert-to-nia`. 0 when at most one frame was written.
     public func footer() -> [UInt8] {
         footer(loopCount: lastLoopCount)
     }

@@ -4,7 +4,7 @@
 /// every frame's rectangle, delay, disposal and byte offsets, the loop count
 /// and the metadata, and so lets frames be decoded in any order later.
 ///
-/// Rules (see `CONFORMANCE.md`): a byte other than `0x21`, `0x2C` or `0x3B`
+/// Rules (the browsers'): a byte other than `0x21`, `0x2C` or `0x3B`
 /// where a block should start ends the stream as a trailer would; a missing
 /// trailer is not an error; a file that ends inside a block keeps the frames
 /// before it and records the truncation in ``GIFInfo/error``.

@@ -20,7 +20,7 @@ typedef struct cb_result {
 
 /// The plain-C baseline: giflib over the whole file from memory (DGifOpen with
 /// a memory reader, DGifGetLine per row) and a straightforward RGBA compositor
-/// with the browser rules of CONFORMANCE.md (canvas growth by the first frame,
+/// with the browsers' rules (canvas growth by the first frame,
 /// local/global/no palette, transparency, interlace, disposal 2 and 3/4).
 /// `callback` may be NULL.
 cb_result cb_decode(const uint8_t *bytes, size_t count, cb_frame_callback callback, void *context);
