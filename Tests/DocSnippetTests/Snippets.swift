@@ -195,7 +195,7 @@ enum Snippets {
         }
         // end README.md:460
 
-        // begin README.md:476
+        // begin README.md:481
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -207,9 +207,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:476
+        // end README.md:481
 
-        // begin README.md:503
+        // begin README.md:508
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -230,9 +230,9 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:503
+        // end README.md:508
 
-        // begin README.md:562
+        // begin README.md:567
 
         /// The host's own model: a post, and its GIFs laid out in the feed.
         struct Post {
@@ -251,9 +251,9 @@ enum Snippets {
             }
             return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
         }
-        // end README.md:562
+        // end README.md:567
 
-        // begin README.md:594
+        // begin README.md:599
 
         /// The host's network code: the bytes of the GIF named `key`.
         typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
@@ -288,20 +288,20 @@ enum Snippets {
                 }
             }
         }
-        // end README.md:594
+        // end README.md:599
 
-        // begin README.md:649
+        // begin README.md:654
         func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
                      scrolledTo offset: Double, download: @escaping Download) async {
             let keys = playableKeys(in: posts, scrolledTo: offset)
             await playlist.replace(items: keys.map { item($0, download: download) })
         }
-        // end README.md:649
+        // end README.md:654
 
-        // begin README.md:667
+        // begin README.md:672
         let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
         print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:667
+        // end README.md:672
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

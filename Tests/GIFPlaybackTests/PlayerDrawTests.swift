@@ -306,6 +306,72 @@ extension PlayerDrawTests {
     }
 }
 
+extension PlayerDrawTests {
+    @Test func aPlaylistDrawsItsItemsAndEachNewItemWhole() async throws {
+        // Fixtures/README.md: loop-2.gif is 2 × 2, red then green;
+        // transparency.gif is 4 × 4, its frame 0 red with (3, 3)
+        // transparent.
+        let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255]
+        let executor = Self.executor
+        let items = ["loop-2.gif", "transparency.gif"].map { name in
+            PlaylistItem(key: name, loops: 1) {
+                GIFFrameSource(image: try GIFImage(contentsOf: GIFFrameSourceTests.fixture(name)), executor: executor)
+            }
+        }
+        let playlist = try Playlist(items: items, startingAt: Instant(offset: .zero))
+        var small = HostBuffer(width: 2, height: 2)
+        func drawWhenReady(_ buffer: inout HostBuffer) async throws -> FrameDraw? {
+            let deadline = ContinuousClock.now + max(Changes.limit, .seconds(60))
+            while true {
+                let stride = buffer.bytesPerRow
+                let result = try buffer.bytes.withUnsafeMutableBytes { try playlist.draw(into: $0, bytesPerRow: stride) }
+                if let result, case .late = result, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(1))
+                    continue
+                }
+                if result == nil, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(1))  // the item is still loading
+                    continue
+                }
+                return result
+            }
+        }
+        await playlist.play(at: Instant(offset: .zero))
+        #expect(try await drawWhenReady(&small)?.shownFrame == 0)
+        #expect(small.pixels == red + red + red + red)
+        // The playlist's next changes, until what it shows is another frame
+        // (an item waited for starts, on frame 0, at the advance after its
+        // load).
+        func showNext() async throws {
+            let before = (await playlist.currentKey, await playlist.currentFrame ?? 0)
+            for _ in 0..<8 {
+                guard let next = await playlist.nextChangeInstant else {
+                    try await Task.sleep(for: .milliseconds(1))  // a load is under way
+                    continue
+                }
+                await playlist.advance(to: next)
+                if (await playlist.currentKey, await playlist.currentFrame ?? 0) != before { return }
+            }
+        }
+        try await showNext()
+        #expect(try await drawWhenReady(&small)?.shownFrame == 1)
+        #expect(small.pixels == green + green + green + green)
+        // The next item: its own size, written whole.
+        try await showNext()
+        #expect(await playlist.currentKey == "transparency.gif")
+        let drawer = try #require(playlist.currentDrawer)
+        #expect(drawer.width == 4 && drawer.height == 4)
+        var large = HostBuffer(width: 4, height: 4)
+        guard case .drawn(0, let changed, _) = try await drawWhenReady(&large) else {
+            Issue.record("transparency.gif's frame 0 not drawn")
+            return
+        }
+        #expect(changed == PixelRect(x: 0, y: 0, width: 4, height: 4))
+        #expect(Array(large.pixels[0..<4]) == red)
+        #expect(Array(large.pixels[60..<64]) == [0, 0, 0, 0])
+    }
+}
+
 /// Events an observer saw, readable from the test.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()

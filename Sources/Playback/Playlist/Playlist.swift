@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// Plays a list of items one after another, each for its loop count, then
 /// wraps; loads items ahead through the host's loaders; skips what fails or
 /// comes too late; and relays playback across list refreshes.
@@ -38,6 +40,20 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private var abandonedLoads: Set<Int> = []
     private var cancelledLoads = 0
     private var caches: [String: FrameCache] = [:]
+    /// A drawer per cached item (see ``draw(into:bytesPerRow:)``).
+    private var drawers: [String: any FrameDrawer] = [:]
+    /// The item and frame shown, for ``draw(into:bytesPerRow:)``, which runs
+    /// on the host's thread without waiting for the actor.
+    private nonisolated let shown = LockedState(Shown())
+
+    private struct Shown {
+        /// The current item's drawer and frame, once it is loaded.
+        var drawer: (any FrameDrawer)?
+        var frame = 0
+        /// The drawer that drew into the host's buffer last.
+        var lastDrawer: ObjectIdentifier?
+        var lateDraws = 0
+    }
     /// The current item's cache, told it plays (``FrameCache/beginPlaying()``)
     /// so a shared budget gives back the next item's frames first.
     private var playingCache: FrameCache?
@@ -131,6 +147,46 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// or `nil` when no item is loaded yet.
     /// - Throws: The source's decoding error.
     public func currentImage() async throws -> RenderedFrame? {
+        return try await currentImageFromCache()
+    }
+
+    /// Writes the current item's frame into `buffer`, memory the host owns,
+    /// as ``Player/draw(into:bytesPerRow:)`` does for a player: only what
+    /// changed since the last draw, on the calling thread, never waiting
+    /// for the actor or for a decode. When the item changes, the next draw
+    /// writes the new item's whole frame; the buffer must then be
+    /// ``currentDrawer``'s size (items differ in size).
+    /// - Returns: What was written, or `nil` when no item is loaded yet.
+    /// - Throws: ``PixelBufferError`` for a buffer too small for the current
+    ///   item's frame, or when another thread is drawing this playlist.
+    public nonisolated func draw(
+        into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+    ) throws(PixelBufferError) -> FrameDraw? {
+        let (drawer, frame, switched) = shown.withLock { shown -> ((any FrameDrawer)?, Int, Bool) in
+            guard let drawer = shown.drawer else { return (nil, 0, false) }
+            let id = ObjectIdentifier(drawer)
+            defer { shown.lastDrawer = id }
+            return (drawer, shown.frame, shown.lastDrawer != id)
+        }
+        guard let drawer else { return nil }
+        // The host's buffer holds another item's pixels: all of this one's
+        // frame is to be written.
+        if switched { drawer.invalidate() }
+        let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
+        if case .late = result { shown.withLock { $0.lateDraws += 1 } }
+        return result
+    }
+
+    /// The drawer of the current item (its ``FrameDrawer/width`` and
+    /// ``FrameDrawer/height`` are the size ``draw(into:bytesPerRow:)``
+    /// draws), or `nil` before it is loaded.
+    public nonisolated var currentDrawer: (any FrameDrawer)? { shown.withLock { $0.drawer } }
+
+    /// The draws so far that found their frame not decoded yet.
+    public nonisolated var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
+
+    /// The current frame through the current item's cache.
+    private func currentImageFromCache() async throws -> RenderedFrame? {
         guard let key = sequencer.currentKey, let frame = sequencer.currentFrame else { return nil }
         let cache = caches[key] ?? makeCache(for: key)
         guard let cache else { return nil }
@@ -206,7 +262,22 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         startRequestedLoads()
         cancelUnwantedLoads()
         updateCaches()
+        publishShown()
         deliver(events)
+    }
+
+    /// Publishes the current item's drawer and frame for drawing, and asks
+    /// the drawer for the frames due next.
+    private func publishShown() {
+        let key = sequencer.currentKey
+        let drawer = key.flatMap { drawers[$0] }
+        let frame = sequencer.currentFrame ?? 0
+        shown.withLock { shown in
+            shown.drawer = drawer
+            shown.frame = frame
+        }
+        guard let drawer, let head = sequencer.currentPlayhead, head.state == .playing else { return }
+        drawer.prefetch([frame] + head.upcomingFrames(4))
     }
 
     /// Runs each load the sequencer asks for on a task; the result comes back
@@ -281,7 +352,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
                 }
             }
         }
-        for key in caches.keys where !wanted.contains(key) { caches[key] = nil }
+        for key in caches.keys where !wanted.contains(key) {
+            caches[key] = nil
+            drawers[key] = nil
+        }
         for key in wanted where caches[key] == nil {
             guard let cache = makeCache(for: key) else { continue }
             cache.requestPrefetch(Self.firstFrames(
@@ -316,6 +390,8 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
             FrameCache(source: source, byteBudget: configuration.cacheByteBudget)
         }
         caches[key] = cache
+        drawers[key] = cache.source.makeDrawer(notifying: { [weak cache] in cache?.noteDecodingState() })
+            ?? CachedFrameDrawer(cache: cache)
         return cache
     }
 
