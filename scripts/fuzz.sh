@@ -16,6 +16,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-900}"
+# A crash is libFuzzer's and AddressSanitizer's to report: Swift's own
+# backtracer, started inside a sanitized process, was seen to hang there
+# instead of letting the run end.
+export SWIFT_BACKTRACE=enable=no
 corpus=.fuzz-corpus
 shared=../shared/corpus
 build="${FUZZ_BUILD_DIR:-.build-fuzz}"

@@ -204,10 +204,15 @@ func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
         default: for _ in 0..<Int(argument % 12) { player.advance(to: player.playhead.nextChangeTime ?? player.playhead.now) }
         }
         let drawn: FrameCopy?
+        let before = (player.drawnFrame, buffer)
         do {
             drawn = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
         } catch {
-            precondition(player.drawnFrame == nil, "a failed draw kept frame \(String(describing: player.drawnFrame))")
+            // A failed draw writes nothing: the buffer holds what it held,
+            // and the player names that frame or none.
+            precondition(buffer == before.1, "a failed draw wrote into the buffer")
+            precondition(player.drawnFrame == nil || player.drawnFrame == before.0,
+                         "a failed draw claims frame \(String(describing: player.drawnFrame))")
             continue
         }
         let frame = player.playhead.currentFrame

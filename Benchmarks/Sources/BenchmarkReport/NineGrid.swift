@@ -125,9 +125,7 @@ enum NineGrid {
             let budget = FrameMemoryBudget(byteBudget: limit)
             let pool = FrameCachePool(budget: budget)
             let origin = ContinuousClock.now
-            var configuration = PlayerConfiguration()
-            configuration.loop = .count(loops)
-            configuration.autoplay = true
+            let configuration = PlayerConfiguration(loop: .count(loops), autoplay: true)
             var players: [Player<ContinuousClock.Instant>] = []
             var canvasPixels = 0
             let executor = grid.threads.map { FrameDecodeExecutor(threadCount: $0) } ?? .shared
@@ -219,9 +217,7 @@ enum NineGrid {
             let budget = FrameMemoryBudget(byteBudget: budgetBytes)
             let pool = FrameCachePool(budget: budget)
             let origin = ContinuousClock.now
-            var configuration = PlayerConfiguration()
-            configuration.loop = .count(loops)
-            configuration.autoplay = true
+            let configuration = PlayerConfiguration(loop: .count(loops), autoplay: true)
             var players: [Player<ContinuousClock.Instant>] = []
             var buffers: [UnsafeMutableRawBufferPointer] = []
             var framesInAll = 0
