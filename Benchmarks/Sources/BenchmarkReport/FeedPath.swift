@@ -80,11 +80,19 @@ enum FeedPath {
         await group.add(player)
         await player.play(at: clock.now)
         let host = HostCanvas(player.drawer)
-        var refresher = Refresher(
-            clock: clock, group: group, player: player, host: host, due: await player.nextChangeInstant)
+        // Each tick says when the next change is due: the host's next
+        // refresh that matters. (Written out twice rather than as a mutating
+        // method, which allocated once a loop.)
+        var due = await player.nextChangeInstant
         var cpu = [SteadyLoop.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
         for _ in 1...loops {
-            for _ in 0..<source.frameCount { try await refresher.refresh() }
+            for _ in 0..<source.frameCount {
+                guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
+                clock.advance(to: now)
+                let tick = await group.tick(at: now)
+                if !tick.changed.isEmpty { try await host.draw(player) }
+                due = tick.nextChange
+            }
             guard await player.currentFrame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: await player.currentFrame)
             }
@@ -94,7 +102,13 @@ enum FeedPath {
         }
         // One more loop, its allocations counted.
         let (_, mallocs) = try await ProcessProbe.countingMallocs {
-            for _ in 0..<source.frameCount { try await refresher.refresh() }
+            for _ in 0..<source.frameCount {
+                guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
+                clock.advance(to: now)
+                let tick = await group.tick(at: now)
+                if !tick.changed.isEmpty { try await host.draw(player) }
+                due = tick.nextChange
+            }
         }
         sink &+= host.touched
         print(ProbeLine(label: "feed", fields: [
@@ -126,26 +140,6 @@ enum FeedPath {
         print(ProbeLine(label: "feed-memory", fields: [
             "before_kib": before, "peak_kib": peak, "frames": frames, "touched": host.touched & 0xff,
         ]))
-    }
-
-    /// The host's refresh loop: each tick says when the next change is
-    /// due, the host's next refresh that matters.
-    struct Refresher {
-        let clock: ManualClock
-        let group: GroupDriver<ManualClock>
-        let player: Player<ManualClock.Instant>
-        let host: HostCanvas
-        var due: ManualClock.Instant?
-
-        /// Moves the clock to the next change, ticks the group and draws
-        /// the player when it changed.
-        mutating func refresh() async throws {
-            guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
-            clock.advance(to: now)
-            let tick = await group.tick(at: now)
-            if !tick.changed.isEmpty { try await host.draw(player) }
-            due = tick.nextChange
-        }
     }
 
     /// A host's canvas-sized buffer.
