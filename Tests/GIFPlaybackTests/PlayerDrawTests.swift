@@ -117,10 +117,13 @@ import Testing
         for oy in 0..<size.height {
             for ox in 0..<size.width {
                 var sums = [Int64](repeating: 0, count: 4)
-                for sy in 0..<height {
+                // The source pixels output pixel (ox, oy) can overlap.
+                let rows = oy * height / size.height..<min(height, ((oy + 1) * height + size.height - 1) / size.height)
+                let columns = ox * width / size.width..<min(width, ((ox + 1) * width + size.width - 1) / size.width)
+                for sy in rows {
                     let wy = overlap(oy, sy, source: height, output: size.height)
                     guard wy > 0 else { continue }
-                    for sx in 0..<width {
+                    for sx in columns {
                         let w = overlap(ox, sx, source: width, output: size.width) * wy
                         guard w > 0 else { continue }
                         let i = (sy * width + sx) * 4
