@@ -61,21 +61,6 @@ import Testing
         #expect(try seeker.frame(at: 200) == image.frame(at: 200))
     }
 
-    @Test func copyFrameDrawsIntoTheGivenStorage() throws {
-        let image = try Fixture.open("demo.gif")
-        var seeker = image.makeSeeker()
-        var pixels: [UInt8] = []
-        #expect(try seeker.copyFrame(at: 0, into: &pixels))
-        #expect(pixels == (try image.frame(at: 0).pixels))
-        let storage = pixels.withUnsafeBytes { $0.baseAddress }
-        // Forward, back past a checkpoint, to the end and round to the start.
-        for index in [1, 2, 100, 3, 239, 0] {
-            #expect(try seeker.copyFrame(at: index, into: &pixels))
-            #expect(pixels == (try image.frame(at: index).pixels), "frame \(index)")
-            #expect(pixels.withUnsafeBytes { $0.baseAddress } == storage, "frame \(index) reused the storage")
-        }
-    }
-
     /// The browsers' rule: a frame whose data ends part-way is shown with the
     /// pixels decoded and the error follows it. Frames the scan found after
     /// it cannot be reached: asking for any of them, again and in any

@@ -202,30 +202,6 @@ public struct FrameSeeker {
         return frame
     }
 
-    /// Composites the frame at `index` like ``frame(at:)`` and copies the
-    /// canvas into `pixels`, in place when `pixels` already holds a whole
-    /// canvas that nothing else shares. A player cycling through an
-    /// animation this way allocates nothing per frame once warm.
-    ///
-    /// - Returns: `false` when the frame's data failed part-way (the rows
-    ///   decoded are shown, as in ``CompositedFrame/isComplete``).
-    /// - Throws: As ``frame(at:)``.
-    @discardableResult
-    public mutating func copyFrame(at index: Int, into pixels: inout [UInt8]) throws(GIFError) -> Bool {
-        let frame = try frame(at: index)
-        frame.pixels.withUnsafeBytes { canvas in
-            if pixels.count == canvas.count {
-                pixels.withUnsafeMutableBytes { $0.copyMemory(from: canvas) }
-            } else {
-                pixels = [UInt8](unsafeUninitializedCapacity: canvas.count) { target, count in
-                    UnsafeMutableRawBufferPointer(target).copyMemory(from: canvas)
-                    count = canvas.count
-                }
-            }
-        }
-        return frame.isComplete
-    }
-
     /// Composites the frame at `index` like ``frame(at:)`` and writes it into
     /// memory the host owns (a bitmap context's, a texture upload buffer's),
     /// `bytesPerRow` bytes from one row's start to the next, in
