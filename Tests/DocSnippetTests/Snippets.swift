@@ -114,43 +114,7 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:219
 
-        // begin README.md:268
-
-        let pool = FrameCachePool()          // the host's; each cache gets 32 MiB
-        let feedClock = ContinuousClock()
-        let feedEpoch = feedClock.now        // players sharing it stay in step
-        let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
-        let first = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
-        let second = try Player(source: cache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cache)
-        _ = try await (first.currentImage(), second.currentImage())   // frame 0, decoded once
-        // end README.md:268
-
-        // begin README.md:299
-        let gridBudget = FrameMemoryBudget(byteBudget: 24 << 20)   // one budget for the whole grid
-        let gridPool = FrameCachePool(budget: gridBudget)
-        let cell = DisplaySize(maxWidth: 160, maxHeight: 160)      // frames are cached at this size
-        var grid: [Player<ContinuousClock.Instant>] = []
-        for _ in 0..<9 {                                           // nine cells (of one GIF here)
-            let cellCache = try await gridPool.cache(for: path, displaySize: cell) {
-                try GIFFrameSource(readingFramesFromFileAt: path)  // the file's bytes stay on disk
-            }
-            grid.append(try Player(source: cellCache.source, startingAt: feedClock.now, epoch: feedEpoch, cache: cellCache))
-        }
-        let small = try await grid[0].currentImage()               // fits 160 × 160
-        gridBudget.trim(to: 4 << 20)                               // on a memory warning
-        print(small.width, small.height, gridBudget.statistics.bytesHeld, gridBudget.statistics.caches.count)
-        // end README.md:299
-
-        // begin README.md:364
-        let manual = ManualClock()
-        let tested = try Player(source: try GIFFrameSource(contentsOf: path), startingAt: manual.now)
-        await tested.play(at: manual.now)
-        manual.advance(by: .milliseconds(250))
-        await tested.advance(to: manual.now)
-        print(await tested.currentFrame)          // the frame due 250 ms in
-        // end README.md:364
-
-        // begin README.md:388
+        // begin README.md:261
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -168,9 +132,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:388
+        // end README.md:261
 
-        // begin README.md:437
+        // begin README.md:310
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -184,18 +148,18 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:437
+        // end README.md:310
 
-        // begin README.md:460
+        // begin README.md:333
         let linked = GroupDriver(clock: clock)
         await linked.add(shown)
         // In the display link's callback, with the refresh's time:
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(shown) {
             _ = try shown.draw(into: canvas, bytesPerRow: rowStride)
         }
-        // end README.md:460
+        // end README.md:333
 
-        // begin README.md:481
+        // begin README.md:354
         let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
@@ -207,9 +171,9 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:481
+        // end README.md:354
 
-        // begin README.md:508
+        // begin README.md:381
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -230,78 +194,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:508
-
-        // begin README.md:567
-
-        /// The host's own model: a post, and its GIFs laid out in the feed.
-        struct Post {
-            var id: String
-            var gifs: [(url: String, frame: LayoutRect)]
-        }
-
-        /// The keys of the GIFs that may play with the feed scrolled to `offset`.
-        func playableKeys(in posts: [Post], scrolledTo offset: Double) -> [String] {
-            let viewport = Viewport(bounds: LayoutRect(x: 0, y: offset, width: 390, height: 844),
-                                    insets: EdgeInsets(top: 47, bottom: 83))   // status bar, tab bar
-            let groups = posts.map { post in
-                FeedGroupLayout(id: post.id, items: post.gifs.map {
-                    FeedItemLayout(key: $0.url, frame: $0.frame)
-                })
-            }
-            return VisibilityRule.halfHeight.select(from: groups, in: viewport)?.keys ?? []
-        }
-        // end README.md:567
-
-        // begin README.md:599
-
-        /// The host's network code: the bytes of the GIF named `key`.
-        typealias Download = @Sendable (_ key: String) async throws -> [UInt8]
-
-        func item(_ key: String, download: @escaping Download) -> PlaylistItem {
-            PlaylistItem(key: key) {
-                GIFFrameSource(image: try GIFImage(bytes: try await download(key)))
-            }
-        }
-
-        func playFeed(_ posts: [Post], scrolledTo offset: Double, download: @escaping Download,
-                      show: (String, RenderedFrame) -> Void, showPoster: (String) -> Void) async throws {
-            let clock = ContinuousClock()
-            var configuration = PlaylistConfiguration()       // one pass per item, 5 s load timeout
-            configuration.loadTimeout = .seconds(3)
-            let keys = playableKeys(in: posts, scrolledTo: offset)
-            let playlist = try Playlist(items: keys.map { item($0, download: download) },
-                                        configuration: configuration, startingAt: clock.now)
-            Task { await PlaylistDriver(playlist: playlist, clock: clock).run() }
-            await playlist.play(at: clock.now)                // autoplay is off
-
-            for await event in await playlist.events() {
-                switch event {
-                case .itemStarted(let key), .player(let key, .frameChanged):
-                    if let image = try await playlist.currentImage() { show(key, image) }
-                case .itemFinished(let key):
-                    showPoster(key)
-                case .itemSkipped(let key, let reason):
-                    print("skipped \(key): \(reason)")        // "load failed: …" / "still loading after 3.0 seconds"
-                default:
-                    break
-                }
-            }
-        }
-        // end README.md:599
-
-        // begin README.md:654
-        func refresh(_ playlist: Playlist<ContinuousClock.Instant>, posts: [Post],
-                     scrolledTo offset: Double, download: @escaping Download) async {
-            let keys = playableKeys(in: posts, scrolledTo: offset)
-            await playlist.replace(items: keys.map { item($0, download: download) })
-        }
-        // end README.md:654
-
-        // begin README.md:672
-        let still = try await Poster.make(from: try GIFFrameSource(contentsOf: path), maxSize: 128)  // frame 0
-        print(still.width, still.height)                                 // within 128 × 128
-        // end README.md:672
+        // end README.md:381
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
