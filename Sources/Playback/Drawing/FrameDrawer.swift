@@ -22,7 +22,7 @@ public protocol FrameDrawer: AnyObject, Sendable {
     var height: Int { get }
 
     /// The byte layout of the pixels drawn.
-    var pixelFormat: RenderedFrame.PixelFormat { get }
+    var pixelFormat: PixelFormat { get }
 
     /// Writes frame `index` into `buffer` (rows `bytesPerRow` apart, each
     /// `width × 4` bytes written at most, the rest never touched), taking the
