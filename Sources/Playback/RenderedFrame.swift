@@ -62,7 +62,7 @@ public struct RenderedFrame: Sendable, Hashable {
     /// With `onlyChanged`, only ``changedRect`` (clipped to the canvas) is
     /// written: enough when `buffer` holds frame ``index`` − 1.
     ///
-    /// - Throws: ``PixelBufferError`` when `bytesPerRow` is below
+    /// - Throws: `PixelBufferError` when `bytesPerRow` is below
     ///   `width × 4`, when `buffer` cannot hold `height` rows, or when
     ///   ``pixels`` does not hold `width × height × 4` bytes; nothing is
     ///   written then.

@@ -11,7 +11,7 @@ public struct CompositedFrame: Sendable, Hashable {
     /// row-major, top row first.
     public var pixels: [UInt8]
     /// The layout of ``pixels``, chosen when the iterator or seeker was made
-    /// (``PixelFormat/rgba8``, the colour order, over ``background``).
+    /// (`PixelFormat.rgba8`, the colour order, over ``background``).
     public var pixelFormat: PixelFormat
     /// The part of the canvas where this frame's pixels can differ from frame
     /// ``index`` − 1's: the bounding box of this frame's rectangle and the

@@ -7,7 +7,7 @@ import GIFKernels
 /// Memory is the canvas plus, for a frame with disposal 3 ("restore
 /// previous"), a copy of the part of the canvas under that frame, in a buffer
 /// kept between frames. The palette table is rebuilt only when the palette
-/// changes, in the canvas's ``PixelFormat``, and the inner loop runs over raw
+/// changes, in the canvas's `PixelFormat`, and the inner loop runs over raw
 /// pointers with the clipping done once per frame. A compositor is a value:
 /// a copy is a checkpoint.
 ///

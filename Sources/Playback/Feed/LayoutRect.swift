@@ -3,7 +3,7 @@
 ///
 /// Platform-neutral on purpose: a UIKit, AppKit, GTK or terminal host converts
 /// its own rectangles into this one. Its coordinates are the host's, not a
-/// canvas's whole pixels, which ``PixelRect`` measures.
+/// canvas's whole pixels, which `PixelRect` measures.
 public struct LayoutRect: Sendable, Hashable {
     /// The left edge.
     public var x: Double
