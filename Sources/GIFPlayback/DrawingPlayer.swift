@@ -11,11 +11,10 @@ import Playback
 /// its own clock can skip all of that. Move the player (``play(at:)``,
 /// ``pause(at:)``, ``seek(toFrame:)``, ``advance(to:)``, with instants of
 /// the host's clock, as a `Player` takes them), then call
-/// ``draw(into:bytesPerRow:)``: the
-/// frame shown is composited from the palette indices stored on the first
-/// pass and only its changed rectangle is written, so a steady loop costs a
-/// few percent of decoding the GIF (see the README's steady-loop figures)
-/// and allocates nothing.
+/// ``draw(into:bytesPerRow:)``: the frame shown is composited from the
+/// palette indices stored on the first pass and only its changed rectangle
+/// is written, so a steady loop costs a few percent of decoding the GIF
+/// (see the README's steady-loop figures) and allocates nothing.
 ///
 /// The generic parameter is the clock's instant type, inferred from the
 /// `startingAt:` argument, as for `Player`.

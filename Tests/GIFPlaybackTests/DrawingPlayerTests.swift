@@ -100,6 +100,23 @@ import Testing
         #expect(buffer.bytes == green + green + slack + green + green + slack)
     }
 
+    @Test func aSharedEpochPlacesFramesOnTheHostClock() throws {
+        // Fixtures/README.md: loop-2.gif is red then green, 10 cs each, so
+        // a loop is 200 ms: green from 100 ms to 200 ms after its start.
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
+        let epoch = Self.start, joined = epoch.advanced(by: .milliseconds(150))
+        let inStep = try DrawingPlayer(
+            image: image, configuration: PlayerConfiguration(loop: .forever), startingAt: joined, epoch: epoch)
+        let alone = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .forever), startingAt: joined)
+        inStep.play()
+        alone.play()
+        #expect(inStep.origin == epoch && alone.origin == joined && inStep.now == joined)
+        #expect(inStep.playhead.currentFrame == 1 && inStep.nextChangeInstant == epoch.advanced(by: .milliseconds(200)))
+        #expect(alone.playhead.currentFrame == 0 && alone.nextChangeInstant == joined.advanced(by: .milliseconds(100)))
+        inStep.advance(to: epoch.advanced(by: .milliseconds(250)))
+        #expect(inStep.playhead.currentFrame == 0)
+    }
+
     @Test func aBufferTooSmallIsAnErrorBeforeAnythingIsWritten() throws {
         // Fixtures/README.md: loop-2.gif is 2×2, so a row takes 8 bytes and
         // the canvas 16 with rows 8 apart.
