@@ -72,7 +72,7 @@ FUZZ_SECONDS ?= 900
 fuzz: giflib
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## The DocC reference for GIF, Playback and GIFPlayback, built with
+## The DocC reference for Pixels, GIF, Playback and GIFPlayback, built with
 ## the toolchain's docc; a DocC warning fails it. Archives in .build/docs/.
 docs: giflib
 	scripts/docs.sh

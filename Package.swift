@@ -26,8 +26,12 @@ let package = Package(
         // The decoder's AVX-512 kernels, compiled once with the instruction
         // sets they name and called only where the processor has them.
         .target(name: "GIFKernels"),
-        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport", "GIFKernels"]),
-        .target(name: "Playback", dependencies: ["EngineSupport"]),
+        // The pixel types GIF and Playback share (the pixel format, the
+        // rectangle, the buffer error), so that both speak of the same
+        // values; each re-exports it.
+        .target(name: "Pixels"),
+        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport", "GIFKernels", "Pixels"]),
+        .target(name: "Playback", dependencies: ["EngineSupport", "Pixels"]),
         // giflib's DGifSlurp on the same bytes: the floor `gif bench` divides
         // by. Not a product, so it stays out of the GIF library's API.
         .target(name: "GIFLibBaseline", dependencies: ["CGIFLib", "GIF"]),

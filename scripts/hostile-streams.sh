@@ -47,14 +47,14 @@ run "endless comment" "${screen1}21fe"
 run "endless application data" "${screen1}21ff0b58595a5741424344312e30"
 
 flags=(-O -wmo -parse-as-library -swift-version 6 -package-name swift_gif_engine -I Sources/CGIFLib -I "$out")
-for module in GIF Playback GIFPlayback; do
+for module in Pixels GIF Playback GIFPlayback; do
     link=()
-    [ "$module" = GIFPlayback ] && link=(-L "$out" -lGIF -lPlayback)
+    [ "$module" = GIFPlayback ] && link=(-L "$out" -lGIF -lPlayback -lPixels)
     swiftc "${flags[@]}" -module-name "$module" -emit-library -static -emit-module \
         -emit-module-path "$out/$module.swiftmodule" -o "$out/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)
 done
 swiftc "${flags[@]}" -module-name HostileAppend scripts/hostile-append.swift \
-    -L "$out" -lGIFPlayback -lGIF -lPlayback -lgif -o "$out/hostile-append"
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixels -lgif -o "$out/hostile-append"
 /usr/bin/time -v "$out/hostile-append" 2> "$out/append.time"
 awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
     END {printf "30 MB frame + 2,000 appends: %.2f CPU-s, %.0f MB\n", u + s, r / 1024}' "$out/append.time"

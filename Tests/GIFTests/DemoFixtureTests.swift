@@ -20,8 +20,8 @@ enum DemoModel {
         x / 10 + 16 * ((y / 8 + s) % 14)
     }
 
-    static func spriteRect(_ j: Int, segment s: Int) -> FrameRect {
-        FrameRect(x: 4 + 3 * j + 4 * s, y: 4 + 2 * abs((5 * j + 9 * s) % 96 - 48), width: 16, height: 16)
+    static func spriteRect(_ j: Int, segment s: Int) -> PixelRect {
+        PixelRect(x: 4 + 3 * j + 4 * s, y: 4 + 2 * abs((5 * j + 9 * s) % 96 - 48), width: 16, height: 16)
     }
 
     /// The sprite's index at (u, v) of its rectangle, `nil` where transparent.
@@ -33,8 +33,8 @@ enum DemoModel {
 
     static func spriteDisposal(segment s: Int) -> UInt8 { [3, 2, 1][s % 3] }
 
-    static func rect(of k: Int) -> FrameRect {
-        k % 40 == 0 ? FrameRect(x: 0, y: 0, width: width, height: height) : spriteRect(k % 40, segment: k / 40)
+    static func rect(of k: Int) -> PixelRect {
+        k % 40 == 0 ? PixelRect(x: 0, y: 0, width: width, height: height) : spriteRect(k % 40, segment: k / 40)
     }
 
     static func disposal(of k: Int) -> UInt8 {

@@ -87,7 +87,7 @@ public struct NIAWriter: Sendable {
     /// Appends one frame to `out` (see ``frame(_:)``), with no allocation
     /// once `out` has the capacity (``frameByteCount(_:)`` more bytes). An
     /// RGBA canvas is converted to BGRA a pixel word at a time; a canvas in
-    /// ``PixelFormat/premultipliedBGRA8`` is copied as it stands (see
+    /// `PixelFormat.premultipliedBGRA8` is copied as it stands (see
     /// ``writeFrame(_:buffer:partBytes:to:)``).
     ///
     /// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value
@@ -104,7 +104,7 @@ public struct NIAWriter: Sendable {
     /// `write`. On return `buffer` is empty, its capacity kept for the next
     /// frame.
     ///
-    /// A canvas composited in ``PixelFormat/premultipliedBGRA8`` (what
+    /// A canvas composited in `PixelFormat.premultipliedBGRA8` (what
     /// `makeFrameIterator(pixelFormat: .premultipliedBGRA8)` returns) is
     /// already NIA's layout: a GIF's canvas holds only opaque pixels and
     /// transparent black, which premultiplying leaves as they are. Its
@@ -156,7 +156,7 @@ public struct NIAWriter: Sendable {
     }
 
     /// Appends the pixels `range` of `frame` as BGRA: copied as they are
-    /// from a ``PixelFormat/premultipliedBGRA8`` canvas, converted from
+    /// from a `PixelFormat.premultipliedBGRA8` canvas, converted from
     /// RGBA, or from RGB over a background (opaque) otherwise.
     private static func appendPixels(_ frame: CompositedFrame, _ range: Range<Int>, to out: inout [UInt8]) {
         if frame.background != nil { return appendOpaque(frame.pixels, range, blueFirst: true, to: &out) }

@@ -7,7 +7,7 @@ import EngineSupport
 final class CachedFrameDrawer: FrameDrawer {
     let width: Int
     let height: Int
-    let pixelFormat: RenderedFrame.PixelFormat
+    let pixelFormat: PixelFormat
     private let cache: FrameCache
     private let drawn = LockedState<Int?>(nil)
 

@@ -157,7 +157,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// writes the new item's whole frame; the buffer must then be
     /// ``currentDrawer``'s size (items differ in size).
     /// - Returns: What was written, or `nil` when no item is loaded yet.
-    /// - Throws: ``PixelBufferError`` for a buffer too small for the current
+    /// - Throws: `PixelBufferError` for a buffer too small for the current
     ///   item's frame, or when another thread is drawing this playlist.
     public nonisolated func draw(
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
