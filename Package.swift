@@ -78,3 +78,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `GIF_PACKAGE=threads` keeps only what the ThreadSanitizer run of
+// `scripts/test.sh` executes (the player tests and the parallel decoder's):
+// the command, its argument parser and the snippet tests are left unbuilt.
+if Context.environment["GIF_PACKAGE"] == "threads" {
+    let kept: Set = [
+        "CGIFLib", "EngineSupport", "GIFKernels", "Pixels", "GIF", "Playback", "GIFPlayback",
+        "PlaybackTestSupport", "PlaybackTests", "GIFPlaybackTests", "GIFTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in product.name == "gif" }
+    package.dependencies.removeAll()
+}
