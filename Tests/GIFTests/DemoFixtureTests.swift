@@ -1,7 +1,7 @@
 import Testing
 import GIF
 
-/// `demo.gif` as constructed (Sources/GIFFixtureGenerator/Fixture+Demo.swift),
+/// `demo.gif` as constructed (Sources/GIFFixtureGenerator/Fixtures/Fixture+Demo.swift),
 /// restated here: 160×120, 6 segments of 40 frames, looping forever. Frame
 /// 40s fills the canvas with index x/10 + 16·((y/8 + s) mod 14) (disposal
 /// s mod 2, 20 cs); frames 40s + j (j = 1…39) are 16×16 discs at
