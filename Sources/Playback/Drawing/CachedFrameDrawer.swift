@@ -15,7 +15,7 @@ final class CachedFrameDrawer: FrameDrawer {
         self.cache = cache
         self.width = cache.source.canvasWidth
         self.height = cache.source.canvasHeight
-        self.pixelFormat = .rgba8
+        self.pixelFormat = cache.source.pixelFormat
     }
 
     var byteCount: Int { 0 }
