@@ -37,7 +37,7 @@ demo: build
 
 ## The whole test suite in one build under AddressSanitizer (every test,
 ## sampled sweeps), the player and parallel-decoder tests under
-## ThreadSanitizer, 30 seconds of both fuzz targets side by side and the
+## ThreadSanitizer, 20 seconds of both fuzz targets side by side and the
 ## DocC build; each phase's time
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:

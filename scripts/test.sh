@@ -15,7 +15,7 @@
 # - tsan: the player tests, the GIF frame source's and the parallel
 #   decoder's, each in a process of their own, under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
 #   suppressed and why).
-# - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (60 in
+# - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (40 in
 #   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
 # - docs: the DocC build from the modules the asan phase compiled; a DocC
 #   warning fails it.
@@ -26,7 +26,7 @@ mode="${1:-sample}"
 swift="${SWIFT:-swift}"
 export SWEEP_SEED="${SWEEP_SEED:-$(( $(date +%s) % 1000000 ))}"
 case "$mode" in
-sample) fuzz_seconds="${FUZZ_SECONDS:-60}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
+sample) fuzz_seconds="${FUZZ_SECONDS:-40}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
 long) export GIF_TEST_FULL=1; fuzz_seconds="${FUZZ_SECONDS:-600}"; fuzz_flags="${FUZZ_FLAGS:-}" ;;
 *) echo "usage: scripts/test.sh [sample|long]" >&2; exit 2 ;;
 esac
