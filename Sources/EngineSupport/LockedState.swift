@@ -30,7 +30,18 @@ package final class LockedState<State: ~Copyable>: @unchecked Sendable {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        #if DEBUG
+        // In debug builds a thread that takes the lock it holds gets
+        // EDEADLK, which ``check(_:)`` turns into a stop naming it, instead
+        // of waiting for ever.
+        var attributes = pthread_mutexattr_t()
+        Self.check(pthread_mutexattr_init(&attributes))
+        Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)))
+        Self.check(pthread_mutex_init(mutex, &attributes))
+        Self.check(pthread_mutexattr_destroy(&attributes))
+        #else
+        Self.check(pthread_mutex_init(mutex, nil))
+        #endif
     }
 
     deinit {
@@ -62,9 +73,11 @@ package final class LockedState<State: ~Copyable>: @unchecked Sendable {
     }
 
     /// A pthread mutex call fails only on a lock used wrongly (not
-    /// initialised, unlocked by a thread that does not own it): a bug in
-    /// this library, never the host's input.
+    /// initialised, unlocked by a thread that does not own it, taken again
+    /// by the thread holding it): a bug in this library, never the host's
+    /// input.
     private static func check(_ status: Int32) {
+        precondition(status != EDEADLK, "a thread took a lock it already holds")
         precondition(status == 0, "pthread mutex call failed: \(status)")
     }
 }
