@@ -98,7 +98,7 @@ struct Answers: Sendable {
 struct FuzzError: Error {}
 
 /// A source whose answers the script sets and changes.
-final class FuzzSource: FrameSource, @unchecked Sendable {
+final class FuzzSource: BudgetedFrameSource, @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private var answers: Answers
     /// The decoding state reported, the part of it called working state,

@@ -33,7 +33,7 @@ import EngineSupport
 /// `indexBudget + checkpointBudget` bytes of decoding state, plus its
 /// working state (``workingStateByteCount``: the canvas and the decoder's
 /// buffers).
-public final class GIFFrameSource: FrameSource, Sendable {
+public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
     /// The threads this source's decodes run on.

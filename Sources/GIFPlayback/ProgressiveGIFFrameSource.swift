@@ -40,7 +40,7 @@ import EngineSupport
 ///
 /// Thread-safe: bytes may be appended from one task while players read
 /// frames from others.
-public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
+public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameSource, Sendable {
     /// The limits the stream is read with.
     public let limits: DecodingLimits
     /// The threads decodes run on.

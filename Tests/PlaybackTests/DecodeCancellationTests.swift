@@ -8,7 +8,7 @@ import Testing
 struct DecodeCancellationTests {
     /// A source whose decodes wait for a gate, recording each request and
     /// whether its task had been cancelled by the time the gate opened.
-    final class GatedCountingSource: FrameSource, @unchecked Sendable {
+    final class GatedCountingSource: BudgetedFrameSource, @unchecked Sendable {
         let gate = Gate()
         private let lock = NSLock()
         private var startedIndices: [Int] = []
@@ -78,7 +78,7 @@ struct DecodeCancellationTests {
 
     @Test("A miss asks the source with priority now, the look-ahead with prefetch")
     func priorities() async throws {
-        final class PriorityLog: FrameSource, @unchecked Sendable {
+        final class PriorityLog: BudgetedFrameSource, @unchecked Sendable {
             private let lock = NSLock()
             private var log: [(Int, FrameRequestPriority)] = []
             var requests: [(Int, FrameRequestPriority)] { lock.withLock { log } }

@@ -4,7 +4,7 @@ import PlaybackTestSupport
 
 /// A frame source with known delays whose pixels are the frame index
 /// repeated; it counts decodes so cache tests can check underruns.
-struct FakeFrameSource: FrameSource {
+struct FakeFrameSource: BudgetedFrameSource {
     var frameDelays: [Duration]
     var storedLoopCount: Int?
     var canvasWidth = 2
@@ -84,7 +84,7 @@ struct GatedFrameSource: FrameSource {
 
 /// A source that draws into the storage the cache hands it, recording how
 /// big each handed-over buffer was.
-final class RecyclingFrameSource: FrameSource, @unchecked Sendable {
+final class RecyclingFrameSource: BudgetedFrameSource, @unchecked Sendable {
     private let lock = NSLock()
     private var sizes: [Int] = []
     private var released = 0

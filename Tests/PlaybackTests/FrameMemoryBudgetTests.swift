@@ -5,7 +5,7 @@ import Testing
 /// A source of `side` × `side` frames (pixels: the frame index) that keeps
 /// `stateStep` bytes of pretend decoding state per decode, up to `stateCap`,
 /// and gives it back when asked.
-final class StatefulFrameSource: FrameSource, @unchecked Sendable {
+final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
     let side: Int
     let frameCount: Int
     let stateStep: Int
@@ -324,7 +324,7 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
 /// A 16 × 16 source whose decoding state grows by `stateStep` a decode up
 /// to `stateCap`, and that reads its budget's statistics in every method the
 /// budget calls (counted in ``callsBack``).
-final class CallingBackSource: FrameSource, @unchecked Sendable {
+final class CallingBackSource: BudgetedFrameSource, @unchecked Sendable {
     let budget: FrameMemoryBudget
     let frameCount: Int
     let stateStep: Int
@@ -372,7 +372,7 @@ final class CallingBackSource: FrameSource, @unchecked Sendable {
 
 /// A 1 × 1 source that reports `state` bytes of decoding state whatever it
 /// is asked to trim (counted in ``trimRequests``).
-final class ReportedStateSource: FrameSource, @unchecked Sendable {
+final class ReportedStateSource: BudgetedFrameSource, @unchecked Sendable {
     let state: Int
     private let lock = NSLock()
     private var trims = 0

@@ -36,12 +36,15 @@ import EngineSupport
 ///   nothing after it is asked for.
 /// - **No allocation once warm.** The pixels of the frame evicted to make room
 ///   are handed to the source to draw the next frame into
-///   (``FrameSource/frame(at:reusing:)``), and the bookkeeping reuses its
+///   (``BudgetedFrameSource/frame(at:reusing:)``), and the bookkeeping reuses its
 ///   storage, so a player cycling through an animation larger than the budget
 ///   allocates nothing per frame in steady state.
 public actor FrameCache {
     /// The source frames are decoded from.
     public nonisolated let source: any FrameSource
+    /// The source as a ``BudgetedFrameSource``, when it is one: asked for
+    /// frames into recycled memory, by urgency, and for its decoding state.
+    nonisolated let budgeted: (any BudgetedFrameSource)?
 
     /// How many upcoming frames a ``Player`` asks this cache to decode ahead.
     public nonisolated let lookahead: Int
@@ -97,6 +100,7 @@ public actor FrameCache {
     ///   - lookahead: How many upcoming frames a player prefetches (at least 0).
     public init(source: any FrameSource, budget: FrameMemoryBudget, lookahead: Int = 4) {
         self.source = source
+        self.budgeted = source as? any BudgetedFrameSource
         self.memoryBudget = budget
         self.member = budget.register(source: source)
         self.lookahead = max(0, lookahead)
@@ -121,7 +125,7 @@ public actor FrameCache {
             prefetcher?.wake.finish()
         }
         memoryBudget.unregister(member)
-        source.releaseDecodingState()
+        budgeted?.releaseDecodingState()
     }
 
     /// The most bytes held at once: the cache's own budget, or the shared
@@ -263,14 +267,14 @@ public actor FrameCache {
     /// in flight is then dropped by the source if it has not started).
     private nonisolated func startPrefetcher() {
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let task = Task { [weak self, source] in
+        let task = Task { [weak self, source, budgeted] in
             for await _ in wakes {
                 // `self` is held only inside each call, never across a decode.
                 while !Task.isCancelled, let (index, storage, started) = await self?.nextPrefetch() {
                     let outcome: Result<RenderedFrame, any Error>
                     do {
                         outcome = .success(
-                            try await source.frame(at: index, reusing: consume storage, priority: .prefetch))
+                            try await source.frame(at: index, reusing: consume storage, priority: .prefetch, budgeted: budgeted))
                     } catch {
                         outcome = .failure(error)
                     }
@@ -359,7 +363,7 @@ public actor FrameCache {
             decodeWaiters.removeAll(keepingCapacity: true)
         }
         let started = generation
-        let frame = try await source.frame(at: index, reusing: consume storage, priority: .now)
+        let frame = try await source.frame(at: index, reusing: consume storage, priority: .now, budgeted: budgeted)
         try FrameSourceError.check(frame, isFrame: index, of: source)
         memoryBudget.count(member, decodes: 1)
         if started == generation { memoryBudget.commit(member, frame) }

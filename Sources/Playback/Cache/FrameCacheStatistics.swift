@@ -29,7 +29,7 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     /// shared ``FrameMemoryBudget`` it counts against.
     public var byteBudget: Int
 
-    /// Bytes of the source's decoding state (`FrameSource.decodingStateByteCount`)
+    /// Bytes of the source's decoding state (`BudgetedFrameSource.decodingStateByteCount`)
     /// as last read by the budget, after the latest decode.
     public var decodingStateBytes: Int
 

@@ -3,7 +3,7 @@ import EngineSupport
 /// One byte budget shared by every ``FrameCache`` made over it: the frames
 /// they hold, the decodes they have in flight and their sources' decoding
 /// state (seek checkpoints, index tiers; see
-/// `FrameSource.decodingStateByteCount`) are counted together and never
+/// `BudgetedFrameSource.decodingStateByteCount`) are counted together and never
 /// pass ``byteBudget`` once a call returns.
 ///
 /// The host owns it (the library keeps no global state) and hands it to a
@@ -15,7 +15,7 @@ import EngineSupport
 ///    least recently shown first;
 /// 3. frames of playing caches, least recently shown first;
 /// 4. the decoding state of playing sources, down to what each needs to
-///    go on playing (`FrameSource.workingStateByteCount`: a GIF's working
+///    go on playing (`BudgetedFrameSource.workingStateByteCount`: a GIF's working
 ///    canvas and decoder buffers), so that a playing GIF never starts
 ///    again from frame 0;
 /// 5. last, each cache's frame 0 (what a poster shows), not playing first.
@@ -78,6 +78,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// per frame shown.
     final class Member {
         let source: any FrameSource
+        /// The source as one that reports and gives back decoding state, or
+        /// `nil` (it then counts as holding none).
+        let budgeted: (any BudgetedFrameSource)?
         /// The source's facts, read outside the lock (see ``SourceFacts``).
         var facts: SourceFacts
         var playing = 0
@@ -99,6 +102,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
         init(source: any FrameSource, facts: SourceFacts) {
             self.source = source
+            self.budgeted = source as? any BudgetedFrameSource
             self.facts = facts
         }
     }
@@ -110,9 +114,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         /// would hold to keep the whole animation.
         var need: Int
         /// The decoding state the source needs to go on
-        /// (`FrameSource.workingStateByteCount`), at least 0.
+        /// (`BudgetedFrameSource.workingStateByteCount`), at least 0.
         var working: Int
-        /// The decoding state it holds (`FrameSource.decodingStateByteCount`),
+        /// The decoding state it holds (`BudgetedFrameSource.decodingStateByteCount`),
         /// at least 0.
         var state: Int
 
@@ -120,8 +124,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             let frame = FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
             let count = max(0, source.frameCount)
             need = count == 0 ? 0 : (frame > .max / count ? .max : frame * count)
-            working = max(0, source.workingStateByteCount)
-            state = max(0, source.decodingStateByteCount)
+            let budgeted = source as? any BudgetedFrameSource
+            working = max(0, budgeted?.workingStateByteCount ?? 0)
+            state = max(0, budgeted?.decodingStateByteCount ?? 0)
         }
     }
 
@@ -129,7 +134,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// of the source after it is released.
     struct StateTrim {
         let id: Int
-        let source: any FrameSource
+        let source: any BudgetedFrameSource
         let keepingWork: Bool
     }
 
@@ -161,7 +166,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     enum Victim {
         case frame(FrameKey)
         /// A source's decoding state, down to its working state when
-        /// `keepingWork` (see `FrameSource.workingStateByteCount`): given
+        /// `keepingWork` (see `BudgetedFrameSource.workingStateByteCount`): given
         /// back by the source, outside the lock.
         case state(StateTrim)
     }
@@ -418,7 +423,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Reads member `id`'s source's decoding state, then gives back what is
     /// over the limit (that source's own state last).
     func noteDecodingState(_ id: Int) {
-        guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.source }) else { return }
+        guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.budgeted }) else { return }
         let facts = SourceFacts(of: source)
         var own: Int?
         passes { ledger, trimmed -> Pass<Void> in
@@ -586,6 +591,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             }
         }
         for (id, member) in ledger.members where member.stateBytes > 0 && id != requester {
+            guard let budgeted = member.budgeted else { continue }
             // A playing source gives back only what it does not need to go on.
             let keeps = keepingWork && member.playing > 0
             if keeps, member.stateBytes <= member.facts.working { continue }
@@ -593,7 +599,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             let rank = member.playing > 0 ? 4 : 0
             if (rank, member.lastUse) < bestRank {
                 bestRank = (rank, member.lastUse)
-                best = .state(StateTrim(id: id, source: member.source, keepingWork: keeps))
+                best = .state(StateTrim(id: id, source: budgeted, keepingWork: keeps))
             }
         }
         return best

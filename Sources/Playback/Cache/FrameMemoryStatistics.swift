@@ -12,7 +12,7 @@ public struct FrameMemoryStatistics: Sendable, Hashable {
     public var frameBytes: Int
 
     /// Bytes of the sources' decoding state (seek checkpoints and the like;
-    /// see `FrameSource.decodingStateByteCount`) as last read.
+    /// see `BudgetedFrameSource.decodingStateByteCount`) as last read.
     public var decodingStateBytes: Int
 
     /// Bytes set aside for decodes running now.

@@ -9,9 +9,11 @@ import EngineSupport
 /// ``FrameSource/displaying(at:)`` makes one (a GIF source scales as it
 /// composites instead). The timing is the base's; ``canvasWidth`` and
 /// ``canvasHeight`` are the display size the base's canvas fits into.
-public final class ScaledFrameSource: FrameSource, Sendable {
+public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The source the full-size frames come from.
     public let base: any FrameSource
+    /// The base as a ``BudgetedFrameSource``, when it is one.
+    private let budgetedBase: (any BudgetedFrameSource)?
 
     /// The largest frame this source hands out.
     public let displaySize: DisplaySize
@@ -30,6 +32,7 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     ///   - displaySize: The largest frame handed out.
     public init(base: any FrameSource, displaySize: DisplaySize) {
         self.base = base
+        self.budgetedBase = base as? any BudgetedFrameSource
         self.displaySize = displaySize
     }
 
@@ -67,7 +70,7 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     /// - Throws: The base's error, or ``FrameSourceError`` when the base's
     ///   frame is not the one asked for or not a whole canvas.
     public func frame(at index: Int) async throws -> RenderedFrame {
-        try await frame(at: index, reusing: [])
+        try await frame(at: index, reusing: [], priority: .now)
     }
 
     /// Frame `index` of the base, scaled into `storage` when it has the
@@ -77,13 +80,26 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     ///   - storage: Pixel memory the result may reuse.
     /// - Throws: As ``frame(at:)``.
     public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage, priority: .now)
+    }
+
+    /// Frame `index` of the base, asked of it at `priority`, scaled into
+    /// `storage` as ``frame(at:reusing:)``.
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Pixel memory the result may reuse.
+    ///   - priority: How urgently the frame is wanted.
+    /// - Throws: As ``frame(at:)``.
+    public func frame(
+        at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
+    ) async throws -> RenderedFrame {
         var pixels = consume storage
         let scratch = state.withLock { state in
             var taken: [UInt8] = []
             swap(&taken, &state.scratch)
             return taken
         }
-        let full = try await base.frame(at: index, reusing: scratch)
+        let full = try await base.frame(at: index, reusing: scratch, priority: priority, budgeted: budgetedBase)
         guard full.index == index else { throw FrameSourceError.wrongFrameIndex(requested: index, returned: full.index) }
         try FrameSourceError.check(full)
         let size = displaySize.fitting(width: full.width, height: full.height)
@@ -106,21 +122,21 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     /// The scratch canvas's bytes and the base's decoding state (at most
     /// `Int.max`, whatever the base reports; a negative report counts as 0).
     public var decodingStateByteCount: Int {
-        Self.sum(state.withLock { $0.scratch.count }, base.decodingStateByteCount)
+        Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.decodingStateByteCount ?? 0)
     }
 
     /// Drops the scratch canvas and the base's decoding state.
     public func releaseDecodingState() {
         var dropped: [UInt8] = []
         state.withLock { swap(&dropped, &$0.scratch) }
-        base.releaseDecodingState()
+        budgetedBase?.releaseDecodingState()
     }
 
     /// The base's working state and this source's scratch canvas: what it
     /// needs to scale the next frame without starting again (at most
     /// `Int.max`, as ``decodingStateByteCount``).
     public var workingStateByteCount: Int {
-        Self.sum(state.withLock { $0.scratch.count }, base.workingStateByteCount)
+        Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.workingStateByteCount ?? 0)
     }
 
     /// `scratch + reported`, with a base's report taken as 0 when negative
@@ -137,14 +153,14 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     public func trimDecodingState(toBytes bytes: Int) {
         let bytes = max(0, bytes)
         let scratch = state.withLock { $0.scratch.count }
-        guard Self.sum(scratch, base.decodingStateByteCount) > bytes else { return }
-        if bytes >= Self.sum(scratch, base.workingStateByteCount) {
-            base.trimDecodingState(toBytes: bytes - scratch)
+        guard Self.sum(scratch, budgetedBase?.decodingStateByteCount ?? 0) > bytes else { return }
+        if bytes >= Self.sum(scratch, budgetedBase?.workingStateByteCount ?? 0) {
+            budgetedBase?.trimDecodingState(toBytes: bytes - scratch)
             return
         }
         var dropped: [UInt8] = []
         state.withLock { swap(&dropped, &$0.scratch) }
-        base.trimDecodingState(toBytes: bytes)
+        budgetedBase?.trimDecodingState(toBytes: bytes)
     }
 
     /// A source showing the base at `size` (the base's display, not a
@@ -157,7 +173,7 @@ public final class ScaledFrameSource: FrameSource, Sendable {
 
 /// A ``ScaledFrameSource`` over a ``GrowingFrameSource``: the same, and
 /// still growing, so players listen for its frames.
-final class ScaledGrowingFrameSource: GrowingFrameSource, Sendable {
+final class ScaledGrowingFrameSource: GrowingFrameSource, BudgetedFrameSource, Sendable {
     let scaled: ScaledFrameSource
     let growing: any GrowingFrameSource
 
@@ -174,9 +190,15 @@ final class ScaledGrowingFrameSource: GrowingFrameSource, Sendable {
     var storedLoopCount: Int? { scaled.storedLoopCount }
     var isComplete: Bool { scaled.isComplete }
     var timing: FrameSourceTiming { scaled.timing }
+    var pixelFormat: PixelFormat { scaled.pixelFormat }
     func frame(at index: Int) async throws -> RenderedFrame { try await scaled.frame(at: index) }
     func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await scaled.frame(at: index, reusing: storage)
+    }
+    func frame(
+        at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
+    ) async throws -> RenderedFrame {
+        try await scaled.frame(at: index, reusing: storage, priority: priority)
     }
     var decodingStateByteCount: Int { scaled.decodingStateByteCount }
     func releaseDecodingState() { scaled.releaseDecodingState() }
