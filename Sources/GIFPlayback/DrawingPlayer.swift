@@ -92,7 +92,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     public let checkpointBudget: Int
 
     /// The bytes of stored indices and checkpoints held now.
-    public var decodingStateBytes: Int { drawer.decodingStateBytes }
+    public var checkpointAndIndexBytes: Int { drawer.checkpointAndIndexBytes }
 
     /// The frames giflib has decoded so far: in a steady loop over a GIF
     /// whose indices fit ``indexBudget`` it stops growing.

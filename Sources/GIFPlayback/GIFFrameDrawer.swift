@@ -79,7 +79,7 @@ final class GIFFrameDrawer: FrameDrawer {
 
     /// The stored indices (shared with the source) and this drawer's
     /// checkpoints.
-    var decodingStateBytes: Int { state.withLock { $0.seeker.decodingStateBytes } }
+    var checkpointAndIndexBytes: Int { state.withLock { $0.seeker.checkpointAndIndexBytes } }
 
     /// Why the latest draw failed (``FrameDraw/failed(frame:shown:reason:)``),
     /// or `nil`.

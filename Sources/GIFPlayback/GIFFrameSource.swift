@@ -158,9 +158,10 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// diagnostics and memory accounting: the figure after the latest decode.
     public var indexBytes: Int { indices.byteCount }
 
-    /// The bytes of decoding state held: stored indices and checkpoints,
-    /// after the latest decode (the working state not counted).
-    public var decodingStateBytes: Int { state.withLock { $0.checkpointBytes } + indices.byteCount + indices.passingByteCount }
+    /// The bytes of checkpoints and stored indices (with those of frames
+    /// handed over in passing) held after the latest decode: the decoding
+    /// state beyond the working state (``workingStateByteCount``).
+    public var checkpointAndIndexBytes: Int { state.withLock { $0.checkpointBytes } + indices.byteCount + indices.passingByteCount }
 
     /// The frames giflib has decoded for this source so far, across
     /// releases. A player looping over a GIF whose indices fit the index

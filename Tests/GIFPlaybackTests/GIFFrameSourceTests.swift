@@ -142,15 +142,15 @@ import Testing
         let working = source.workingStateByteCount
         #expect(working >= 640 * 400 * 4 + 640 * 400)
         #expect(working <= 640 * 400 * 4 + 640 * 400 + 64 << 10)
-        #expect(source.decodingStateByteCount == working + source.decodingStateBytes)
+        #expect(source.decodingStateByteCount == working + source.checkpointAndIndexBytes)
         // The trim counts the working state as well.
         source.trimDecodingState(toBytes: working + 640 * 400)
-        #expect(source.decodingStateBytes <= 640 * 400)
+        #expect(source.checkpointAndIndexBytes <= 640 * 400)
         #expect(source.decodingStateByteCount <= working + 640 * 400)
         #expect(source.indexBytes > 0)
         source.trimDecodingState(toBytes: working - 1)
         #expect(source.decodingStateByteCount == 0)
-        #expect(source.indexBytes == 0 && source.decodingStateBytes == 0)
+        #expect(source.indexBytes == 0 && source.checkpointAndIndexBytes == 0)
         _ = try await source.frame(at: 1)
         #expect(source.decodeCount == 602)
     }

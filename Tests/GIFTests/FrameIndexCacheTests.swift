@@ -122,7 +122,7 @@ import Testing
         #expect(seeker.indexBytes <= indexBytes / 2)
         #expect(seeker.indexedFrameCount < expected.count)
         seeker.trim(toBytes: -1)
-        #expect(seeker.decodingStateBytes == 0)
+        #expect(seeker.checkpointAndIndexBytes == 0)
         for index in expected.indices.reversed() { try Self.check(&seeker, index, expected, "demo.gif") }
     }
 }

@@ -121,7 +121,7 @@ enum SteadyLoop {
             cpu.append(processCPUSeconds())
             decodes.append(player.decodeCount)
         }
-        return (cpu, decodes, player.decodingStateBytes)
+        return (cpu, decodes, player.checkpointAndIndexBytes)
     }
 
     /// The parent side: the table of the figures.

@@ -142,10 +142,10 @@ public struct FrameSeeker {
 
     /// The bytes of decoding state this seeker holds beyond its working
     /// state: checkpoints and stored indices.
-    public var decodingStateBytes: Int { checkpointBytes + indices.byteCount }
+    public var checkpointAndIndexBytes: Int { checkpointBytes + indices.byteCount }
 
     /// The bytes this seeker keeps to go on decoding, beyond
-    /// ``decodingStateBytes``: the working canvas (and the area saved for a
+    /// ``checkpointAndIndexBytes``: the working canvas (and the area saved for a
     /// frame that restores what was under it), and the decoder's index
     /// buffer, code-check scratch and giflib handle. 0 before the first
     /// frame.
@@ -158,10 +158,10 @@ public struct FrameSeeker {
     /// later decodes may store again; call it again to hold a lower figure.
     public mutating func trim(toBytes bytes: Int) {
         let target = max(0, bytes)
-        for index in checkpoints.keys.sorted(by: >) where decodingStateBytes > target {
+        for index in checkpoints.keys.sorted(by: >) where checkpointAndIndexBytes > target {
             checkpointBytes -= checkpoints.removeValue(forKey: index)!.stateByteCount
         }
-        if decodingStateBytes > target { indices.trim(toBytes: target - checkpointBytes) }
+        if checkpointAndIndexBytes > target { indices.trim(toBytes: target - checkpointBytes) }
     }
 
     /// The composited frame at `index`.
