@@ -72,63 +72,6 @@ import EngineSupport
 /// budget.trim(to: 4 << 20)
 /// ```
 public final class FrameMemoryBudget: Sendable, Hashable {
-    /// One cache's share. A class, changed in place through the members
-    /// table: a struct this large changed through `Dictionary`'s `_modify`
-    /// accessor costs a heap-allocated coroutine frame per change, several
-    /// per frame shown.
-    final class Member {
-        let source: any FrameSource
-        /// The source as one that reports and gives back decoding state, or
-        /// `nil` (it then counts as holding none).
-        let budgeted: (any BudgetedFrameSource)?
-        /// The source's facts, read outside the lock (see ``SourceFacts``).
-        var facts: SourceFacts
-        var playing = 0
-        /// Bytes set aside for the decode running now (0: none).
-        var reserved = 0
-        var stateBytes = 0
-        var frameBytes = 0
-        var frames = 0
-        var lastUse: UInt64 = 0
-        var counters = FrameCacheStatistics()
-        /// The frame bytes this cache may hold while playing without giving
-        /// way to another playing cache (see
-        /// ``FrameMemoryBudget/assignFairShares(_:)``): set before each
-        /// reservation that must make room.
-        var share = 0
-        /// Scratch for ``FrameMemoryBudget/assignFairShares(_:)``: whether
-        /// ``share`` is the whole need, below the common level.
-        var shareFixed = false
-
-        init(source: any FrameSource, facts: SourceFacts) {
-            self.source = source
-            self.budgeted = source as? any BudgetedFrameSource
-            self.facts = facts
-        }
-    }
-
-    /// What the budget knows of a source, read from it with the budget's
-    /// lock released.
-    struct SourceFacts {
-        /// The bytes of every frame at the cache's size: what the cache
-        /// would hold to keep the whole animation.
-        var need: Int
-        /// The decoding state the source needs to go on
-        /// (`BudgetedFrameSource.workingStateByteCount`), at least 0.
-        var working: Int
-        /// The decoding state it holds (`BudgetedFrameSource.decodingStateByteCount`),
-        /// at least 0.
-        var state: Int
-
-        init(of source: any FrameSource) {
-            let frame = FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
-            let count = max(0, source.frameCount)
-            need = count == 0 ? 0 : (frame > .max / count ? .max : frame * count)
-            let budgeted = source as? any BudgetedFrameSource
-            working = max(0, budgeted?.workingStateByteCount ?? 0)
-            state = max(0, budgeted?.decodingStateByteCount ?? 0)
-        }
-    }
 
     /// A source's decoding state to give back: chosen under the lock, asked
     /// of the source after it is released.
@@ -152,16 +95,6 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         var keepingWork: Bool
     }
 
-    struct FrameKey: Hashable {
-        var member: Int
-        var index: Int
-    }
-
-    struct Held {
-        var frame: RenderedFrame
-        var lastUse: UInt64
-    }
-
     /// Something the budget can give back.
     enum Victim {
         case frame(FrameKey)
@@ -169,25 +102,6 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         /// `keepingWork` (see `BudgetedFrameSource.workingStateByteCount`): given
         /// back by the source, outside the lock.
         case state(StateTrim)
-    }
-
-    struct Ledger {
-        var limit: Int
-        var members: [Int: Member] = [:]
-        var frames: [FrameKey: Held] = [:]
-        var nextMember = 0
-        var tick: UInt64 = 0
-        /// frames + reserved + decoding state, over all members: 128 bits,
-        /// since each member's state may be up to `Int.max`.
-        var total: Int128 = 0
-        var frameBytes = 0
-        var stateBytes: Int128 = 0
-        var reserved = 0
-        var evictions = 0
-        var stateTrims = 0
-        /// Bytes of frames and decoding state given back and not reused
-        /// since the free pages were last returned (see ``FreedMemory``).
-        var givenBack = 0
     }
 
     let ledger: LockedState<Ledger>
@@ -245,8 +159,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                     guard let member = ledger.members[trim.id] else { return }
                     ledger.stateTrims += 1
                     member.facts = facts
-                    Self.addGivenBack(&ledger, member.stateBytes - facts.state)
-                    Self.setState(&ledger, of: trim.id, to: min(facts.state, member.stateBytes))
+                    ledger.addGivenBack(member.stateBytes - facts.state)
+                    ledger.setState(of: trim.id, to: min(facts.state, member.stateBytes))
                 }
             }
         }
@@ -295,7 +209,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             }
             guard ledger.total > Int128(max(0, bytes)) else { return .done(()) }
             for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
-                Self.release(&ledger, reservationOf: id)
+                ledger.release(reservationOf: id)
                 guard ledger.total > Int128(max(0, bytes)) else { return .done(()) }
             }
             return .done(())
@@ -325,8 +239,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     func unregister(_ id: Int) {
         update { ledger in
-            Self.dropFrames(&ledger, of: id)
-            Self.release(&ledger, reservationOf: id)
+            ledger.dropFrames(of: id)
+            ledger.release(reservationOf: id)
             if let member = ledger.members.removeValue(forKey: id) {
                 ledger.stateBytes -= Int128(member.stateBytes)
                 ledger.total -= Int128(member.stateBytes)
@@ -369,11 +283,11 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     func reserve(_ id: Int, bytes: Int, protecting: [Int]?) -> [UInt8]? {
         var storage: [UInt8] = []
         return passes { ledger, trimmed -> Pass<[UInt8]?> in
-            Self.release(&ledger, reservationOf: id)
+            ledger.release(reservationOf: id)
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return .done(protecting == nil ? [] : nil) }
-            let atShare = Self.room(in: ledger) < bytes ? Self.atFairShare(id, adding: bytes, in: ledger) : nil
-            while Self.room(in: ledger) < bytes {
-                switch Self.victim(
+            let atShare = ledger.room < bytes ? EvictionPolicy.atFairShare(id, adding: bytes, in: ledger) : nil
+            while ledger.room < bytes {
+                switch EvictionPolicy.victim(
                     in: ledger, requester: id, protecting: protecting, keepingWork: true, atShare: atShare,
                     trimmed: trimmed)
                 {
@@ -382,7 +296,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                 case .state(let trim):
                     return .trim(trim)
                 case .frame(let key):
-                    let pixels = Self.evict(&ledger, key)
+                    let pixels = ledger.evict(key)
                     if storage.isEmpty, pixels.count == bytes {
                         storage = pixels
                         ledger.givenBack -= bytes
@@ -403,10 +317,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         ledger.withLock { ledger in
             guard let member = ledger.members[id] else { return }
             let reserved = member.reserved
-            Self.release(&ledger, reservationOf: id)
+            ledger.release(reservationOf: id)
             let key = FrameKey(member: id, index: frame.index)
-            if ledger.frames[key] != nil { _ = Self.remove(&ledger, key) }
-            guard reserved > 0, frame.byteCount <= reserved, Self.room(in: ledger) >= frame.byteCount else { return }
+            if ledger.frames[key] != nil { _ = ledger.remove(key) }
+            guard reserved > 0, frame.byteCount <= reserved, ledger.room >= frame.byteCount else { return }
             ledger.tick += 1
             ledger.frames[key] = Held(frame: frame, lastUse: ledger.tick)
             ledger.members[id]!.frameBytes += frame.byteCount
@@ -417,7 +331,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     }
 
     func cancelReservation(_ id: Int) {
-        ledger.withLock { Self.release(&$0, reservationOf: id) }
+        ledger.withLock { $0.release(reservationOf: id) }
     }
 
     /// Reads member `id`'s source's decoding state, then gives back what is
@@ -430,7 +344,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard let member = ledger.members[id] else { return .done(()) }
             if trimmed.isEmpty {
                 member.facts = facts
-                Self.setState(&ledger, of: id, to: facts.state)
+                ledger.setState(of: id, to: facts.state)
             }
             if case .trim(let trim) = Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed) {
                 return .trim(trim)
@@ -448,8 +362,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard let member = ledger.members[id] else { return }
             ledger.stateTrims += 1
             member.facts = after
-            Self.addGivenBack(&ledger, member.stateBytes - after.state)
-            Self.setState(&ledger, of: id, to: after.state)
+            ledger.addGivenBack(member.stateBytes - after.state)
+            ledger.setState(of: id, to: after.state)
         }
     }
 
@@ -470,8 +384,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Drops member `id`'s frames and the room set aside for its decode.
     func purge(_ id: Int) {
         update { ledger in
-            Self.dropFrames(&ledger, of: id)
-            Self.release(&ledger, reservationOf: id)
+            ledger.dropFrames(of: id)
+            ledger.release(reservationOf: id)
         }
     }
 
@@ -506,155 +420,18 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         for pass in 0..<(hard ? 2 : 1) {
             let keepingWork = pass == 0
             shedding: while ledger.total > Int128(bytes) {
-                switch victim(
+                switch EvictionPolicy.victim(
                     in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, atShare: nil,
                     trimmed: trimmed)
                 {
                 case nil: break shedding
                 case .state(let trim): return .trim(trim)
-                case .frame(let key): _ = evict(&ledger, key)
+                case .frame(let key): _ = ledger.evict(key)
                 }
             }
         }
         return .done(())
     }
 
-    /// For a reservation of `bytes` by member `id`: whether it would take
-    /// the member past its fair share, with every playing member's
-    /// ``Member/share`` worked out; `nil` (the plain order) when it is not
-    /// playing.
-    private static func atFairShare(_ id: Int, adding bytes: Int, in ledger: Ledger) -> Bool? {
-        guard let member = ledger.members[id], member.playing > 0 else { return nil }
-        assignFairShares(ledger)
-        return member.frameBytes > member.share - min(member.share, bytes)
-    }
-
-    /// Sets each playing member's ``Member/share``: the max-min fair share
-    /// of the frame room (the limit less the decoding state), where each
-    /// gets its whole need or a common level, whichever is less, and the
-    /// needs below the level plus the level for each of the rest fill the
-    /// room. Allocates nothing; each need is read from its source once.
-    private static func assignFairShares(_ ledger: Ledger) {
-        var room = clamped(max(0, Int128(ledger.limit) - ledger.stateBytes))
-        var open = 0
-        for member in ledger.members.values where member.playing > 0 {
-            member.share = member.facts.need
-            member.shareFixed = false
-            open += 1
-        }
-        while open > 0 {
-            let level = room / open
-            var changed = false
-            for member in ledger.members.values where member.playing > 0 && !member.shareFixed && member.share < level {
-                member.shareFixed = true
-                room -= member.share
-                open -= 1
-                changed = true
-            }
-            guard changed else {
-                for member in ledger.members.values where member.playing > 0 && !member.shareFixed {
-                    member.share = level
-                }
-                return
-            }
-        }
-    }
-
-    /// The next thing to give back, by the order in the type's description:
-    /// lowest class first, least recently used within a class. With
-    /// `atShare` (a playing requester's room: whether it is at its fair
-    /// share), frames of other playing caches
-    /// within their fair share are not taken, nor any other playing cache's
-    /// when the requester is at its own share; those over it go before the
-    /// requester's own frames.
-    private static func victim(
-        in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool, atShare: Bool?,
-        trimmed: Set<Trimmed>
-    ) -> Victim? {
-        var best: Victim?
-        var bestRank = (Int.max, UInt64.max)
-        for (key, held) in ledger.frames {
-            if let protecting, key.member == requester, protecting.contains(key.index) { continue }
-            guard let member = ledger.members[key.member] else { continue }
-            let playing = member.playing > 0
-            var rank = key.index == 0 ? (playing ? 6 : 5) : (playing ? 2 : 1)
-            if let atShare, playing {
-                if key.member == requester {
-                    if key.index != 0 { rank = 3 }
-                } else if atShare || member.frameBytes <= member.share {
-                    continue
-                }
-            }
-            if (rank, held.lastUse) < bestRank {
-                bestRank = (rank, held.lastUse)
-                best = .frame(key)
-            }
-        }
-        for (id, member) in ledger.members where member.stateBytes > 0 && id != requester {
-            guard let budgeted = member.budgeted else { continue }
-            // A playing source gives back only what it does not need to go on.
-            let keeps = keepingWork && member.playing > 0
-            if keeps, member.stateBytes <= member.facts.working { continue }
-            if trimmed.contains(Trimmed(id: id, keepingWork: keeps)) { continue }
-            let rank = member.playing > 0 ? 4 : 0
-            if (rank, member.lastUse) < bestRank {
-                bestRank = (rank, member.lastUse)
-                best = .state(StateTrim(id: id, source: budgeted, keepingWork: keeps))
-            }
-        }
-        return best
-    }
-
-    /// Evicts frame `key`; its pixels are returned for reuse.
-    private static func evict(_ ledger: inout Ledger, _ key: FrameKey) -> [UInt8] {
-        ledger.evictions += 1
-        ledger.members[key.member]?.counters.evictions += 1
-        return remove(&ledger, key)
-    }
-
-    private static func remove(_ ledger: inout Ledger, _ key: FrameKey) -> [UInt8] {
-        guard let held = ledger.frames.removeValue(forKey: key) else { return [] }
-        let bytes = held.frame.byteCount
-        ledger.members[key.member]?.frameBytes -= bytes
-        ledger.members[key.member]?.frames -= 1
-        ledger.frameBytes -= bytes
-        ledger.total -= Int128(bytes)
-        addGivenBack(&ledger, bytes)
-        return held.frame.pixels
-    }
-
-    private static func dropFrames(_ ledger: inout Ledger, of id: Int) {
-        guard let member = ledger.members[id], member.frames > 0 else { return }
-        for key in ledger.frames.keys where key.member == id { _ = remove(&ledger, key) }
-    }
-
-    private static func release(_ ledger: inout Ledger, reservationOf id: Int) {
-        guard let reserved = ledger.members[id]?.reserved, reserved > 0 else { return }
-        ledger.members[id]!.reserved = 0
-        ledger.reserved -= reserved
-        ledger.total -= Int128(reserved)
-    }
-
-    private static func setState(_ ledger: inout Ledger, of id: Int, to bytes: Int) {
-        guard let old = ledger.members[id]?.stateBytes else { return }
-        let bytes = max(0, bytes)
-        ledger.members[id]!.stateBytes = bytes
-        ledger.stateBytes += Int128(bytes) - Int128(old)
-        ledger.total += Int128(bytes) - Int128(old)
-    }
-
-    /// The bytes left under the limit (negative when over it).
-    private static func room(in ledger: Ledger) -> Int128 { Int128(ledger.limit) - ledger.total }
-
-    /// `value` within `Int`'s range: the 128-bit sums as the API reports them.
-    private static func clamped(_ value: Int128) -> Int { Int(clamping: value) }
-
-    /// Counts `bytes` (when positive) as given back, saturating: one source
-    /// may report `Int.max`.
-    private static func addGivenBack(_ ledger: inout Ledger, _ bytes: Int) {
-        guard bytes > 0 else { return }
-        let (sum, overflow) = ledger.givenBack.addingReportingOverflow(bytes)
-        ledger.givenBack = overflow ? .max : sum
-    }
 }
 
