@@ -63,7 +63,7 @@ public protocol FrameSource: Sendable {
 
     /// How the source's frames lay out their pixels
     /// (``RenderedFrame/pixelFormat``), the same for every frame. The
-    /// default implementation returns ``PixelFormat/rgba8``.
+    /// default implementation returns `PixelFormat.rgba8`.
     var pixelFormat: PixelFormat { get }
 
     /// Whether every frame is there: `true` for a file read whole; `false`
@@ -101,7 +101,7 @@ extension FrameSource {
     /// - Parameter decoded: Ignored.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? { nil }
 
-    /// ``PixelFormat/rgba8``: a source that does not say otherwise gives
+    /// `PixelFormat.rgba8`: a source that does not say otherwise gives
     /// RGBA frames.
     public var pixelFormat: PixelFormat { .rgba8 }
 
