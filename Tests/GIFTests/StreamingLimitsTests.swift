@@ -186,4 +186,29 @@ struct StreamingLimitsTests {
             #expect(limits.maxFrameDataBytes < limits.maxInputBytes)
         }
     }
+
+    /// While an image of the stream is held (as a frame source's seeker
+    /// holds one), the stream's buffer grows where it is: the held image and
+    /// the stream read the same memory, so the bytes are never in two
+    /// buffers at once, and the held image still reads what it had.
+    @Test("Appends while an image of the stream is held grow the one buffer in place")
+    func appendsGrowInPlaceWhileHeld() throws {
+        var builder = GIFBuilder(width: 4, height: 4)
+        for i in 0..<2000 { builder.image(width: 4, height: 4, indices: [UInt8](repeating: UInt8(i % 2), count: 16)) }
+        let bytes = builder.bytes
+        var gif = IncrementalGIF()
+        var first: GIFImage?
+        var buffers = Set<UnsafeRawPointer>()
+        var start = 0
+        for end in stride(from: 64, through: bytes.count, by: 64) {
+            try gif.append(bytes[start..<end])
+            start = end
+            guard let image = gif.image else { continue }
+            if first == nil { first = image }  // held throughout
+            _ = image.arrivedBytes?.withUnsafeBufferPointer { buffers.insert(UnsafeRawPointer($0.baseAddress!)) }
+        }
+        #expect(buffers.count == 1, "\(buffers.count) buffers for \(bytes.count / 64) appends")
+        let held = try #require(first?.bytes)
+        #expect(held == Array(bytes[..<held.count]))
+    }
 }
