@@ -81,27 +81,34 @@ struct StreamingLimitsTests {
         #expect(error?.byteOffset == start)
     }
 
-    /// An image made from the stream (as a frame source's seeker holds one)
-    /// shares the bytes: appends write past them in place, and the stream
-    /// moves to new memory only when its buffer doubles.
-    @Test("Appends while images of the stream are held do not copy the bytes each time")
-    func appendsDoNotCopyHeldBytes() throws {
+    /// 2,000 4 × 4 frames fed 64 bytes at a time, each image of the stream
+    /// handed to `hold` (as a frame source's seeker takes one): the bytes,
+    /// and the buffers the images read.
+    static func feedHoldingImages(_ hold: (GIFImage) -> Void) throws -> (bytes: [UInt8], buffers: Set<UnsafeRawPointer>) {
         var builder = GIFBuilder(width: 4, height: 4)
-        for _ in 0..<2000 { builder.image(width: 4, height: 4, indices: [UInt8](repeating: 0, count: 16)) }
+        for i in 0..<2000 { builder.image(width: 4, height: 4, indices: [UInt8](repeating: UInt8(i % 2), count: 16)) }
         let bytes = builder.bytes
         var gif = IncrementalGIF()
-        var held: [GIFImage] = []
         var buffers = Set<UnsafeRawPointer>()
         var start = 0
         for end in stride(from: 64, through: bytes.count, by: 64) {
             try gif.append(bytes[start..<end])
             start = end
             guard let image = gif.image else { continue }
-            held = [image]  // one image held at a time, as a seeker does
+            hold(image)
             _ = image.arrivedBytes?.withUnsafeBufferPointer { buffers.insert(UnsafeRawPointer($0.baseAddress!)) }
         }
+        return (bytes, buffers)
+    }
+
+    /// An image made from the stream (as a frame source's seeker holds one)
+    /// shares the bytes: appends write past them in place.
+    @Test("Appends while images of the stream are held do not copy the bytes each time")
+    func appendsDoNotCopyHeldBytes() throws {
+        var held: [GIFImage] = []
+        let (bytes, buffers) = try Self.feedHoldingImages { held = [$0] }  // one at a time, as a seeker does
         #expect(held.count == 1)
-        // Doubling from 64 bytes to the whole file: about log2(size / 64) buffers.
+        // At most one buffer per doubling from 64 bytes to the whole file.
         #expect(buffers.count <= 16, "\(buffers.count) buffers for \(bytes.count / 64) appends")
     }
 
@@ -193,20 +200,8 @@ struct StreamingLimitsTests {
     /// buffers at once, and the held image still reads what it had.
     @Test("Appends while an image of the stream is held grow the one buffer in place")
     func appendsGrowInPlaceWhileHeld() throws {
-        var builder = GIFBuilder(width: 4, height: 4)
-        for i in 0..<2000 { builder.image(width: 4, height: 4, indices: [UInt8](repeating: UInt8(i % 2), count: 16)) }
-        let bytes = builder.bytes
-        var gif = IncrementalGIF()
         var first: GIFImage?
-        var buffers = Set<UnsafeRawPointer>()
-        var start = 0
-        for end in stride(from: 64, through: bytes.count, by: 64) {
-            try gif.append(bytes[start..<end])
-            start = end
-            guard let image = gif.image else { continue }
-            if first == nil { first = image }  // held throughout
-            _ = image.arrivedBytes?.withUnsafeBufferPointer { buffers.insert(UnsafeRawPointer($0.baseAddress!)) }
-        }
+        let (bytes, buffers) = try Self.feedHoldingImages { if first == nil { first = $0 } }  // held throughout
         #expect(buffers.count == 1, "\(buffers.count) buffers for \(bytes.count / 64) appends")
         let held = try #require(first?.bytes)
         #expect(held == Array(bytes[..<held.count]))
