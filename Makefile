@@ -37,7 +37,7 @@ demo: build
 
 ## The whole test suite in one build under AddressSanitizer (every test,
 ## sampled sweeps), the player and parallel-decoder tests under
-## ThreadSanitizer, 30 seconds of both fuzz targets side by side and the
+## ThreadSanitizer, 20 seconds of both fuzz targets side by side and the
 ## DocC build; each phase's time
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:
@@ -72,7 +72,7 @@ FUZZ_SECONDS ?= 900
 fuzz: giflib
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## The DocC reference for GIF, Playback and GIFPlayback, built with
+## The DocC reference for Pixels, GIF, Playback and GIFPlayback, built with
 ## the toolchain's docc; a DocC warning fails it. Archives in .build/docs/.
 docs: giflib
 	scripts/docs.sh

@@ -26,8 +26,12 @@ let package = Package(
         // The decoder's AVX-512 kernels, compiled once with the instruction
         // sets they name and called only where the processor has them.
         .target(name: "GIFKernels"),
-        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport", "GIFKernels"]),
-        .target(name: "Playback", dependencies: ["EngineSupport"]),
+        // The pixel types GIF and Playback share (the pixel format, the
+        // rectangle, the buffer error), so that both speak of the same
+        // values; each re-exports it.
+        .target(name: "Pixels"),
+        .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport", "GIFKernels", "Pixels"]),
+        .target(name: "Playback", dependencies: ["EngineSupport", "Pixels"]),
         // giflib's DGifSlurp on the same bytes: the floor `gif bench` divides
         // by. Not a product, so it stays out of the GIF library's API.
         .target(name: "GIFLibBaseline", dependencies: ["CGIFLib", "GIF"]),
@@ -74,3 +78,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `GIF_PACKAGE=threads` keeps only what the ThreadSanitizer run of
+// `scripts/test.sh` executes (the player tests and the parallel decoder's):
+// the command, its argument parser and the snippet tests are left unbuilt.
+if Context.environment["GIF_PACKAGE"] == "threads" {
+    let kept: Set = [
+        "CGIFLib", "EngineSupport", "GIFKernels", "Pixels", "GIF", "Playback", "GIFPlayback",
+        "PlaybackTestSupport", "PlaybackTests", "GIFPlaybackTests", "GIFTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in product.name == "gif" }
+    package.dependencies.removeAll()
+}

@@ -35,6 +35,7 @@ module() {  # module NAME SOURCES...
     -o "$out/kernels.o"
 ar rcs "$out/libGIFKernels.a" "$out/kernels.o"
 module EngineSupport $(find Sources/EngineSupport -name '*.swift' | sort)
+module Pixels $(find Sources/Pixels -name '*.swift' | sort)
 # The sources sit in stage folders below each module.
 # Whole-module builds use one core each: GIF and Playback, which do not
 # depend on each other, compile side by side, and so do the two fuzzers.
@@ -44,9 +45,9 @@ module Playback $(find Sources/Playback -name '*.swift' | sort)
 wait "$gif"
 module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
-    -L "$out" -lGIFPlayback -lGIF -lPlayback -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixels -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
 fuzzer=$!
 "$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
-    -L "$out" -lPlayback -lEngineSupport -o "$out/playback-fuzzer"
+    -L "$out" -lPlayback -lPixels -lEngineSupport -o "$out/playback-fuzzer"
 wait "$fuzzer"
 echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2

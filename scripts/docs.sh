@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC reference for GIF, Playback and GIFPlayback with the
-# toolchain's own `docc`, no package plugin: `swift build` compiles the three
+# Builds the DocC reference for Pixels, GIF, Playback and GIFPlayback with the
+# toolchain's own `docc`, no package plugin: `swift build` compiles the four
 # library modules (nothing else), `swift-symbolgraph-extract` reads their
 # public symbols from the built modules, and `docc convert` joins them with
 # each module's catalog (Sources/<Module>/<Module>.docc, when there is one).
@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out="${DOCS_DIR:-.build/docs}"
-modules=(GIF Playback GIFPlayback)
+modules=(Pixels GIF Playback GIFPlayback)
 read -r -a build_flags <<<"${DOCS_BUILD_FLAGS:-}"
 
 swift build "${build_flags[@]}" --target GIFPlayback >/dev/null

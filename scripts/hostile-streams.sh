@@ -89,12 +89,12 @@ peak "gif play - (large GIF)" "$out/large-play.time"
 flags=(-O -wmo -parse-as-library -swift-version 6 -package-name swift_gif_engine -I Sources/CGIFLib -I Sources/GIFKernels/include -I "$out")
 "${CLANG:-clang}" -O2 -I Sources/GIFKernels/include -c Sources/GIFKernels/kernels.c -o "$out/kernels.o"
 ar rcs "$out/libGIFKernels.a" "$out/kernels.o"
-for module in EngineSupport GIF Playback GIFPlayback; do
+for module in EngineSupport Pixels GIF Playback GIFPlayback; do
     swiftc "${flags[@]}" -module-name "$module" -emit-library -static -emit-module \
         -emit-module-path "$out/$module.swiftmodule" -o "$out/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)
 done
 swiftc "${flags[@]}" -module-name HostileAppend scripts/hostile-append.swift \
-    -L "$out" -lGIFPlayback -lGIF -lPlayback -lEngineSupport -lGIFKernels -lgif -o "$out/hostile-append"
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixels -lEngineSupport -lGIFKernels -lgif -o "$out/hostile-append"
 /usr/bin/time -v "$out/hostile-append" 2> "$out/append.time"
 awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
     END {printf "30 MB frame + 2,000 appends: %.2f CPU-s, %.0f MB\n", u + s, r / 1024}' "$out/append.time"

@@ -15,7 +15,7 @@
 # - tsan: the player tests, the GIF frame source's and the parallel
 #   decoder's, each in a process of their own, under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
 #   suppressed and why).
-# - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (60 in
+# - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (40 in
 #   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
 # - docs: the DocC build from the modules the asan phase compiled; a DocC
 #   warning fails it.
@@ -26,7 +26,7 @@ mode="${1:-sample}"
 swift="${SWIFT:-swift}"
 export SWEEP_SEED="${SWEEP_SEED:-$(( $(date +%s) % 1000000 ))}"
 case "$mode" in
-sample) fuzz_seconds="${FUZZ_SECONDS:-60}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
+sample) fuzz_seconds="${FUZZ_SECONDS:-40}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
 long) export GIF_TEST_FULL=1; fuzz_seconds="${FUZZ_SECONDS:-600}"; fuzz_flags="${FUZZ_FLAGS:-}" ;;
 *) echo "usage: scripts/test.sh [sample|long]" >&2; exit 2 ;;
 esac
@@ -56,6 +56,10 @@ trap summary EXIT
 
 asan=(--sanitize=address --scratch-path .build-asan)
 tsan=(--sanitize=thread --scratch-path .build-tsan)
+# The ThreadSanitizer phases build and run only the targets their tests need
+# (Package.swift reads GIF_PACKAGE): not the command, its argument parser or
+# the snippets, which no thread test runs.
+tsan_env=(env GIF_PACKAGE=threads PLAYBACK_TEST_WAIT_SECONDS=60)
 player='^(PlaybackTests|GIFPlaybackTests)\.'
 playback='^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
 # XCTest's runner leaks its suite objects at exit; LeakSanitizer stays on for the rest.
@@ -66,13 +70,13 @@ phase "asan build" "$swift" build --build-tests "${asan[@]}"
 phase "asan decoder, command" "$swift" test --skip-build "${asan[@]}" --skip "$playback"
 phase "asan player" "$swift" test --skip-build "${asan[@]}" --filter "$player"
 phase "asan snippets" "$swift" test --skip-build "${asan[@]}" --filter '^DocSnippetTests\.'
-phase "tsan build" "$swift" build --build-tests "${tsan[@]}"
+phase "tsan build" "${tsan_env[@]}" "$swift" build --build-tests "${tsan[@]}"
 # Code under ThreadSanitizer runs 5 to 15 times slower: waits get 60 s.
-phase "tsan player" env PLAYBACK_TEST_WAIT_SECONDS=60 "$swift" test --skip-build "${tsan[@]}" --filter '^PlaybackTests\.'
+phase "tsan player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^PlaybackTests\.'
 # The index tier's 600-frame loop checks pixels and decode counts, not
 # threads (the ASan run has it): under ThreadSanitizer it alone took 80 s.
-phase "tsan GIF player" env PLAYBACK_TEST_WAIT_SECONDS=60 "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
+phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
     --skip 'GIFFrameSourceIndexTierTests'
-phase "tsan parallel decoder" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
+phase "tsan parallel decoder" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh

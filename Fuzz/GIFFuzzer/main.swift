@@ -185,7 +185,8 @@ func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
     let budgets = script.next()
     guard let player = try? DrawingPlayer(
         image: image, configuration: PlayerConfiguration(loop: .forever, direction: direction),
-        indexBudget: [0, 1 << 20, 300, -1][Int(budgets % 4)], checkpointBudget: [0, 1 << 20, Int.max][Int(budgets / 4 % 3)])
+        indexBudget: [0, 1 << 20, 300, -1][Int(budgets % 4)], checkpointBudget: [0, 1 << 20, Int.max][Int(budgets / 4 % 3)],
+        startingAt: ManualClock.Instant(offset: .zero))
     else {
         precondition(image.info.frameCount == 0, "no DrawingPlayer for \(image.info.frameCount) frames")
         return
@@ -194,17 +195,17 @@ func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
     let bytesPerRow = rowBytes + slack
     var buffer = [UInt8](repeating: 0xA5, count: max(0, bytesPerRow * player.height - slack))
     var packed = [UInt8](repeating: 0, count: rowBytes * player.height)
-    player.playhead.play()
+    player.play()
     var steps = 0
     while !script.isDone, steps < 24 {
         steps += 1
         let op = script.next(), argument = script.next()
         switch op % 5 {
-        case 0: player.advance(to: player.playhead.nextChangeTime ?? player.playhead.now)
-        case 1: player.playhead.advance(by: duration(argument))
-        case 2: _ = try? player.playhead.seek(toFrame: Int(argument) % max(1, image.info.frameCount))
+        case 0: player.advance(to: player.nextChangeInstant ?? player.now)
+        case 1: player.advance(by: duration(argument))
+        case 2: _ = try? player.seek(toFrame: Int(argument) % max(1, image.info.frameCount))
         case 3: player.invalidate()
-        default: for _ in 0..<Int(argument % 12) { player.advance(to: player.playhead.nextChangeTime ?? player.playhead.now) }
+        default: for _ in 0..<Int(argument % 12) { player.advance(to: player.nextChangeInstant ?? player.now) }
         }
         let drawn: FrameCopy?
         let before = (player.drawnFrame, buffer)

@@ -3,7 +3,7 @@ public struct FrameInfo: Sendable, Hashable {
     /// The frame's position in the file, from 0.
     public var index: Int
     /// The rectangle from the image descriptor, unclipped.
-    public var rect: FrameRect
+    public var rect: PixelRect
     /// Whether the rows are stored in four interlaced passes.
     public var isInterlaced: Bool
     /// The local colour table, if the frame has one.

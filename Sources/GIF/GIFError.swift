@@ -9,6 +9,11 @@ import Darwin
 /// A failure to read or decode a GIF, with the evidence: what happened, in
 /// which frame, at which byte offset, and how many frames were decoded before
 /// it (those frames stay valid).
+///
+/// A call that both decodes and writes into the host's buffer
+/// (``FrameSeeker/copyFrame(at:into:bytesPerRow:onlyChanged:)``) reports a
+/// buffer it cannot write into as ``Kind/buffer(_:)``, holding the
+/// `PixelBufferError` that every such check in the library throws.
 public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The block of a GIF file a truncation happened in.
     public enum Block: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -82,12 +87,10 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case noDataFromWriter(path: String, waited: Duration)
         /// A frame index past the last frame was asked for.
         case frameOutOfRange(Int, count: Int)
-        /// A host buffer's rows were given `bytesPerRow` apart, fewer than
-        /// the `minimum` one canvas row takes (width × 4), or negative.
-        case rowStrideTooSmall(bytesPerRow: Int, minimum: Int)
-        /// A host buffer of `byteCount` bytes cannot hold the canvas, which
-        /// takes `needed` with the row stride given.
-        case bufferTooSmall(byteCount: Int, needed: Int)
+        /// The host's buffer cannot take the canvas (its rows too close
+        /// together, or too few bytes), checked before anything is decoded
+        /// or written.
+        case buffer(PixelBufferError)
     }
 
     /// What went wrong.
@@ -125,10 +128,7 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noDataFromWriter(_, let waited):
             "a writer opened the FIFO but sent nothing within \(waited)"
         case .frameOutOfRange(let index, let count): "there is no frame \(index) (the file has \(count))"
-        case .rowStrideTooSmall(let bytesPerRow, let minimum):
-            "the buffer's rows are \(bytesPerRow) bytes apart, fewer than the \(minimum) a canvas row takes"
-        case .bufferTooSmall(let byteCount, let needed):
-            "the buffer holds \(byteCount) bytes, fewer than the \(needed) the canvas takes"
+        case .buffer(let error): error.description
         }
     }
 

@@ -8,19 +8,25 @@ import Playback
 /// `Player` hands out whole canvases through actors and a decode thread,
 /// which suits hosts that draw images; a host that keeps its own pixels (a
 /// bitmap context, a texture upload buffer, a terminal's cells) and ticks
-/// its own clock can skip all of that. Move the ``playhead`` (play, pause,
-/// seek, ``advance(to:)``), then call ``draw(into:bytesPerRow:)``: the
-/// frame shown is composited from the palette indices stored on the first
-/// pass and only its changed rectangle is written, so a steady loop costs a
-/// few percent of decoding the GIF (see the README's steady-loop figures)
-/// and allocates nothing.
+/// its own clock can skip all of that. Move the player (``play(at:)``,
+/// ``pause(at:)``, ``seek(toFrame:)``, ``advance(to:)``, with instants of
+/// the host's clock, as a `Player` takes them), then call
+/// ``draw(into:bytesPerRow:)``: the frame shown is composited from the
+/// palette indices stored on the first pass and only its changed rectangle
+/// is written, so a steady loop costs a few percent of decoding the GIF
+/// (see the README's steady-loop figures) and allocates nothing.
+///
+/// The generic parameter is the clock's instant type, inferred from the
+/// `startingAt:` argument, as for `Player`.
 ///
 /// ```swift
+/// let clock = ContinuousClock()
 /// let gif = try DrawingPlayer(image: try GIFImage(contentsOf: path),
-///                             configuration: PlayerConfiguration(loop: .forever))
-/// gif.playhead.play()
-/// // Each display refresh, with `elapsed` the host time since it started:
-/// gif.advance(to: elapsed)
+///                             configuration: PlayerConfiguration(loop: .forever),
+///                             startingAt: clock.now)
+/// gif.play()
+/// // Each display refresh:
+/// gif.advance(to: clock.now)
 /// if let drawn = try gif.draw(into: buffer, bytesPerRow: bytesPerRow) {
 ///     // redraw `drawn.changedRect` of the buffer
 /// }
@@ -41,16 +47,30 @@ import Playback
 /// Not `Sendable`: one thread owns it. The buffer must keep what the last
 /// draw left; when the host's pixels are lost or replaced, call
 /// ``invalidate()`` so that the next draw writes the whole canvas.
-public final class DrawingPlayer {
+public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duration == Duration {
     /// The default budget for stored frame indices: 48 MiB, what a
     /// `Player` spends on frame cache and indices together (32 + 16 MiB),
     /// since this player keeps no canvases.
-    public static let defaultIndexBudget = 48 << 20
+    public static var defaultIndexBudget: Int { 48 << 20 }
 
-    /// The position and the policies: play, pause, seek, rate and reduced
-    /// motion are the playhead's own methods. Moving it draws nothing; the
-    /// next ``draw(into:bytesPerRow:)`` does.
-    public var playhead: Playhead
+    /// The position and the policies, read-only: the player's own methods
+    /// move it, with instants of the host's clock. Moving it draws nothing;
+    /// the next ``draw(into:bytesPerRow:)`` does. Its times are host time
+    /// since ``origin``.
+    public private(set) var playhead: Playhead
+
+    /// The instant host time is measured from: the epoch, or creation time.
+    public let origin: Instant
+
+    /// The latest instant passed in.
+    public var now: Instant { origin.advanced(by: playhead.now) }
+
+    /// The instant the next change is due, or `nil` when nothing is
+    /// scheduled; computed from the anchor, so advancing to it accumulates
+    /// no error.
+    public var nextChangeInstant: Instant? {
+        playhead.nextChangeTime.map { origin.advanced(by: $0) }
+    }
 
     /// The image played.
     public var image: GIFImage { source.image }
@@ -98,20 +118,24 @@ public final class DrawingPlayer {
     ///     `width × height × 4`, each), which bound how far back a seek or
     ///     a frame whose indices did not fit resumes decoding.
     ///   - pixelFormat: The layout drawn.
-    ///   - now: The host time at creation.
-    ///   - epoch: A shared epoch on the host's time axis, or `nil` (see
-    ///     `Playhead`).
+    ///   - now: The clock's instant now (the player never reads the clock).
+    ///   - epoch: A shared epoch: players given the same one stay in step
+    ///     (see `Playhead`).
     /// - Throws: `PlayerError.emptySource` for a GIF without frames, or
     ///   `PlayerError.invalidRate(_:)`.
     public init(
         image: GIFImage, configuration: PlayerConfiguration = .init(), indexBudget: Int = DrawingPlayer.defaultIndexBudget,
         checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget, pixelFormat: PixelFormat = .rgba8,
-        now: Duration = .zero, epoch: Duration? = nil
+        startingAt now: Instant, epoch: Instant? = nil
     ) throws(PlayerError) {
         let timing = FrameSourceTiming(
             frameDelays: image.info.frames.map(\.delay), storedLoopCount: image.info.loopCount.stored)
         let timeline = try PlaybackTimeline(timing: timing, configuration: configuration)
-        playhead = try Playhead(timeline: timeline, configuration: configuration, now: now, epoch: epoch)
+        let origin = epoch ?? now
+        self.origin = origin
+        playhead = try Playhead(
+            timeline: timeline, configuration: configuration, now: origin.duration(to: now),
+            epoch: epoch == nil ? nil : .zero)
         let indexNeed = image.info.frames.reduce(0) { $0 + $1.rect.area }
         self.indexBudget = min(max(0, indexBudget), indexNeed)
         self.checkpointBudget = max(0, checkpointBudget)
@@ -119,12 +143,79 @@ public final class DrawingPlayer {
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
     }
 
-    /// Moves the ``playhead`` to host time `time` (see
+    /// Starts or resumes (see `Playhead.play(at:)`) at `instant` or ``now``.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public func play(at instant: Instant? = nil) -> [PlayerEvent] {
+        playhead.play(at: instant.map(hostTime))
+    }
+
+    /// Freezes the position (see `Playhead.pause(at:)`) at `instant` or
+    /// ``now``.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public func pause(at instant: Instant? = nil) -> [PlayerEvent] {
+        playhead.pause(at: instant.map(hostTime))
+    }
+
+    /// Returns to frame 0, idle (see `Playhead.stop(at:)`), at `instant` or
+    /// ``now``.
+    /// - Returns: The events, in order.
+    @discardableResult
+    public func stop(at instant: Instant? = nil) -> [PlayerEvent] {
+        playhead.stop(at: instant.map(hostTime))
+    }
+
+    /// Shows `frame` from its start (see `Playhead.seek(toFrame:)`).
+    /// - Returns: The events, in order.
+    /// - Throws: `PlayerError.frameOutOfRange(_:frameCount:)`; the position
+    ///   is kept then.
+    @discardableResult
+    public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
+        try playhead.seek(toFrame: frame)
+    }
+
+    /// Moves to a media-time offset (see `Playhead.seek(toOffset:)`).
+    /// - Returns: The events, in order.
+    /// - Throws: `PlayerError.offsetOutOfRange(_:totalDuration:)`; the
+    ///   position is kept then.
+    @discardableResult
+    public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
+        try playhead.seek(toOffset: offset)
+    }
+
+    /// Changes the rate, keeping the position (see `Playhead.setRate(_:)`).
+    /// - Throws: `PlayerError.invalidRate(_:)`.
+    public func setRate(_ rate: Double) throws(PlayerError) {
+        try playhead.setRate(rate)
+    }
+
+    /// Switches reduced-motion mode on or off (see
+    /// `Playhead.setReducedMotion(_:)`).
+    /// - Returns: The events, in order.
+    @discardableResult
+    public func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
+        playhead.setReducedMotion(on)
+    }
+
+    /// Moves time forward to `instant`; earlier instants are ignored (see
     /// `Playhead.advance(to:)`).
     /// - Returns: The events on the way, in order.
     @discardableResult
-    public func advance(to time: Duration) -> [PlayerEvent] {
-        playhead.advance(to: time)
+    public func advance(to instant: Instant) -> [PlayerEvent] {
+        playhead.advance(to: hostTime(instant))
+    }
+
+    /// Moves time forward by `duration`; negative durations are ignored.
+    /// - Returns: The events on the way, in order.
+    @discardableResult
+    public func advance(by duration: Duration) -> [PlayerEvent] {
+        playhead.advance(by: duration)
+    }
+
+    /// Host time: from ``origin`` to `instant`.
+    private func hostTime(_ instant: Instant) -> Duration {
+        origin.duration(to: instant)
     }
 
     /// Decodes every frame once on the calling thread, storing indices and
@@ -155,40 +246,25 @@ public final class DrawingPlayer {
     /// - Returns: The frame written, with the part of the buffer written as
     ///   its `FrameCopy.changedRect` (empty when the frame equals the one
     ///   before it); `nil` when the buffer already held the frame shown.
-    /// - Throws: `GIFError` with
-    ///   `GIFError.Kind.rowStrideTooSmall(bytesPerRow:minimum:)` or
-    ///   `GIFError.Kind.bufferTooSmall(byteCount:needed:)` before anything
-    ///   is decoded or written, or the decoding error of a frame on the way;
-    ///   the buffer then still holds what it held.
+    /// - Throws: `GIFError` with `GIFError.Kind.buffer(_:)` holding the
+    ///   `PixelBufferError` (`rowStrideTooSmall(bytesPerRow:minimum:)` or
+    ///   `bufferTooSmall(byteCount:needed:)`) before anything is decoded or
+    ///   written, or the decoding error of a frame on the way; the buffer
+    ///   then still holds what it held.
     public func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(GIFError) -> FrameCopy? {
         let result: FrameDraw
         do {
             result = try drawer.draw(frame: playhead.currentFrame, into: buffer, bytesPerRow: bytesPerRow)
         } catch {
-            throw Self.gifError(error)
+            throw GIFError(.buffer(error))
         }
         switch result {
         case .unchanged:
             return nil
         case .drawn(let frame, let changed, let isComplete):
-            return FrameCopy(
-                index: frame, changedRect: FrameRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height),
-                isComplete: isComplete)
+            return FrameCopy(index: frame, changedRect: changed, isComplete: isComplete)
         case .late(let frame, _), .failed(let frame, _, _):
             throw drawer.failure ?? GIFError(.frameOutOfRange(frame, count: image.info.frameCount), frameIndex: frame)
-        }
-    }
-
-    /// A buffer the drawer refused, as the decoder's error names it.
-    private static func gifError(_ error: PixelBufferError) -> GIFError {
-        switch error {
-        case .rowStrideTooSmall(let bytesPerRow, let minimum):
-            GIFError(.rowStrideTooSmall(bytesPerRow: bytesPerRow, minimum: minimum))
-        case .bufferTooSmall(let byteCount, let needed):
-            GIFError(.bufferTooSmall(byteCount: byteCount, needed: needed))
-        case .malformedFrame, .drawnConcurrently:
-            // One thread owns this player and its frames are whole.
-            GIFError(.bufferTooSmall(byteCount: 0, needed: 0))
         }
     }
 }

@@ -22,7 +22,7 @@ import Playback
 final class GIFFrameDrawer: FrameDrawer {
     let width: Int
     let height: Int
-    let pixelFormat: RenderedFrame.PixelFormat
+    let pixelFormat: PixelFormat
     private let source: GIFFrameSource
     /// Names this drawer to its source.
     private let id: Int
@@ -63,7 +63,7 @@ final class GIFFrameDrawer: FrameDrawer {
         self.decodesOnCallingThread = decodesOnCallingThread
         self.width = source.canvasWidth
         self.height = source.canvasHeight
-        self.pixelFormat = source.pixelFormat.rendered
+        self.pixelFormat = source.pixelFormat
         let seeker = FrameSeeker(
             image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
             sharing: indices, pixelFormat: source.pixelFormat)
@@ -155,7 +155,7 @@ final class GIFFrameDrawer: FrameDrawer {
         // then known only while the seeker has not moved on.
         state.drawn = nil
         do {
-            var changed = FrameRect(x: 0, y: 0, width: width, height: height)
+            var changed = PixelRect(x: 0, y: 0, width: width, height: height)
             var frame = try state.seeker.frame(at: stepping ? shown! + 1 : index)
             if stepping {
                 changed = frame.changedRect
@@ -167,9 +167,7 @@ final class GIFFrameDrawer: FrameDrawer {
             }
             write(frame, region: changed, into: buffer, bytesPerRow: bytesPerRow)
             state.drawn = index
-            return .drawn(
-                frame: index, changed: PixelRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height),
-                isComplete: frame.isComplete)
+            return .drawn(frame: index, changed: changed, isComplete: frame.isComplete)
         } catch {
             state.drawn = stepping ? nil : shown
             state.failure = error
@@ -178,7 +176,7 @@ final class GIFFrameDrawer: FrameDrawer {
     }
 
     /// The drawn pixels a full-size rectangle reaches.
-    private func scaled(_ rect: FrameRect) -> FrameRect {
+    private func scaled(_ rect: PixelRect) -> PixelRect {
         guard let filter else { return rect }
         return GIFFrameSource.scale(rect, by: filter)
     }
@@ -186,13 +184,13 @@ final class GIFFrameDrawer: FrameDrawer {
     /// Writes `region` (in drawn pixels) of `frame`'s canvas into the
     /// buffer, scaled when the drawer shows a display size.
     private func write(
-        _ frame: CompositedFrame, region: FrameRect, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+        _ frame: CompositedFrame, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) {
         guard !region.isEmpty else { return }
         frame.pixels.withUnsafeBufferPointer { canvas in
             if let filter {
                 try? filter.apply(
-                    canvas, region: PixelRect(x: region.x, y: region.y, width: region.width, height: region.height),
+                    canvas, region: region,
                     into: buffer, bytesPerRow: bytesPerRow, premultiplied: pixelFormat == .premultipliedBGRA8)
                 return
             }

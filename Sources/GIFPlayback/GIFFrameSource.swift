@@ -39,7 +39,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// The threads this source's decodes run on.
     public let executor: FrameDecodeExecutor
     /// The layout of every frame's pixels, chosen at creation.
-    public let pixelFormat: GIF.PixelFormat
+    public let pixelFormat: PixelFormat
     /// The largest frame handed out, or `nil` for full size.
     public let displaySize: DisplaySize?
     /// Scales the full-size canvas to the display size (`nil`: full size).
@@ -81,7 +81,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
     /// its canvas.
     public init(
         image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, indexBudget: Int = defaultIndexBudget,
-        executor: FrameDecodeExecutor = .shared, pixelFormat: GIF.PixelFormat = .rgba8,
+        executor: FrameDecodeExecutor = .shared, pixelFormat: PixelFormat = .rgba8,
         displaySize: DisplaySize? = nil
     ) {
         self.image = image
@@ -439,7 +439,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
         }
         let result: Result<RenderedFrame, any Error>
         do {
-            let changed: FrameRect
+            let changed: PixelRect
             if let filter {
                 // Scaled straight from the seeker's canvas (the frame shares
                 // it and is dropped before the next decode draws on it), so
@@ -458,8 +458,7 @@ public final class GIFFrameSource: FrameSource, Sendable {
             result = .success(
                 RenderedFrame(
                     index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels,
-                    pixelFormat: pixelFormat.rendered,
-                    changedRect: PixelRect(x: changed.x, y: changed.y, width: changed.width, height: changed.height)))
+                    pixelFormat: pixelFormat, changedRect: changed))
         } catch {
             result = .failure(error)
         }
@@ -591,8 +590,8 @@ public final class GIFFrameSource: FrameSource, Sendable {
 extension GIFFrameSource {
     /// The display-size pixels a full-size changed rectangle reaches: every
     /// output pixel whose source area overlaps it.
-    static func scale(_ rect: FrameRect, by filter: BoxFilter) -> FrameRect {
-        guard rect.width > 0, rect.height > 0 else { return FrameRect(x: 0, y: 0, width: 0, height: 0) }
+    static func scale(_ rect: PixelRect, by filter: BoxFilter) -> PixelRect {
+        guard rect.width > 0, rect.height > 0 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         func span(_ start: Int, _ length: Int, _ source: Int, _ output: Int) -> (Int, Int) {
             let low = start * output / source
             let high = min(output, ((start + length) * output + source - 1) / source)
@@ -600,16 +599,6 @@ extension GIFFrameSource {
         }
         let (x, width) = span(rect.x, rect.width, filter.sourceWidth, filter.width)
         let (y, height) = span(rect.y, rect.height, filter.sourceHeight, filter.height)
-        return FrameRect(x: x, y: y, width: width, height: height)
-    }
-}
-
-extension GIF.PixelFormat {
-    /// The same layout as `Playback` names it.
-    var rendered: RenderedFrame.PixelFormat {
-        switch self {
-        case .rgba8: .rgba8
-        case .premultipliedBGRA8: .premultipliedBGRA8
-        }
+        return PixelRect(x: x, y: y, width: width, height: height)
     }
 }

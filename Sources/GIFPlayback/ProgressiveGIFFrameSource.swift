@@ -60,8 +60,8 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
         var failure: GIFError?
         /// Made once the canvas is known.
         var decoder: GIFFrameSource?
-        var streams: [Int: AsyncStream<FrameSourceTiming>.Continuation] = [:]
-        var lastToken = 0
+        /// The ``timingUpdates()`` streams.
+        var hub = EventHub<FrameSourceTiming>()
     }
 
     /// A source with no bytes yet.
@@ -158,22 +158,17 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// The timing now, then one each time frames arrive, and the complete
     /// one, after which the stream ends.
     public func timingUpdates() -> AsyncStream<FrameSourceTiming> {
-        let (stream, continuation) = AsyncStream.makeStream(of: FrameSourceTiming.self)
-        let token = state.withLock { state -> Int? in
-            continuation.yield(state.timing)
-            guard !state.timing.isComplete else { return nil }
-            state.lastToken += 1
-            state.streams[state.lastToken] = continuation
-            return state.lastToken
+        state.withLock { state in
+            guard !state.timing.isComplete else {
+                let (stream, continuation) = AsyncStream.makeStream(of: FrameSourceTiming.self)
+                continuation.yield(state.timing)
+                continuation.finish()
+                return stream
+            }
+            return state.hub.makeStream(startingWith: state.timing) { [weak self] token in
+                self?.state.withLock { $0.hub.removeStream(token) }
+            }
         }
-        guard let token else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.streams.removeValue(forKey: token) }
-        }
-        return stream
     }
 
     // MARK: Frames
@@ -239,9 +234,8 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
     /// Applies `change` to the stream, then tells the listeners what arrived.
     private func update(_ change: (inout IncrementalGIF) throws(GIFError) -> Void) throws(GIFError) {
         var thrown: GIFError?
-        let (timing, listeners, ended) = state.withLock {
-            state -> (FrameSourceTiming?, [AsyncStream<FrameSourceTiming>.Continuation], Bool) in
-            guard !state.timing.isComplete else { return (nil, [], false) }
+        let (timing, hub) = state.withLock { state -> (FrameSourceTiming?, EventHub<FrameSourceTiming>?) in
+            guard !state.timing.isComplete else { return (nil, nil) }
             do throws(GIFError) {
                 try change(&state.gif)
             } catch {
@@ -259,18 +253,17 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, Sendable {
                     growing: image, checkpointBudget: checkpointBudget, executor: executor,
                     latest: { [weak self] in self?.latestImage() })
             }
-            guard timing != state.timing else { return (nil, [], false) }
+            guard timing != state.timing else { return (nil, nil) }
             state.timing = timing
             state.version += 1
-            let listeners = Array(state.streams.values)
-            if timing.isComplete { state.streams.removeAll() }
-            return (timing, listeners, timing.isComplete)
+            // Told outside the lock, from a copy: a listener may call back.
+            let hub = state.hub
+            if timing.isComplete { state.hub.forgetStreams() }
+            return (timing, hub)
         }
-        if let timing {
-            for listener in listeners {
-                listener.yield(timing)
-                if ended { listener.finish() }
-            }
+        if let timing, let hub {
+            hub.deliver([timing])
+            if timing.isComplete { hub.finishStreams() }
         }
         if let thrown { throw thrown }
     }

@@ -116,6 +116,11 @@ public protocol FrameSource: Sendable {
     /// - Parameter size: The largest frame the host draws.
     func displaying(at size: DisplaySize) -> any FrameSource
 
+    /// How the source's frames lay out their pixels
+    /// (``RenderedFrame/pixelFormat``), the same for every frame. The
+    /// default implementation returns ``PixelFormat/rgba8``.
+    var pixelFormat: PixelFormat { get }
+
     /// Whether every frame is there: `true` for a file read whole; `false`
     /// while a ``GrowingFrameSource`` still expects frames. The default
     /// implementation returns `true`.
@@ -187,6 +192,10 @@ extension FrameSource {
     /// ``FrameCache``.
     /// - Parameter decoded: Ignored.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? { nil }
+
+    /// ``PixelFormat/rgba8``: a source that does not say otherwise gives
+    /// RGBA frames.
+    public var pixelFormat: PixelFormat { .rgba8 }
 
     /// `true`: a source that does not say otherwise has all its frames.
     public var isComplete: Bool { true }

@@ -114,7 +114,7 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:219
 
-        // begin README.md:261
+        // begin README.md:270
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -132,9 +132,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:261
+        // end README.md:270
 
-        // begin README.md:310
+        // begin README.md:319
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -148,32 +148,33 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:310
+        // end README.md:319
 
-        // begin README.md:333
+        // begin README.md:342
         let linked = GroupDriver(clock: clock)
         await linked.add(shown)
         // In the display link's callback, with the refresh's time:
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(shown) {
             _ = try shown.draw(into: canvas, bytesPerRow: rowStride)
         }
-        // end README.md:333
+        // end README.md:342
 
-        // begin README.md:354
-        let drawing = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .count(1)))
+        // begin README.md:364
+        let drawing = try DrawingPlayer(
+            image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
         var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
         _ = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }  // frame 0
-        drawing.playhead.play()                           // at host time .zero
-        while let due = drawing.playhead.nextChangeTime {
-            drawing.advance(to: due)                      // a real host passes its clock's time
+        drawing.play()                                    // at the instant it was made
+        while let due = drawing.nextChangeInstant {
+            drawing.advance(to: due)                      // a real host passes clock.now at each refresh
             let written = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:354
+        // end README.md:364
 
-        // begin README.md:381
+        // begin README.md:392
         var incoming = IncrementalGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -194,7 +195,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:381
+        // end README.md:392
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -573,31 +574,31 @@ enum Snippets {
         print(try await shared.currentImage().index)     // decoded once for every player of the key
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:225
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:242
-        let drawer = try DrawingPlayer(image: try GIFImage(contentsOf: path))
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:243
+        let drawer = try DrawingPlayer(image: try GIFImage(contentsOf: path), startingAt: clock.now)
         let rowBytes = drawer.width * 4
         var pixels = [UInt8](repeating: 0, count: rowBytes * drawer.height)
-        drawer.playhead.play()
-        drawer.advance(to: .milliseconds(250))           // host time since it started
+        drawer.play()
+        drawer.advance(to: clock.now)                    // at each refresh, the host clock's instant
         let written = try pixels.withUnsafeMutableBytes { try drawer.draw(into: $0, bytesPerRow: rowBytes) }
-        print(written?.index ?? -1, written?.changedRect ?? FrameRect(x: 0, y: 0, width: 0, height: 0))
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:242
+        print(written?.index ?? -1, written?.changedRect ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:243
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:257
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:258
         let epoch = clock.now
         let left = try Player(source: source, startingAt: clock.now, epoch: epoch)
         let right = try Player(source: source, startingAt: clock.now, epoch: epoch)
         await left.play(at: clock.now)
         await right.play(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:257
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:258
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:270
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:271
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:270
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:271
     }
 }

@@ -25,18 +25,34 @@ import Testing
     static let slack = 12
     static let padding: UInt8 = 0xA5
 
+    /// The instant the players start at: a manual clock's, so the tests
+    /// name the instants they advance to.
+    static let start = ManualClock().now
+
+    /// A player of `image` starting at ``start``.
+    static func player(
+        _ image: GIFImage, configuration: PlayerConfiguration = .init(),
+        indexBudget: Int = DrawingPlayer<ManualClock.Instant>.defaultIndexBudget,
+        checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget
+    ) throws -> DrawingPlayer<ManualClock.Instant> {
+        try DrawingPlayer(
+            image: image, configuration: configuration, indexBudget: indexBudget, checkpointBudget: checkpointBudget,
+            startingAt: start)
+    }
+
     /// The frames of the plain whole-file iterator (no seeker, no stored
     /// indices, whole canvases): the CRC-32 of each, or `nil` when a frame
     /// fails or the GIF is not a multi-frame one this test takes.
-    static func expected(_ image: GIFImage) -> [UInt32]? {
+    static func expected(_ image: GIFImage) -> [Int]? {
         guard image.info.frameCount > 1, image.info.canvasSize.area <= 2_000_000 else { return nil }
         var iterator = image.makeFrameIterator()
-        var crcs: [UInt32] = []
+        var digests: [Int] = []
+        let size = image.info.canvasSize
         while let frame = try? iterator.next() {
             guard frame.isComplete else { return nil }
-            crcs.append(CRC32.checksum(frame.pixels))
+            digests.append(canvasDigest(frame.pixels, width: size.width, height: size.height))
         }
-        return crcs.count == image.info.frameCount ? crcs : nil
+        return digests.count == image.info.frameCount ? digests : nil
     }
 
     /// A host buffer for `player`: rows ``slack`` bytes longer than the
@@ -44,52 +60,73 @@ import Testing
     final class HostBuffer {
         let bytesPerRow: Int, rowBytes: Int, height: Int
         var bytes: [UInt8]
-        init(_ player: DrawingPlayer) {
+        init(_ player: DrawingPlayer<ManualClock.Instant>) {
             rowBytes = player.width * 4
             bytesPerRow = rowBytes + DrawingPlayerTests.slack
             height = player.height
             bytes = [UInt8](repeating: DrawingPlayerTests.padding, count: bytesPerRow * height)
         }
-        func draw(_ player: DrawingPlayer) throws -> FrameCopy? {
+        func draw(_ player: DrawingPlayer<ManualClock.Instant>) throws -> FrameCopy? {
             try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
         }
         /// The canvas rows without the slack, and whether the slack kept
         /// its padding.
-        var canvas: (crc: UInt32, slackKept: Bool) {
-            var crc = CRC32()
-            var kept = true
-            for row in 0..<height {
-                let start = row * bytesPerRow
-                crc.update(bytes[start..<start + rowBytes])
-                kept = kept && bytes[start + rowBytes..<start + bytesPerRow].allSatisfy { $0 == DrawingPlayerTests.padding }
+        var canvas: (digest: Int, slackKept: Bool) {
+            let kept = bytes.withUnsafeBytes { raw in
+                (0..<height).allSatisfy { row in
+                    raw[row * bytesPerRow + rowBytes..<(row + 1) * bytesPerRow].allSatisfy { $0 == DrawingPlayerTests.padding }
+                }
             }
-            return (crc.value, kept)
+            return (rowsDigest(bytes, rowBytes: rowBytes, bytesPerRow: bytesPerRow, height: height), kept)
         }
     }
 
     @Test func loopTwoFixtureDrawsRedThenGreenIntoAStridedBuffer() throws {
         // Fixtures/README.md: loop-2.gif is 2×2, red then green, 10 cs each.
         let path = GIFFrameSourceTests.fixture("loop-2.gif")
-        let player = try DrawingPlayer(image: try GIFImage(contentsOf: path))
+        let player = try Self.player(try GIFImage(contentsOf: path))
         let buffer = HostBuffer(player)
         let red: [UInt8] = [255, 0, 0, 255], green: [UInt8] = [0, 255, 0, 255]
         let slack = [UInt8](repeating: Self.padding, count: Self.slack)
         let first = try #require(try buffer.draw(player))
-        #expect(first.index == 0 && first.changedRect == FrameRect(x: 0, y: 0, width: 2, height: 2))
+        #expect(first.index == 0 && first.changedRect == PixelRect(x: 0, y: 0, width: 2, height: 2))
         #expect(buffer.bytes == red + red + slack + red + red + slack)
         #expect(try buffer.draw(player) == nil)
-        player.playhead.play()
-        player.advance(to: .milliseconds(150))
+        player.play()
+        player.advance(to: Self.start.advanced(by: .milliseconds(150)))
         let second = try #require(try buffer.draw(player))
         #expect(second.index == 1)
         #expect(buffer.bytes == green + green + slack + green + green + slack)
     }
 
+    @Test func aSharedEpochPlacesFramesOnTheHostClock() throws {
+        // Fixtures/README.md: loop-2.gif is red then green, 10 cs each, so
+        // a loop is 200 ms: green from 100 ms to 200 ms after its start.
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
+        let epoch = Self.start, joined = epoch.advanced(by: .milliseconds(150))
+        let inStep = try DrawingPlayer(
+            image: image, configuration: PlayerConfiguration(loop: .forever), startingAt: joined, epoch: epoch)
+        let alone = try DrawingPlayer(image: image, configuration: PlayerConfiguration(loop: .forever), startingAt: joined)
+        inStep.play()
+        alone.play()
+        #expect(inStep.origin == epoch && alone.origin == joined && inStep.now == joined)
+        #expect(inStep.playhead.currentFrame == 1 && inStep.nextChangeInstant == epoch.advanced(by: .milliseconds(200)))
+        #expect(alone.playhead.currentFrame == 0 && alone.nextChangeInstant == joined.advanced(by: .milliseconds(100)))
+        inStep.advance(to: epoch.advanced(by: .milliseconds(250)))
+        #expect(inStep.playhead.currentFrame == 0)
+    }
+
     @Test func aBufferTooSmallIsAnErrorBeforeAnythingIsWritten() throws {
-        let player = try DrawingPlayer(image: try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif")))
+        // Fixtures/README.md: loop-2.gif is 2×2, so a row takes 8 bytes and
+        // the canvas 16 with rows 8 apart.
+        let player = try Self.player(try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif")))
         var bytes = [UInt8](repeating: 7, count: 15)
-        #expect(throws: GIFError.self) { try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) } }
-        #expect(throws: GIFError.self) { try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 7) } }
+        #expect(throws: GIFError(.buffer(.bufferTooSmall(byteCount: 15, needed: 16)))) {
+            try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) }
+        }
+        #expect(throws: GIFError(.buffer(.rowStrideTooSmall(bytesPerRow: 7, minimum: 8)))) {
+            try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 7) }
+        }
         #expect(bytes.allSatisfy { $0 == 7 })
         #expect(player.drawnFrame == nil)
     }
@@ -98,18 +135,18 @@ import Testing
         // Fixtures/README.md: truncated.gif has frame 0 intact, frame 1
         // partial, then a truncation error naming frame 1.
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("truncated.gif"))
-        let player = try DrawingPlayer(image: image)
+        let player = try Self.player(image)
         let buffer = HostBuffer(player)
         _ = try buffer.draw(player)
-        try player.playhead.seek(toFrame: 1)
+        try player.seek(toFrame: 1)
         // The frame asked for that fails part-way is drawn with the rows
         // decoded, and says so.
         let partial = try #require(try buffer.draw(player))
         #expect(partial.index == 1 && !partial.isComplete)
         #expect(player.drawnFrame == 1)
-        try player.playhead.seek(toFrame: 0)
+        try player.seek(toFrame: 0)
         let again = try #require(try buffer.draw(player))
-        #expect(again.changedRect == FrameRect(x: 0, y: 0, width: player.width, height: player.height))
+        #expect(again.changedRect == PixelRect(x: 0, y: 0, width: player.width, height: player.height))
     }
 
     /// Three loops drawn frame by frame, one loop drawn every second or
@@ -121,25 +158,25 @@ import Testing
             let expected = Self.expected(image)
         else { return }
         let need = image.info.frames.reduce(0) { $0 + $1.rect.clipped(toWidth: image.info.canvasSize.width, height: image.info.canvasSize.height).area }
-        for indexBudget in [DrawingPlayer.defaultIndexBudget, 0] {
-            let player = try DrawingPlayer(
-                image: image, configuration: PlayerConfiguration(loop: .forever), indexBudget: indexBudget,
+        for indexBudget in [DrawingPlayer<ManualClock.Instant>.defaultIndexBudget, 0] {
+            let player = try Self.player(
+                image, configuration: PlayerConfiguration(loop: .forever), indexBudget: indexBudget,
                 checkpointBudget: image.info.canvasSize.area * 4 * 4)
             let buffer = HostBuffer(player)
             func check(_ context: String) throws {
                 let drawn = try buffer.draw(player)
                 let frame = player.playhead.currentFrame
                 #expect(drawn == nil || drawn?.index == frame, "\(file) \(context)")
-                let (crc, slackKept) = buffer.canvas
-                #expect(crc == expected[frame], "\(file) frame \(frame) \(context) budget \(indexBudget)")
+                let (digest, slackKept) = buffer.canvas
+                #expect(digest == expected[frame], "\(file) frame \(frame) \(context) budget \(indexBudget)")
                 #expect(slackKept, "\(file) frame \(frame)")
             }
-            player.playhead.play()
+            player.play()
             try check("start")
             var decodes: [Int] = []
             for loop in 0..<3 {
                 for _ in 0..<image.info.frameCount {
-                    player.advance(to: try #require(player.playhead.nextChangeTime))
+                    player.advance(to: try #require(player.nextChangeInstant))
                     try check("loop \(loop)")
                 }
                 decodes.append(player.decodeCount)
@@ -149,12 +186,12 @@ import Testing
             }
             var skip = 2
             for _ in 0..<image.info.frameCount / 2 {
-                for _ in 0..<skip { player.advance(to: try #require(player.playhead.nextChangeTime)) }
+                for _ in 0..<skip { player.advance(to: try #require(player.nextChangeInstant)) }
                 try check("skipping \(skip)")
                 skip = 5 - skip
             }
             for target in [expected.count - 1, 0, expected.count / 2, (expected.count / 2 + 1) % expected.count, 1] {
-                try player.playhead.seek(toFrame: target)
+                try player.seek(toFrame: target)
                 try check("seek \(target)")
             }
             player.invalidate()

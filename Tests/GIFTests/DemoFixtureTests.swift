@@ -1,7 +1,7 @@
 import Testing
 import GIF
 
-/// `demo.gif` as constructed (Sources/GIFFixtureGenerator/Fixture+Demo.swift),
+/// `demo.gif` as constructed (Sources/GIFFixtureGenerator/Fixtures/Fixture+Demo.swift),
 /// restated here: 160×120, 6 segments of 40 frames, looping forever. Frame
 /// 40s fills the canvas with index x/10 + 16·((y/8 + s) mod 14) (disposal
 /// s mod 2, 20 cs); frames 40s + j (j = 1…39) are 16×16 discs at
@@ -20,8 +20,8 @@ enum DemoModel {
         x / 10 + 16 * ((y / 8 + s) % 14)
     }
 
-    static func spriteRect(_ j: Int, segment s: Int) -> FrameRect {
-        FrameRect(x: 4 + 3 * j + 4 * s, y: 4 + 2 * abs((5 * j + 9 * s) % 96 - 48), width: 16, height: 16)
+    static func spriteRect(_ j: Int, segment s: Int) -> PixelRect {
+        PixelRect(x: 4 + 3 * j + 4 * s, y: 4 + 2 * abs((5 * j + 9 * s) % 96 - 48), width: 16, height: 16)
     }
 
     /// The sprite's index at (u, v) of its rectangle, `nil` where transparent.
@@ -33,8 +33,8 @@ enum DemoModel {
 
     static func spriteDisposal(segment s: Int) -> UInt8 { [3, 2, 1][s % 3] }
 
-    static func rect(of k: Int) -> FrameRect {
-        k % 40 == 0 ? FrameRect(x: 0, y: 0, width: width, height: height) : spriteRect(k % 40, segment: k / 40)
+    static func rect(of k: Int) -> PixelRect {
+        k % 40 == 0 ? PixelRect(x: 0, y: 0, width: width, height: height) : spriteRect(k % 40, segment: k / 40)
     }
 
     static func disposal(of k: Int) -> UInt8 {

@@ -49,8 +49,8 @@ struct DisposalFixtureTests {
         #expect(image.info.frames.map(\.disposal) == [.keep, expected, expected, .keep])
         #expect(image.info.frames.map(\.disposal.rawValue) == [1, UInt8(n), UInt8(n), 1])
         #expect(image.info.frames.map(\.rect) == [
-            FrameRect(x: 0, y: 0, width: 4, height: 4), FrameRect(x: 1, y: 1, width: 2, height: 2),
-            FrameRect(x: 0, y: 0, width: 1, height: 1), FrameRect(x: 3, y: 3, width: 1, height: 1),
+            PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 1, y: 1, width: 2, height: 2),
+            PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 3, y: 3, width: 1, height: 1),
         ])
 
         let frames = try Fixture.frames(of: image)
@@ -143,7 +143,7 @@ struct InterlaceFixtureTests {
         let image = try Fixture.open("interlace.gif")
         #expect(image.info.frames.map(\.isInterlaced) == [true, true])
         #expect(image.info.frames.map(\.rect) == [
-            FrameRect(x: 0, y: 0, width: 4, height: 10), FrameRect(x: 1, y: 1, width: 2, height: 9),
+            PixelRect(x: 0, y: 0, width: 4, height: 10), PixelRect(x: 1, y: 1, width: 2, height: 9),
         ])
         #expect(image.info.globalPalette?.colors.count == 16)
         let frames = try Fixture.frames(of: image)
@@ -236,8 +236,8 @@ struct CanvasFixtureTests {
         #expect(image.info.screenSize == PixelSize(width: 4, height: 4))
         #expect(image.info.canvasSize == PixelSize(width: 6, height: 6))
         #expect(image.info.frames.map(\.rect) == [
-            FrameRect(x: 2, y: 2, width: 4, height: 4), FrameRect(x: 4, y: 4, width: 4, height: 4),
-            FrameRect(x: 0, y: 0, width: 1, height: 1), FrameRect(x: 10, y: 10, width: 2, height: 2),
+            PixelRect(x: 2, y: 2, width: 4, height: 4), PixelRect(x: 4, y: 4, width: 4, height: 4),
+            PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 10, y: 10, width: 2, height: 2),
         ])
         let frames = try Fixture.frames(of: image)
         #expect(frames.count == 4)
@@ -254,8 +254,8 @@ struct CanvasFixtureTests {
         let image = try Fixture.open("zero-size-frame.gif")
         #expect(image.info.frameCount == 4)
         #expect(image.info.frames.map(\.rect) == [
-            FrameRect(x: 0, y: 0, width: 4, height: 4), FrameRect(x: 1, y: 1, width: 0, height: 2),
-            FrameRect(x: 2, y: 2, width: 3, height: 0), FrameRect(x: 0, y: 0, width: 1, height: 1),
+            PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 1, y: 1, width: 0, height: 2),
+            PixelRect(x: 2, y: 2, width: 3, height: 0), PixelRect(x: 0, y: 0, width: 1, height: 1),
         ])
         #expect(image.info.frames.map(\.delayCentiseconds) == [10, 20, 30, 40])
         #expect(image.info.totalDuration == .seconds(1))
@@ -274,7 +274,7 @@ struct CanvasFixtureTests {
     @Test func pixelDataPastTheRectangleIsIgnored() throws {
         let image = try Fixture.open("extra-pixel-data.gif")
         #expect(image.info.frames.map(\.rect) == [
-            FrameRect(x: 0, y: 0, width: 4, height: 2), FrameRect(x: 0, y: 0, width: 1, height: 1),
+            PixelRect(x: 0, y: 0, width: 4, height: 2), PixelRect(x: 0, y: 0, width: 1, height: 1),
         ])
         let frames = try Fixture.frames(of: image)
         #expect(frames.count == 2)

@@ -86,7 +86,7 @@ import Testing
         gif.trailer()
         let image = try GIFImage(bytes: gif.bytes)
         #expect(image.info.canvasSize == PixelSize(width: 2, height: 2))
-        #expect(image.info.frames[1].rect == FrameRect(x: 0, y: 0, width: 8000, height: 8000))
+        #expect(image.info.frames[1].rect == PixelRect(x: 0, y: 0, width: 8000, height: 8000))
         let frames = try Fixture.frames(of: image)
         #expect(frames.count == 2)
         #expect(frames[1].isComplete)

@@ -80,7 +80,7 @@ import Testing
             && rect.x + rect.width <= size.width && rect.y + rect.height <= size.height
         #expect(inside, "\(file) frame \(frame.index): \(rect) outside \(size.width)x\(size.height)")
         guard let previous else {
-            #expect(rect == FrameRect(x: 0, y: 0, width: size.width, height: size.height), "\(file) frame 0")
+            #expect(rect == PixelRect(x: 0, y: 0, width: size.width, height: size.height), "\(file) frame 0")
             return
         }
         // Each row's bytes outside the rectangle, compared with memcmp (a
@@ -147,13 +147,13 @@ import Testing
         gif.trailer()
         let frames = Self.frames(try GIFImage(bytes: gif.bytes)).frames
         #expect(frames.map(\.changedRect) == [
-            FrameRect(x: 0, y: 0, width: 4, height: 4),  // frame 0: the whole canvas
-            FrameRect(x: 1, y: 1, width: 2, height: 2),  // frame 0 disposed of nothing
-            FrameRect(x: 0, y: 0, width: 3, height: 3),  // (0,0 1x1) with frame 1's cleared (1,1 2x2)
-            FrameRect(x: 3, y: 3, width: 1, height: 1),
-            FrameRect(x: 0, y: 0, width: 0, height: 0),  // off the canvas, nothing disposed
-            FrameRect(x: 2, y: 0, width: 2, height: 1),
-            FrameRect(x: 0, y: 0, width: 4, height: 4),  // (0,3 1x1) with frame 5's restored (2,0 2x1)
+            PixelRect(x: 0, y: 0, width: 4, height: 4),  // frame 0: the whole canvas
+            PixelRect(x: 1, y: 1, width: 2, height: 2),  // frame 0 disposed of nothing
+            PixelRect(x: 0, y: 0, width: 3, height: 3),  // (0,0 1x1) with frame 1's cleared (1,1 2x2)
+            PixelRect(x: 3, y: 3, width: 1, height: 1),
+            PixelRect(x: 0, y: 0, width: 0, height: 0),  // off the canvas, nothing disposed
+            PixelRect(x: 2, y: 0, width: 2, height: 1),
+            PixelRect(x: 0, y: 0, width: 4, height: 4),  // (0,3 1x1) with frame 5's restored (2,0 2x1)
         ])
     }
 
@@ -237,16 +237,16 @@ import Testing
         }
         let rowBytes = width * 4
         #expect(copy(bytesPerRow: rowBytes - 1, count: buffer.count)
-            == .rowStrideTooSmall(bytesPerRow: rowBytes - 1, minimum: rowBytes))
+            == .buffer(.rowStrideTooSmall(bytesPerRow: rowBytes - 1, minimum: rowBytes)))
         #expect(copy(bytesPerRow: -rowBytes, count: buffer.count)
-            == .rowStrideTooSmall(bytesPerRow: -rowBytes, minimum: rowBytes))
+            == .buffer(.rowStrideTooSmall(bytesPerRow: -rowBytes, minimum: rowBytes)))
         #expect(copy(bytesPerRow: rowBytes, count: buffer.count - 1)
-            == .bufferTooSmall(byteCount: buffer.count - 1, needed: buffer.count))
+            == .buffer(.bufferTooSmall(byteCount: buffer.count - 1, needed: buffer.count)))
         #expect(copy(bytesPerRow: rowBytes + 4, count: buffer.count)
-            == .bufferTooSmall(byteCount: buffer.count, needed: buffer.count + 4 * (height - 1)))
+            == .buffer(.bufferTooSmall(byteCount: buffer.count, needed: buffer.count + 4 * (height - 1))))
         #expect(copy(bytesPerRow: Int.max / 2, count: buffer.count)
-            == .bufferTooSmall(byteCount: buffer.count, needed: Int.max))
-        #expect(copy(bytesPerRow: rowBytes, count: 0) == .bufferTooSmall(byteCount: 0, needed: buffer.count))
+            == .buffer(.bufferTooSmall(byteCount: buffer.count, needed: Int.max)))
+        #expect(copy(bytesPerRow: rowBytes, count: 0) == .buffer(.bufferTooSmall(byteCount: 0, needed: buffer.count)))
         // Nothing was written by the failed calls.
         #expect(buffer.allSatisfy { $0 == 7 })
         #expect(copy(bytesPerRow: rowBytes, count: buffer.count) == nil)

@@ -280,6 +280,32 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         #expect(budget.statistics.caches.map(\.decodingStateBytes) == states.map { max(0, $0) })
     }
 
+    /// A host's source may call the budget from any of its methods (here,
+    /// every property the budget reads and the trim ask for its
+    /// statistics): the budget calls no source with its lock held, so
+    /// trims of idle state, of a playing source's own state, a lower limit
+    /// and a memory warning all complete.
+    @Test func aSourceMayCallTheBudgetFromItsOwnMethods() async throws {
+        let frameBytes = 16 * 16 * 4
+        let budget = FrameMemoryBudget(byteBudget: 4 * frameBytes)
+        let idle = CallingBackSource(budget: budget, frames: 4, stateStep: frameBytes, stateCap: frameBytes)
+        let idleCache = FrameCache(source: idle, budget: budget, lookahead: 0)
+        _ = try await idleCache.frame(at: 1)
+        // A playing source whose state grows past the limit: the idle
+        // state goes first, then its own is trimmed.
+        let greedy = CallingBackSource(budget: budget, frames: 4, stateStep: 3 * frameBytes, stateCap: 6 * frameBytes)
+        let playing = FrameCache(source: greedy, budget: budget, lookahead: 0)
+        playing.beginPlaying()
+        for index in 0..<4 { _ = try await playing.frame(at: index) }
+        #expect(idle.trimCount >= 1 && greedy.trimCount >= 1)
+        #expect(budget.bytesHeld <= budget.byteBudget)
+        budget.setByteBudget(frameBytes)
+        #expect(budget.bytesHeld <= frameBytes)
+        budget.trim(to: 0)
+        #expect(budget.statistics.decodingStateBytes == 0)
+        #expect(idle.callsBack > 0 && greedy.callsBack > 0)
+    }
+
     /// A cache's frames at one display size are not another's: the pool's
     /// key includes the size.
     @Test func poolKeyIncludesTheDisplaySize() async throws {
@@ -292,6 +318,55 @@ final class StatefulFrameSource: FrameSource, @unchecked Sendable {
         #expect(a.source.canvasWidth == 10 && c.source.canvasWidth == 40)
         #expect(try await a.frame(at: 1).byteCount == 10 * 10 * 4)
         #expect(pool.memoryBudget?.statistics.caches.count == 2)
+    }
+}
+
+/// A 16 × 16 source whose decoding state grows by `stateStep` a decode up
+/// to `stateCap`, and that reads its budget's statistics in every method the
+/// budget calls (counted in ``callsBack``).
+final class CallingBackSource: FrameSource, @unchecked Sendable {
+    let budget: FrameMemoryBudget
+    let frameCount: Int
+    let stateStep: Int
+    let stateCap: Int
+    private let lock = NSLock()
+    private var state = 0
+    private var trims = 0
+    private var calls = 0
+
+    init(budget: FrameMemoryBudget, frames: Int, stateStep: Int, stateCap: Int) {
+        self.budget = budget
+        self.frameCount = frames
+        self.stateStep = stateStep
+        self.stateCap = stateCap
+    }
+
+    /// Reads the budget, as a host's source might to decide what to keep.
+    private func callBack() {
+        let held = budget.statistics.bytesHeld
+        lock.withLock { calls += held >= 0 ? 1 : 0 }
+    }
+
+    var canvasWidth: Int { callBack(); return 16 }
+    var canvasHeight: Int { 16 }
+    var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: frameCount) }
+    var storedLoopCount: Int? { 0 }
+    var trimCount: Int { lock.withLock { trims } }
+    var callsBack: Int { lock.withLock { calls } }
+    var decodingStateByteCount: Int { callBack(); return lock.withLock { state } }
+    var workingStateByteCount: Int { callBack(); return 0 }
+    func trimDecodingState(toBytes bytes: Int) {
+        callBack()
+        lock.withLock {
+            trims += 1
+            state = min(state, max(0, bytes))
+        }
+    }
+    func releaseDecodingState() { lock.withLock { state = 0 } }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        lock.withLock { state = min(stateCap, state + stateStep) }
+        return RenderedFrame(index: index, width: 16, height: 16, pixels: Array(repeating: UInt8(index), count: 16 * 16 * 4))
     }
 }
 

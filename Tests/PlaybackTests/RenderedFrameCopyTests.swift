@@ -75,3 +75,40 @@ import Testing
         #expect(buffer.allSatisfy { $0 == 0xEE })
     }
 }
+
+/// A 2 × 1 source in premultiplied BGRA: an opaque pixel beside a clear one.
+struct PremultipliedSource: FrameSource {
+    var frameCount: Int { 1 }
+    var canvasWidth: Int { 2 }
+    var canvasHeight: Int { 1 }
+    var frameDelays: [Duration] { [.milliseconds(100)] }
+    var storedLoopCount: Int? { 0 }
+    var pixelFormat: PixelFormat { .premultipliedBGRA8 }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        RenderedFrame(index: index, width: 2, height: 1, pixels: [200, 100, 50, 255, 0, 0, 0, 0], pixelFormat: pixelFormat)
+    }
+}
+
+/// A source's layout reaches whatever shows its frames.
+@Suite struct SourcePixelFormatTests {
+    /// A player over a source that cannot draw by itself draws from its
+    /// cache, in the source's layout.
+    @Test func aCacheDrawerReportsTheSourceLayout() throws {
+        let clock = ManualClock()
+        let player = try Player(source: PremultipliedSource(), startingAt: clock.now)
+        #expect(player.drawer.pixelFormat == .premultipliedBGRA8)
+    }
+
+    /// Scaled to 1 × 1, the premultiplied colours are averaged as they are:
+    /// (200 + 0) / 2 = 100 and so on. Averaged as straight colours, the
+    /// clear pixel would weigh nothing and blue would stay 200.
+    @Test func aScaledSourceKeepsAndAveragesTheLayout() async throws {
+        let scaled = PremultipliedSource().displaying(at: DisplaySize(maxWidth: 1, maxHeight: 1))
+        #expect(scaled.pixelFormat == .premultipliedBGRA8)
+        let frame = try await scaled.frame(at: 0)
+        #expect(frame.width == 1 && frame.height == 1)
+        #expect(frame.pixelFormat == .premultipliedBGRA8)
+        #expect(Array(frame.pixels[0..<3]) == [100, 50, 25])
+    }
+}

@@ -216,9 +216,10 @@ public struct FrameSeeker {
     ///
     /// - Returns: The frame's changed rectangle and whether its data was
     ///   whole.
-    /// - Throws: ``GIFError`` with ``GIFError/Kind/rowStrideTooSmall(bytesPerRow:minimum:)``
-    ///   when `bytesPerRow` is below `width × 4`, or
-    ///   ``GIFError/Kind/bufferTooSmall(byteCount:needed:)`` when `buffer`
+    /// - Throws: ``GIFError`` with ``GIFError/Kind/buffer(_:)`` holding
+    ///   `PixelBufferError.rowStrideTooSmall(bytesPerRow:minimum:)` when
+    ///   `bytesPerRow` is below `width × 4`, or
+    ///   `PixelBufferError.bufferTooSmall(byteCount:needed:)` when `buffer`
     ///   cannot hold `height` rows, both before decoding anything; otherwise
     ///   as ``frame(at:)``.
     @discardableResult
@@ -226,9 +227,15 @@ public struct FrameSeeker {
         at index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int, onlyChanged: Bool = false
     ) throws(GIFError) -> FrameCopy {
         let size = image.info.canvasSize
-        let needed = try Self.bytesNeeded(for: size, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        let needed: Int
+        do {
+            needed = try PixelBufferError.check(
+                width: size.width, height: size.height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        } catch {
+            throw GIFError(.buffer(error))
+        }
         let frame = try frame(at: index)
-        let area = onlyChanged ? frame.changedRect : FrameRect(x: 0, y: 0, width: size.width, height: size.height)
+        let area = onlyChanged ? frame.changedRect : PixelRect(x: 0, y: 0, width: size.width, height: size.height)
         if !area.isEmpty, needed > 0, let target = buffer.baseAddress {
             let rowBytes = area.width * 4
             frame.pixels.withUnsafeBytes { canvas in
@@ -241,22 +248,6 @@ public struct FrameSeeker {
             }
         }
         return FrameCopy(index: index, changedRect: frame.changedRect, isComplete: frame.isComplete)
-    }
-
-    /// The bytes a `size` canvas takes with rows `bytesPerRow` apart (the
-    /// last row only `width × 4`), checked against `bufferCount`.
-    static func bytesNeeded(for size: PixelSize, bytesPerRow: Int, bufferCount: Int) throws(GIFError) -> Int {
-        let rowBytes = size.width * 4
-        guard bytesPerRow >= rowBytes else {
-            throw GIFError(.rowStrideTooSmall(bytesPerRow: bytesPerRow, minimum: rowBytes))
-        }
-        guard size.height > 0, rowBytes > 0 else { return 0 }
-        let (rows, overflow) = (size.height - 1).multipliedReportingOverflow(by: bytesPerRow)
-        let (needed, overflow2) = rows.addingReportingOverflow(rowBytes)
-        guard !overflow, !overflow2, needed <= bufferCount else {
-            throw GIFError(.bufferTooSmall(byteCount: bufferCount, needed: overflow || overflow2 ? Int.max : needed))
-        }
-        return needed
     }
 
     /// Decodes the whole file once, saving every checkpoint the budget
@@ -308,13 +299,13 @@ public struct FrameCopy: Sendable, Hashable {
     public var index: Int
     /// The part of the canvas where the frame can differ from frame
     /// `index` − 1 (see ``CompositedFrame/changedRect``).
-    public var changedRect: FrameRect
+    public var changedRect: PixelRect
     /// `false` when the frame's data failed part-way (see
     /// ``CompositedFrame/isComplete``).
     public var isComplete: Bool
 
     /// Creates a record of a copy.
-    public init(index: Int, changedRect: FrameRect, isComplete: Bool) {
+    public init(index: Int, changedRect: PixelRect, isComplete: Bool) {
         self.index = index
         self.changedRect = changedRect
         self.isComplete = isComplete

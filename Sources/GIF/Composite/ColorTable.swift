@@ -1,4 +1,4 @@
-/// A frame's 256 palette entries as words in the canvas's ``PixelFormat``,
+/// A frame's 256 palette entries as words in the canvas's `PixelFormat`,
 /// ready for the compositor's inner loop: entries past the palette, and every
 /// entry when there is no palette, are opaque black. The format is applied
 /// here, 256 times per palette, so the inner loop only stores words.
@@ -78,7 +78,7 @@ struct ColorTable {
     }
 
     /// Packs a colour (not premultiplied) so that its bytes in memory are
-    /// the pixel's bytes in `format`: R, G, B, A for ``PixelFormat/rgba8``.
+    /// the pixel's bytes in `format`: R, G, B, A for `PixelFormat.rgba8`.
     static func word(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8, format: PixelFormat = .rgba8) -> UInt32 {
         let (b0, b1, b2, b3) = format.bytes(red: red, green: green, blue: blue, alpha: alpha)
         return (UInt32(b0) | UInt32(b1) << 8 | UInt32(b2) << 16 | UInt32(b3) << 24).littleEndian

@@ -11,7 +11,7 @@ public struct CompositedFrame: Sendable, Hashable {
     /// row-major, top row first.
     public var pixels: [UInt8]
     /// The layout of ``pixels``, chosen when the iterator or seeker was made
-    /// (``PixelFormat/rgba8``, the colour order, over ``background``).
+    /// (`PixelFormat.rgba8`, the colour order, over ``background``).
     public var pixelFormat: PixelFormat
     /// The part of the canvas where this frame's pixels can differ from frame
     /// ``index`` − 1's: the bounding box of this frame's rectangle and the
@@ -26,7 +26,7 @@ public struct CompositedFrame: Sendable, Hashable {
     /// frame ``index`` − 1 needs to update only this rectangle; a host that
     /// last drew another frame updates the whole canvas. Every pixel outside
     /// it equals frame ``index`` − 1's.
-    public var changedRect: FrameRect
+    public var changedRect: PixelRect
     /// `false` when the frame's data failed part-way: the rows decoded so far
     /// are shown, the rest of the rectangle keeps the canvas as it was, and
     /// the iterator reports the error on its next call.
@@ -44,7 +44,7 @@ public struct CompositedFrame: Sendable, Hashable {
     /// The frame's position in the file, from 0.
     public var index: Int { info.index }
     /// The frame's rectangle as stored (unclipped).
-    public var rect: FrameRect { info.rect }
+    public var rect: PixelRect { info.rect }
     /// The delay as stored (centiseconds, as a `Duration`).
     public var delay: Duration { info.delay }
     /// The delay browsers show (0 or 1 cs become 100 ms).

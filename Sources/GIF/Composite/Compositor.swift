@@ -7,7 +7,7 @@ import GIFKernels
 /// Memory is the canvas plus, for a frame with disposal 3 ("restore
 /// previous"), a copy of the part of the canvas under that frame, in a buffer
 /// kept between frames. The palette table is rebuilt only when the palette
-/// changes, in the canvas's ``PixelFormat``, and the inner loop runs over raw
+/// changes, in the canvas's `PixelFormat`, and the inner loop runs over raw
 /// pointers with the clipping done once per frame. A compositor is a value:
 /// a copy is a checkpoint.
 ///
@@ -44,9 +44,9 @@ struct Compositor {
     /// The part of the canvas the frame being drawn can change from the
     /// previous frame's canvas (see ``CompositedFrame/changedRect``), set by
     /// ``begin(_:globalPalette:)``.
-    private(set) var changedRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// The previous frame's disposal, applied when the next frame begins.
-    private var pending: (rect: FrameRect, disposal: Disposal)?
+    private var pending: (rect: PixelRect, disposal: Disposal)?
     /// The canvas under the current frame, kept for disposal 3.
     private var saved: [UInt8] = []
     private var table: ColorTable
@@ -54,7 +54,7 @@ struct Compositor {
     /// index of the frame whose local palette it is.
     private var tableSource = -1
     private var transparent = -1
-    private var frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
+    private var frameRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// Whether the canvas storage holds no pixels yet, standing for a
     /// transparent-black canvas (new or rewound).
     private var isBlank = true
@@ -302,13 +302,13 @@ struct Compositor {
     /// frame's rectangle and the area the previous frame's disposal restores
     /// (disposal 2 or 3), both clipped to the canvas; an empty rectangle at
     /// the origin when neither holds a pixel.
-    private func changedArea(for frame: FrameInfo) -> FrameRect {
-        guard frame.index > 0 else { return FrameRect(x: 0, y: 0, width: width, height: height) }
+    private func changedArea(for frame: FrameInfo) -> PixelRect {
+        guard frame.index > 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
         var area = frame.rect.clipped(toWidth: width, height: height)
         if let (restored, disposal) = pending, disposal == .restoreBackground || disposal == .restorePrevious {
             area = area.union(restored)
         }
-        return area.isEmpty ? FrameRect(x: 0, y: 0, width: 0, height: 0) : area
+        return area.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : area
     }
 
     /// Records `frame`'s disposal, to apply before the next frame is drawn.
@@ -326,7 +326,7 @@ struct Compositor {
 
     /// Clears the rows, or the part of a row, of `rect` (`frame`'s rectangle
     /// clipped to the canvas) that `outcome` says were not drawn.
-    private mutating func clearUndrawnRows(_ frame: FrameInfo, of rect: FrameRect, outcome: FrameDecoder.Outcome) {
+    private mutating func clearUndrawnRows(_ frame: FrameInfo, of rect: PixelRect, outcome: FrameDecoder.Outcome) {
         // Nothing drawn is 0 rows and 0 pixels.
         let height = frame.rect.height, first = outcome.rows
         guard first < height else { return }
@@ -373,7 +373,7 @@ struct Compositor {
     }
 
     /// Copies the canvas under `rect` into `saved`, reusing its storage.
-    private mutating func save(_ rect: FrameRect) {
+    private mutating func save(_ rect: PixelRect) {
         guard !rect.isEmpty else { return }
         let size = bytesPerPixel, rowBytes = rect.width * size, width = width
         if saved.count < rect.height * rowBytes {
@@ -427,10 +427,10 @@ struct Compositor {
     mutating func rewind() {
         isBlank = true
         pending = nil
-        changedRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
+        changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
         tableSource = -1
         transparent = -1
-        frameRect = FrameRect(x: 0, y: 0, width: 0, height: 0)
+        frameRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
     }
 
     /// A copy for a checkpoint: the kept canvas under a frame is dropped

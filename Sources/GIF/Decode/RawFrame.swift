@@ -21,17 +21,23 @@ public struct RawFrame: Sendable, Hashable {
     /// frame: the transparent index gives alpha 0 and keeps the palette's RGB;
     /// an index past the palette, or any index without one, is opaque black.
     public func rgba() -> [UInt8] {
-        let words = ColorTable(palette).words
-        var out = [UInt8](repeating: 0, count: indices.count * 4)
-        let transparent = info.transparentIndex.map(Int.init) ?? -1
-        for (i, index) in indices.enumerated() {
-            var word = UInt32(littleEndian: words[Int(index)])
-            if Int(index) == transparent { word &= 0x00FF_FFFF }
-            out[i * 4] = UInt8(truncatingIfNeeded: word)
-            out[i * 4 + 1] = UInt8(truncatingIfNeeded: word >> 8)
-            out[i * 4 + 2] = UInt8(truncatingIfNeeded: word >> 16)
-            out[i * 4 + 3] = UInt8(truncatingIfNeeded: word >> 24)
+        var words = ColorTable(palette).words
+        if let transparent = info.transparentIndex {
+            words[Int(transparent)] &= UInt32(littleEndian: 0x00FF_FFFF)
         }
-        return out
+        // The table's words are already in memory order (R, G, B, A), so each
+        // pixel is one 4-byte store; pointers keep unoptimised builds fast too.
+        return [UInt8](unsafeUninitializedCapacity: indices.count * 4) { out, initialized in
+            words.withUnsafeBufferPointer { words in
+                indices.withUnsafeBufferPointer { indices in
+                    guard let base = out.baseAddress else { return }
+                    let pixels = UnsafeMutableRawPointer(base)
+                    for i in 0..<indices.count {
+                        pixels.storeBytes(of: words[Int(indices[i])], toByteOffset: i * 4, as: UInt32.self)
+                    }
+                }
+            }
+            initialized = indices.count * 4
+        }
     }
 }

@@ -87,7 +87,7 @@ public struct NIAWriter: Sendable {
     /// Appends one frame to `out` (see ``frame(_:)``), with no allocation
     /// once `out` has the capacity (``frameByteCount(_:)`` more bytes). An
     /// RGBA canvas is converted to BGRA a pixel word at a time; a canvas in
-    /// ``PixelFormat/premultipliedBGRA8`` is copied as it stands (see
+    /// `PixelFormat.premultipliedBGRA8` is copied as it stands (see
     /// ``writeFrame(_:buffer:partBytes:to:)``).
     ///
     /// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value
@@ -104,7 +104,7 @@ public struct NIAWriter: Sendable {
     /// `write`. On return `buffer` is empty, its capacity kept for the next
     /// frame.
     ///
-    /// A canvas composited in ``PixelFormat/premultipliedBGRA8`` (what
+    /// A canvas composited in `PixelFormat.premultipliedBGRA8` (what
     /// `makeFrameIterator(pixelFormat: .premultipliedBGRA8)` returns) is
     /// already NIA's layout: a GIF's canvas holds only opaque pixels and
     /// transparent black, which premultiplying leaves as they are. Its
@@ -156,7 +156,7 @@ public struct NIAWriter: Sendable {
     }
 
     /// Appends the pixels `range` of `frame` as BGRA: copied as they are
-    /// from a ``PixelFormat/premultipliedBGRA8`` canvas, converted from
+    /// from a `PixelFormat.premultipliedBGRA8` canvas, converted from
     /// RGBA, or from RGB over a background (opaque) otherwise.
     private static func appendPixels(_ frame: CompositedFrame, _ range: Range<Int>, to out: inout [UInt8]) {
         if frame.background != nil { return appendOpaque(frame.pixels, range, blueFirst: true, to: &out) }
@@ -179,7 +179,7 @@ public struct NIAWriter: Sendable {
             out.append(blueFirst ? red : blue)
             out.append(255)
         }
-        if present < range.count { out.append(contentsOf: repeatElement(0, count: (range.count - present) * 4)) }
+        if present < range.count { appendZeros((range.count - present) * 4, to: &out) }
     }
 
     /// Appends the 4-byte pixels `range` of `pixels` as they are; pixels
@@ -189,7 +189,23 @@ public struct NIAWriter: Sendable {
         let upper = min(range.upperBound * 4, pixels.count)
         out.append(contentsOf: pixels[lower..<upper])
         let missing = range.count * 4 - (upper - lower)
-        if missing > 0 { out.append(contentsOf: repeatElement(0, count: missing)) }
+        appendZeros(missing, to: &out)
+    }
+
+    /// Appends `count` zero bytes (none when `count` ≤ 0) from a zeroed block
+    /// on the stack: a copy at memory speed in any build, where appending
+    /// `repeatElement` walks byte by byte in an unoptimised one.
+    static func appendZeros(_ count: Int, to out: inout [UInt8]) {
+        guard count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(count, 4096)) { zeros in
+            zeros.initialize(repeating: 0)
+            var left = count
+            while left > 0 {
+                let n = min(left, zeros.count)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[..<n]))
+                left -= n
+            }
+        }
     }
 
     /// Appends the pixels `range` of RGBA `pixels` as BGRA, a pixel word at
@@ -220,7 +236,7 @@ public struct NIAWriter: Sendable {
                 }
             }
         }
-        if present < range.count { out.append(contentsOf: repeatElement(0, count: (range.count - present) * 4)) }
+        if present < range.count { appendZeros((range.count - present) * 4, to: &out) }
     }
 
     /// The 8-byte footer with the loop count known when the last frame

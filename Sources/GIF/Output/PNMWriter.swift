@@ -163,7 +163,7 @@ public enum PNMWriter {
         }
         let pixels = frame.pixels
         let start = out.count
-        out.append(contentsOf: repeatElement(0, count: range.count * 3))
+        NIAWriter.appendZeros(range.count * 3, to: &out)
         let present = max(0, min(range.upperBound, pixels.count / 4) - range.lowerBound)
         let (bgRed, bgGreen, bgBlue) = (Int(background.red), Int(background.green), Int(background.blue))
         pixels.withUnsafeBytes { source in

@@ -204,8 +204,8 @@ extension GIFScanner {
         }
 
         /// The frame rectangle of the image descriptor at `start`.
-        private func rect(ofDescriptorAt start: Int) -> FrameRect {
-            FrameRect(
+        private func rect(ofDescriptorAt start: Int) -> PixelRect {
+            PixelRect(
                 x: Int(Self.le16(bytes, start + 1)), y: Int(Self.le16(bytes, start + 3)),
                 width: Int(Self.le16(bytes, start + 5)), height: Int(Self.le16(bytes, start + 7)))
         }

@@ -35,7 +35,7 @@ import EngineSupport
 /// order above alone.
 ///
 /// **What goes back leaves the process.** With glibc, the pages of freed
-/// frames stay in the allocator's heaps; after every 1 MiB of frames and
+/// frames stay in the allocator's heaps; after every 256 KiB of frames and
 /// decoding state given back and not reused, the budget asks glibc to
 /// return its free pages to the system (`malloc_trim`), outside its lock.
 /// Darwin's allocator does this by itself.
@@ -47,7 +47,13 @@ import EngineSupport
 ///
 /// Every method is synchronous and takes one lock: ``trim(to:)`` can be
 /// called from a memory-pressure handler on any thread, and the caches
-/// (actors) never wait on each other. Victims are found by a scan of the
+/// (actors) never wait on each other. **No source is called under the
+/// lock.** What the budget knows of a source (its size, its decoding state
+/// and what it needs to go on) is read before the lock is taken, when the
+/// source registers and each time its cache notes a decode; a source whose
+/// state must shrink is chosen under the lock and asked to trim after it is
+/// released. So a source may call back into the budget from any of its
+/// methods. Victims are found by a scan of the
 /// frames held (hundreds, not pixels), and nothing is allocated per frame
 /// once the tables have grown.
 ///
@@ -72,6 +78,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// per frame shown.
     final class Member {
         let source: any FrameSource
+        /// The source's facts, read outside the lock (see ``SourceFacts``).
+        var facts: SourceFacts
         var playing = 0
         /// Bytes set aside for the decode running now (0: none).
         var reserved = 0
@@ -80,9 +88,6 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         var frames = 0
         var lastUse: UInt64 = 0
         var counters = FrameCacheStatistics()
-        /// Set while a trim of this source's state did not shrink it, so a
-        /// loop does not ask again.
-        var stateStuck = false
         /// The frame bytes this cache may hold while playing without giving
         /// way to another playing cache (see
         /// ``FrameMemoryBudget/assignFairShares(_:)``): set before each
@@ -92,15 +97,54 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         /// ``share`` is the whole need, below the common level.
         var shareFixed = false
 
+        init(source: any FrameSource, facts: SourceFacts) {
+            self.source = source
+            self.facts = facts
+        }
+    }
+
+    /// What the budget knows of a source, read from it with the budget's
+    /// lock released.
+    struct SourceFacts {
         /// The bytes of every frame at the cache's size: what the cache
         /// would hold to keep the whole animation.
-        var need: Int {
+        var need: Int
+        /// The decoding state the source needs to go on
+        /// (`FrameSource.workingStateByteCount`), at least 0.
+        var working: Int
+        /// The decoding state it holds (`FrameSource.decodingStateByteCount`),
+        /// at least 0.
+        var state: Int
+
+        init(of source: any FrameSource) {
             let frame = FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
             let count = max(0, source.frameCount)
-            return count == 0 ? 0 : (frame > .max / count ? .max : frame * count)
+            need = count == 0 ? 0 : (frame > .max / count ? .max : frame * count)
+            working = max(0, source.workingStateByteCount)
+            state = max(0, source.decodingStateByteCount)
         }
+    }
 
-        init(source: any FrameSource) { self.source = source }
+    /// A source's decoding state to give back: chosen under the lock, asked
+    /// of the source after it is released.
+    struct StateTrim {
+        let id: Int
+        let source: any FrameSource
+        let keepingWork: Bool
+    }
+
+    /// What one pass under the lock ends with: its result, or a source to
+    /// trim before the next pass.
+    enum Pass<Result> {
+        case done(Result)
+        case trim(StateTrim)
+    }
+
+    /// A source already asked to trim during one call, and how far: it is
+    /// not chosen again in that call (it may keep what it reports).
+    struct Trimmed: Hashable {
+        var id: Int
+        var keepingWork: Bool
     }
 
     struct FrameKey: Hashable {
@@ -117,8 +161,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     enum Victim {
         case frame(FrameKey)
         /// A source's decoding state, down to its working state when
-        /// `keepingWork` (see `FrameSource.workingStateByteCount`).
-        case state(Int, keepingWork: Bool)
+        /// `keepingWork` (see `FrameSource.workingStateByteCount`): given
+        /// back by the source, outside the lock.
+        case state(StateTrim)
     }
 
     struct Ledger {
@@ -164,14 +209,42 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// free pages to the system after the lock is released (the frames given
     /// back have been freed by then, unless a player still shows them).
     private func update<Result>(_ body: (inout Ledger) -> Result) -> Result {
-        let (result, release) = ledger.withLock { ledger -> (Result, Bool) in
-            let result = body(&ledger)
-            guard ledger.givenBack >= FreedMemory.threshold else { return (result, false) }
-            ledger.givenBack = 0
-            return (result, true)
+        passes { ledger, _ in .done(body(&ledger)) }
+    }
+
+    /// Runs `pass` on the ledger with the lock held until it is done. When
+    /// a pass chooses a source's decoding state to give back, the source is
+    /// asked to trim with the lock released, what it then reports is
+    /// counted, and `pass` runs again, told which sources this call has
+    /// trimmed already. Free pages go back to the system as in
+    /// ``update(_:)``.
+    private func passes<Result>(_ pass: (inout Ledger, Set<Trimmed>) -> Pass<Result>) -> Result {
+        var trimmed: Set<Trimmed> = []
+        while true {
+            let (step, release) = ledger.withLock { ledger -> (Pass<Result>, Bool) in
+                let step = pass(&ledger, trimmed)
+                guard ledger.givenBack >= FreedMemory.threshold else { return (step, false) }
+                ledger.givenBack = 0
+                return (step, true)
+            }
+            if release { FreedMemory.returnToSystem() }
+            switch step {
+            case .done(let result):
+                return result
+            case .trim(let trim):
+                trimmed.insert(Trimmed(id: trim.id, keepingWork: trim.keepingWork))
+                let target = trim.keepingWork ? max(0, trim.source.workingStateByteCount) : 0
+                trim.source.trimDecodingState(toBytes: target)
+                let facts = SourceFacts(of: trim.source)
+                ledger.withLock { ledger in
+                    guard let member = ledger.members[trim.id] else { return }
+                    ledger.stateTrims += 1
+                    member.facts = facts
+                    Self.addGivenBack(&ledger, member.stateBytes - facts.state)
+                    Self.setState(&ledger, of: trim.id, to: min(facts.state, member.stateBytes))
+                }
+            }
         }
-        if release { FreedMemory.returnToSystem() }
-        return result
     }
 
     /// The most bytes counted at once.
@@ -195,9 +268,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Changes the limit, giving back what is over it in the order above.
     /// - Parameter bytes: The new limit (negative means 0).
     public func setByteBudget(_ bytes: Int) {
-        update { ledger in
+        passes { ledger, trimmed in
             ledger.limit = max(0, bytes)
-            Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true)
+            return Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true, trimmed: trimmed)
         }
     }
 
@@ -211,13 +284,16 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// before it returns, without waiting on any actor.
     /// - Parameter bytes: The most bytes to keep (negative means 0).
     public func trim(to bytes: Int) {
-        update { ledger in
-            Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true)
-            guard ledger.total > Int128(max(0, bytes)) else { return }
+        passes { ledger, trimmed -> Pass<Void> in
+            if case .trim(let trim) = Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true, trimmed: trimmed) {
+                return .trim(trim)
+            }
+            guard ledger.total > Int128(max(0, bytes)) else { return .done(()) }
             for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
                 Self.release(&ledger, reservationOf: id)
-                guard ledger.total > Int128(max(0, bytes)) else { return }
+                guard ledger.total > Int128(max(0, bytes)) else { return .done(()) }
             }
+            return .done(())
         }
     }
 
@@ -234,9 +310,10 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     // MARK: For FrameCache
 
     func register(source: any FrameSource) -> Int {
-        ledger.withLock { ledger in
+        let facts = SourceFacts(of: source)
+        return ledger.withLock { ledger in
             ledger.nextMember += 1
-            ledger.members[ledger.nextMember] = Member(source: source)
+            ledger.members[ledger.nextMember] = Member(source: source, facts: facts)
             return ledger.nextMember
         }
     }
@@ -285,28 +362,32 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// always gets an answer: without room, nothing is set aside and the
     /// frame will be returned but not kept.
     func reserve(_ id: Int, bytes: Int, protecting: [Int]?) -> [UInt8]? {
-        update { ledger -> [UInt8]? in
+        var storage: [UInt8] = []
+        return passes { ledger, trimmed -> Pass<[UInt8]?> in
             Self.release(&ledger, reservationOf: id)
-            guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
-            var storage: [UInt8] = []
+            guard bytes <= ledger.limit, ledger.members[id] != nil else { return .done(protecting == nil ? [] : nil) }
             let atShare = Self.room(in: ledger) < bytes ? Self.atFairShare(id, adding: bytes, in: ledger) : nil
             while Self.room(in: ledger) < bytes {
-                guard let victim = Self.victim(
-                    in: ledger, requester: id, protecting: protecting, keepingWork: true, atShare: atShare) else {
-                    Self.resetStuck(&ledger)
-                    return protecting == nil ? storage : nil
-                }
-                let pixels = Self.give(&ledger, victim)
-                if storage.isEmpty, pixels.count == bytes {
-                    storage = pixels
-                    ledger.givenBack -= bytes
+                switch Self.victim(
+                    in: ledger, requester: id, protecting: protecting, keepingWork: true, atShare: atShare,
+                    trimmed: trimmed)
+                {
+                case nil:
+                    return .done(protecting == nil ? storage : nil)
+                case .state(let trim):
+                    return .trim(trim)
+                case .frame(let key):
+                    let pixels = Self.evict(&ledger, key)
+                    if storage.isEmpty, pixels.count == bytes {
+                        storage = pixels
+                        ledger.givenBack -= bytes
+                    }
                 }
             }
-            Self.resetStuck(&ledger)
             ledger.members[id]!.reserved = bytes
             ledger.reserved += bytes
             ledger.total += Int128(bytes)
-            return storage
+            return .done(storage)
         }
     }
 
@@ -337,20 +418,33 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Reads member `id`'s source's decoding state, then gives back what is
     /// over the limit (that source's own state last).
     func noteDecodingState(_ id: Int) {
-        guard countsDecodingState else { return }
-        update { ledger in
-            guard let source = ledger.members[id]?.source else { return }
-            Self.setState(&ledger, of: id, to: source.decodingStateByteCount)
-            Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false)
-            if ledger.total > Int128(ledger.limit), let member = ledger.members[id] {
-                // Only this source's own state is left to give.
-                let keep = Self.clamped(max(0, Int128(member.stateBytes) - (ledger.total - Int128(ledger.limit))))
-                let before = member.stateBytes
-                member.source.trimDecodingState(toBytes: keep)
-                ledger.stateTrims += 1
-                Self.setState(&ledger, of: id, to: member.source.decodingStateByteCount)
-                Self.addGivenBack(&ledger, before - member.stateBytes)
+        guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.source }) else { return }
+        let facts = SourceFacts(of: source)
+        var own: Int?
+        passes { ledger, trimmed -> Pass<Void> in
+            guard let member = ledger.members[id] else { return .done(()) }
+            if trimmed.isEmpty {
+                member.facts = facts
+                Self.setState(&ledger, of: id, to: facts.state)
             }
+            if case .trim(let trim) = Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed) {
+                return .trim(trim)
+            }
+            if own == nil, ledger.total > Int128(ledger.limit) {
+                // Only this source's own state is left to give.
+                own = Self.clamped(max(0, Int128(member.stateBytes) - (ledger.total - Int128(ledger.limit))))
+            }
+            return .done(())
+        }
+        guard let own else { return }
+        source.trimDecodingState(toBytes: own)
+        let after = SourceFacts(of: source)
+        update { ledger in
+            guard let member = ledger.members[id] else { return }
+            ledger.stateTrims += 1
+            member.facts = after
+            Self.addGivenBack(&ledger, member.stateBytes - after.state)
+            Self.setState(&ledger, of: id, to: after.state)
         }
     }
 
@@ -395,25 +489,29 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     }
 
     /// Gives back victims until at most `bytes` are counted or nothing is
-    /// left to give (reservations are not touched). `sparing`'s own decoding
-    /// state is not a victim. Playing sources keep their working state
-    /// unless `hard` (a trim or a lower limit), which takes it after
-    /// everything else.
-    private static func shed(_ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool) {
-        func shed(keepingWork: Bool) {
-            while ledger.total > Int128(bytes),
-                  let victim = victim(in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, atShare: nil) {
-                _ = give(&ledger, victim)
+    /// left to give (reservations are not touched), or until a source's
+    /// decoding state is next: that trim is returned, for the caller to ask
+    /// of the source with the lock released. `sparing`'s own decoding state
+    /// is not a victim, nor any source in `trimmed`. Playing sources keep
+    /// their working state unless `hard` (a trim or a lower limit), which
+    /// takes it after everything else.
+    private static func shed(
+        _ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool, trimmed: Set<Trimmed>
+    ) -> Pass<Void> {
+        for pass in 0..<(hard ? 2 : 1) {
+            let keepingWork = pass == 0
+            shedding: while ledger.total > Int128(bytes) {
+                switch victim(
+                    in: ledger, requester: sparing, protecting: nil, keepingWork: keepingWork, atShare: nil,
+                    trimmed: trimmed)
+                {
+                case nil: break shedding
+                case .state(let trim): return .trim(trim)
+                case .frame(let key): _ = evict(&ledger, key)
+                }
             }
-            resetStuck(&ledger)
         }
-        shed(keepingWork: true)
-        if hard { shed(keepingWork: false) }
-    }
-
-    private static func resetStuck(_ ledger: inout Ledger) {
-        guard ledger.members.values.contains(where: \.stateStuck) else { return }
-        for id in Array(ledger.members.keys) { ledger.members[id]!.stateStuck = false }
+        return .done(())
     }
 
     /// For a reservation of `bytes` by member `id`: whether it would take
@@ -435,7 +533,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         var room = clamped(max(0, Int128(ledger.limit) - ledger.stateBytes))
         var open = 0
         for member in ledger.members.values where member.playing > 0 {
-            member.share = member.need
+            member.share = member.facts.need
             member.shareFixed = false
             open += 1
         }
@@ -465,7 +563,8 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// when the requester is at its own share; those over it go before the
     /// requester's own frames.
     private static func victim(
-        in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool, atShare: Bool?
+        in ledger: Ledger, requester: Int?, protecting: [Int]?, keepingWork: Bool, atShare: Bool?,
+        trimmed: Set<Trimmed>
     ) -> Victim? {
         var best: Victim?
         var bestRank = (Int.max, UInt64.max)
@@ -486,36 +585,25 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                 best = .frame(key)
             }
         }
-        for (id, member) in ledger.members where member.stateBytes > 0 && id != requester && !member.stateStuck {
+        for (id, member) in ledger.members where member.stateBytes > 0 && id != requester {
             // A playing source gives back only what it does not need to go on.
             let keeps = keepingWork && member.playing > 0
-            if keeps, member.stateBytes <= member.source.workingStateByteCount { continue }
+            if keeps, member.stateBytes <= member.facts.working { continue }
+            if trimmed.contains(Trimmed(id: id, keepingWork: keeps)) { continue }
             let rank = member.playing > 0 ? 4 : 0
             if (rank, member.lastUse) < bestRank {
                 bestRank = (rank, member.lastUse)
-                best = .state(id, keepingWork: keeps)
+                best = .state(StateTrim(id: id, source: member.source, keepingWork: keeps))
             }
         }
         return best
     }
 
-    /// Gives `victim` back; a frame's pixels are returned for reuse.
-    private static func give(_ ledger: inout Ledger, _ victim: Victim) -> [UInt8] {
-        switch victim {
-        case .frame(let key):
-            ledger.evictions += 1
-            ledger.members[key.member]?.counters.evictions += 1
-            return remove(&ledger, key)
-        case .state(let id, let keepingWork):
-            guard let member = ledger.members[id] else { return [] }
-            member.source.trimDecodingState(toBytes: keepingWork ? member.source.workingStateByteCount : 0)
-            ledger.stateTrims += 1
-            let now = max(0, member.source.decodingStateByteCount)
-            if now >= member.stateBytes { ledger.members[id]!.stateStuck = true }
-            addGivenBack(&ledger, member.stateBytes - now)
-            setState(&ledger, of: id, to: min(now, member.stateBytes))
-            return []
-        }
+    /// Evicts frame `key`; its pixels are returned for reuse.
+    private static func evict(_ ledger: inout Ledger, _ key: FrameKey) -> [UInt8] {
+        ledger.evictions += 1
+        ledger.members[key.member]?.counters.evictions += 1
+        return remove(&ledger, key)
     }
 
     private static func remove(_ ledger: inout Ledger, _ key: FrameKey) -> [UInt8] {

@@ -7,7 +7,7 @@ import EngineSupport
 final class CachedFrameDrawer: FrameDrawer {
     let width: Int
     let height: Int
-    let pixelFormat: RenderedFrame.PixelFormat
+    let pixelFormat: PixelFormat
     private let cache: FrameCache
     private let drawn = LockedState<Int?>(nil)
 
@@ -15,7 +15,7 @@ final class CachedFrameDrawer: FrameDrawer {
         self.cache = cache
         self.width = cache.source.canvasWidth
         self.height = cache.source.canvasHeight
-        self.pixelFormat = .rgba8
+        self.pixelFormat = cache.source.pixelFormat
     }
 
     var byteCount: Int { 0 }

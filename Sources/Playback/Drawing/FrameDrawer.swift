@@ -12,7 +12,7 @@
 /// ``Player/draw(into:bytesPerRow:)`` is the usual way in: it asks the drawer
 /// for the frame its playhead shows. One drawer serves one buffer; a draw
 /// made while another thread draws with the same drawer throws
-/// ``PixelBufferError/drawnConcurrently`` instead of waiting.
+/// `PixelBufferError.drawnConcurrently` instead of waiting.
 public protocol FrameDrawer: AnyObject, Sendable {
     /// The width of the frames drawn, in pixels: the source's canvas, or
     /// the display size's.
@@ -22,7 +22,7 @@ public protocol FrameDrawer: AnyObject, Sendable {
     var height: Int { get }
 
     /// The byte layout of the pixels drawn.
-    var pixelFormat: RenderedFrame.PixelFormat { get }
+    var pixelFormat: PixelFormat { get }
 
     /// Writes frame `index` into `buffer` (rows `bytesPerRow` apart, each
     /// `width × 4` bytes written at most, the rest never touched), taking the
@@ -33,7 +33,7 @@ public protocol FrameDrawer: AnyObject, Sendable {
     ///   - buffer: The host's pixels.
     ///   - bytesPerRow: The bytes from one row's start to the next.
     /// - Returns: What was written, or why nothing was.
-    /// - Throws: ``PixelBufferError`` for a buffer that cannot hold the
+    /// - Throws: `PixelBufferError` for a buffer that cannot hold the
     ///   frame, or a draw made while another is in progress; nothing is
     ///   written then.
     func draw(frame index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError)

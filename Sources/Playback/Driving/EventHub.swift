@@ -20,6 +20,9 @@ package struct EventHub<Event: Sendable> {
     /// Tokens only grow, so a token names one registration for ever.
     private var lastToken = 0
 
+    /// A hub with no listeners.
+    package init() {}
+
     private mutating func nextToken() -> Int {
         lastToken += 1
         return lastToken
@@ -37,11 +40,16 @@ package struct EventHub<Event: Sendable> {
         observers.removeAll { $0.token == token }
     }
 
-    /// A new unbounded stream of the events from now on. `ended` is called
+    /// A new unbounded stream of the events from now on, after `first` when
+    /// one is given (the owner's state as it stands). `ended` is called
     /// with the stream's token when its consumer stops (from any thread);
-    /// the owner then calls ``removeStream(_:)`` on its executor.
-    mutating func makeStream(ended: @escaping @Sendable (Int) -> Void) -> AsyncStream<Event> {
+    /// the owner then calls ``removeStream(_:)`` on its executor, or under
+    /// its lock.
+    package mutating func makeStream(
+        startingWith first: Event? = nil, ended: @escaping @Sendable (Int) -> Void
+    ) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        if let first { continuation.yield(first) }
         let token = nextToken()
         streams.append((token, continuation))
         continuation.onTermination = { _ in ended(token) }
@@ -49,7 +57,7 @@ package struct EventHub<Event: Sendable> {
     }
 
     /// Forgets the stream registered under `token`.
-    mutating func removeStream(_ token: Int) {
+    package mutating func removeStream(_ token: Int) {
         streams.removeAll { $0.token == token }
     }
 
@@ -100,7 +108,7 @@ package struct EventHub<Event: Sendable> {
     }
 
     /// Hands `events` to observers (in registration order), then to streams.
-    func deliver(_ events: [Event]) {
+    package func deliver(_ events: [Event]) {
         for event in events {
             for observer in observers { observer.handler(event) }
             for stream in streams { stream.continuation.yield(event) }
@@ -109,9 +117,15 @@ package struct EventHub<Event: Sendable> {
     }
 
     /// Ends every stream, so consumers iterating them finish (the owner is
-    /// going away).
-    func finishStreams() {
+    /// going away, or has nothing more to say).
+    package func finishStreams() {
         for stream in streams { stream.continuation.finish() }
+    }
+
+    /// Forgets every stream without ending it: for an owner that ends them
+    /// with ``finishStreams()`` on a copy, outside its lock.
+    package mutating func forgetStreams() {
+        streams.removeAll()
     }
 }
 

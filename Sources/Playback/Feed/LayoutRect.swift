@@ -2,8 +2,8 @@
 /// host measures in), with the origin at the top left and y growing down.
 ///
 /// Platform-neutral on purpose: a UIKit, AppKit, GTK or terminal host converts
-/// its own rectangles into this one. Named so it does not clash with the GIF
-/// module's `FrameRect`, which is a frame's place on the canvas.
+/// its own rectangles into this one. Its coordinates are the host's, not a
+/// canvas's whole pixels, which `PixelRect` measures.
 public struct LayoutRect: Sendable, Hashable {
     /// The left edge.
     public var x: Double

@@ -262,7 +262,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// catches up. The buffer must keep what the last draw left; when it
     /// does not, call ``FrameDrawer/invalidate()`` on ``drawer``.
     /// - Returns: What was written.
-    /// - Throws: ``PixelBufferError`` for a buffer too small for the frame
+    /// - Throws: `PixelBufferError` for a buffer too small for the frame
     ///   or a stride that overflows, or when another thread is drawing this
     ///   player; nothing is written then.
     public nonisolated func draw(

@@ -42,6 +42,9 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private var caches: [String: FrameCache] = [:]
     /// A drawer per cached item (see ``draw(into:bytesPerRow:)``).
     private var drawers: [String: any FrameDrawer] = [:]
+    /// The frame shown and the look-ahead handed to its drawer, reused from
+    /// change to change.
+    private var upcoming: [Int] = []
     /// The item and frame shown, for ``draw(into:bytesPerRow:)``, which runs
     /// on the host's thread without waiting for the actor.
     private nonisolated let shown = LockedState(Shown())
@@ -157,7 +160,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// writes the new item's whole frame; the buffer must then be
     /// ``currentDrawer``'s size (items differ in size).
     /// - Returns: What was written, or `nil` when no item is loaded yet.
-    /// - Throws: ``PixelBufferError`` for a buffer too small for the current
+    /// - Throws: `PixelBufferError` for a buffer too small for the current
     ///   item's frame, or when another thread is drawing this playlist.
     public nonisolated func draw(
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
@@ -277,7 +280,9 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
             shown.frame = frame
         }
         guard let drawer, let head = sequencer.currentPlayhead, head.state == .playing else { return }
-        drawer.prefetch([frame] + head.upcomingFrames(4))
+        head.upcomingFrames(4, into: &upcoming)
+        upcoming.insert(frame, at: 0)
+        drawer.prefetch(upcoming)
     }
 
     /// Runs each load the sequencer asks for on a task; the result comes back

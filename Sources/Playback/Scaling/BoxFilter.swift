@@ -117,7 +117,7 @@ public struct BoxFilter: Sendable, Hashable {
     ///   - buffer: The output pixels.
     ///   - bytesPerRow: The bytes from one output row's start to the next.
     ///   - premultiplied: Whether the colours are premultiplied by alpha.
-    /// - Throws: ``PixelBufferError`` when `buffer` cannot hold the output
+    /// - Throws: `PixelBufferError` when `buffer` cannot hold the output
     ///   size with that row stride; nothing is written then.
     public func apply(
         _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,

@@ -53,6 +53,8 @@ public final class ScaledFrameSource: FrameSource, Sendable {
     public var canvasHeight: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).height }
     /// The base's delays.
     public var frameDelays: [Duration] { base.frameDelays }
+    /// The base's layout: frames are scaled in it.
+    public var pixelFormat: PixelFormat { base.pixelFormat }
     /// The base's stored loop count.
     public var storedLoopCount: Int? { base.storedLoopCount }
     /// Whether the base has all its frames.
@@ -93,8 +95,9 @@ public final class ScaledFrameSource: FrameSource, Sendable {
             state.filter = filter
             return filter
         }
-        filter.apply(full.pixels, into: &pixels)
-        let result = RenderedFrame(index: index, width: filter.width, height: filter.height, pixels: pixels)
+        filter.apply(full.pixels, into: &pixels, premultiplied: full.pixelFormat == .premultipliedBGRA8)
+        let result = RenderedFrame(
+            index: index, width: filter.width, height: filter.height, pixels: pixels, pixelFormat: full.pixelFormat)
         var kept = full.pixels
         state.withLock { swap(&kept, &$0.scratch) }
         return result

@@ -1,10 +1,11 @@
 /// How a composited canvas lays out its pixels: four bytes each, row-major,
 /// top row first, in the byte order the host draws with.
 ///
-/// The format is chosen once, when an iterator or seeker is made; it is
-/// applied when a palette is turned into the compositor's colour table
-/// (256 entries), never pixel by pixel, so every format costs the same to
-/// composite. The canvas starts all zero, transparent black in every format.
+/// The format is chosen once, when a decoder's iterator or seeker, or a
+/// frame source, is made. GIF applies it when a palette is turned into the
+/// compositor's colour table (256 entries), never pixel by pixel, so every
+/// format costs the same to composite. A canvas starts all zero,
+/// transparent black in every format.
 public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Red, green, blue, alpha; not premultiplied.
     case rgba8

@@ -68,7 +68,7 @@ extension Fixture {
         }
         return Fixture(
             name: "screen-recording.gif",
-            summary: "Index-tier test and benchmark animation. 640×400, 600 frames, loops forever, disposal 1: a full desktop frame, then 3 cs frames each a 16×14 typed character and cursor (a 200×120 pane every 50th frame), so 600 canvases take 614 MB and the frames' indices 0.6 MB. Construction in Sources/GIFFixtureGenerator/Fixture+ScreenRecording.swift.",
+            summary: "Index-tier test and benchmark animation. 640×400, 600 frames, loops forever, disposal 1: a full desktop frame, then 3 cs frames each a 16×14 typed character and cursor (a 200×120 pane every 50th frame), so 600 canvases take 614 MB and the frames' indices 0.6 MB. Construction in Sources/GIFFixtureGenerator/Fixtures/Fixture+ScreenRecording.swift.",
             bytes: try encoder.finish())
     }
 }

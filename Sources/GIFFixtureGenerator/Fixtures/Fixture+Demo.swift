@@ -57,7 +57,7 @@ extension Fixture {
         }
         return Fixture(
             name: "demo.gif",
-            summary: "Demo and benchmark animation. 160×120, 240 frames, loops forever: 6 segments, each a full-canvas grid (20 cs, disposal 0 or 1) then 39 transparent 16×16 discs (4 cs) with disposal 3, 2, 1, 3, 2, 1 by segment. Construction in Sources/GIFFixtureGenerator/Fixture+Demo.swift.",
+            summary: "Demo and benchmark animation. 160×120, 240 frames, loops forever: 6 segments, each a full-canvas grid (20 cs, disposal 0 or 1) then 39 transparent 16×16 discs (4 cs) with disposal 3, 2, 1, 3, 2, 1 by segment. Construction in Sources/GIFFixtureGenerator/Fixtures/Fixture+Demo.swift.",
             bytes: try encoder.finish())
     }
 }
