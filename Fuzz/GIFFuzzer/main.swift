@@ -15,7 +15,8 @@ import Playback
 /// seconds: the fuzzer looks for logic errors, and the default limits' sizes
 /// are proven by LimitsTests instead. Same code paths, smaller numbers.
 let limits = DecodingLimits(
-    maxCanvasPixels: 1 << 20, maxFramePixels: 1 << 20, maxFrameCount: 2048, maxInputBytes: 1 << 17)
+    maxCanvasPixels: 1 << 20, maxFramePixels: 1 << 20, maxFrameCount: 2048, maxInputBytes: 1 << 17,
+    maxFrameDataBytes: 1 << 14)
 
 /// Bytes read from the end of the input, then zeros: the playhead's script.
 struct Script {
@@ -70,6 +71,8 @@ func decode(_ bytes: [UInt8]) -> (image: GIFImage, hashes: [Int])? {
     let info = image.info
     precondition(info.frameCount <= limits.maxFrameCount)
     precondition(info.canvasSize.area <= limits.maxCanvasPixels)
+    // A frame's data (its terminator aside) within its limit.
+    precondition(info.frames.allSatisfy { $0.dataEnd - $0.dataOffset <= limits.maxFrameDataBytes + 1 })
     var frames = image.makeFrameIterator()
     var hashes: [Int] = []
     var failure: GIFError?

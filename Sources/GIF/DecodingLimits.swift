@@ -49,6 +49,8 @@ public struct DecodingLimits: Sendable, Hashable {
         case outputFiles = "output files"
         /// ``DecodingLimits/maxDecodeBytes``.
         case decodeBytes = "decode memory"
+        /// ``DecodingLimits/maxFrameDataBytes``.
+        case frameDataBytes = "frame data bytes"
 
         /// The limit's name, e.g. "canvas pixels".
         public var description: String { rawValue }
@@ -99,6 +101,19 @@ public struct DecodingLimits: Sendable, Hashable {
     /// system time whatever its size: 65,536 one-pixel frames would take
     /// seconds of it. Default 16,384.
     public var maxOutputFiles: Int
+    /// Most bytes of one frame's image data: its LZW code size byte and its
+    /// data sub-blocks, length bytes included (not the terminator). Nothing
+    /// else bounds them: data may go on past the frame's last pixel (an
+    /// encoder's padding, which decoders skip as browsers do), and clear
+    /// codes make no pixels, so a 10 × 10 frame whose sub-blocks never end
+    /// would be read up to ``maxInputBytes``. Checked as the sub-blocks
+    /// arrive: the scan refuses the frame at the length byte of the
+    /// sub-block that passes it, and keeps the frames before it.
+    /// Default 100 MiB: what a frame of ``maxFramePixels`` pixels takes from
+    /// an encoder that writes the widest codes, 12 bits a pixel (96 MiB),
+    /// plus a length byte per 255 bytes and a clear code per 3,838 codes
+    /// (under 0.5 MiB more), rounded up.
+    public var maxFrameDataBytes: Int
 
     /// Creates limits; every argument defaults to the value documented above.
     public init(
@@ -111,7 +126,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxExtensionCount: Int = 1 << 18,
         maxOutputBytes: Int = 1 << 32,
         maxDecodeBytes: Int = 384 << 20,
-        maxOutputFiles: Int = 16_384
+        maxOutputFiles: Int = 16_384,
+        maxFrameDataBytes: Int = 100 << 20
     ) {
         self.maxCanvasPixels = maxCanvasPixels
         self.maxFramePixels = maxFramePixels
@@ -123,6 +139,7 @@ public struct DecodingLimits: Sendable, Hashable {
         self.maxOutputBytes = maxOutputBytes
         self.maxDecodeBytes = maxDecodeBytes
         self.maxOutputFiles = maxOutputFiles
+        self.maxFrameDataBytes = maxFrameDataBytes
     }
 
     /// The default limits.
@@ -132,7 +149,9 @@ public struct DecodingLimits: Sendable, Hashable {
     /// 4096 × 4096 canvases (64 MiB of RGBA), frames of at most 2²⁴ pixels,
     /// 4,096 frames, 64 MiB of input, 2²⁷ pixels decoded in all (under a
     /// CPU-second), 1 MiB of extensions in at most 16,384 blocks, 512 MiB
-    /// of output in at most 4,096 files and 160 MiB of decode memory. By the formula above a decode
+    /// of output in at most 4,096 files, 160 MiB of decode memory and 25 MiB
+    /// of one frame's data (12 bits a pixel of 2²⁴ pixels, as the default
+    /// is derived). By the formula above a decode
     /// then holds at most about 64 (input) + 144 + 1 MiB, 209 MiB.
     public static let uploads = DecodingLimits(
         maxCanvasPixels: 1 << 24,
@@ -144,7 +163,8 @@ public struct DecodingLimits: Sendable, Hashable {
         maxExtensionCount: 1 << 14,
         maxOutputBytes: 512 << 20,
         maxDecodeBytes: 160 << 20,
-        maxOutputFiles: 4_096
+        maxOutputFiles: 4_096,
+        maxFrameDataBytes: 25 << 20
     )
 
     /// Checks, before anything is written, that writing `frames` frames of

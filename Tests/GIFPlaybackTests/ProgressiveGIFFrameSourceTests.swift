@@ -126,4 +126,30 @@ struct ProgressiveGIFFrameSourceTests {
         #expect(throws: wholeError!) { try source.finish() }
         #expect(source.isComplete && source.error == wholeError)
     }
+
+    /// Frame 0 of demo.gif, then a 10 × 10 frame whose sub-blocks never end:
+    /// the source completes with the frame data limit's error once the data
+    /// passes it, frame 0 still playable, instead of reading on to the input
+    /// limit.
+    @Test("A frame whose data never ends completes the source with the frame data limit's error")
+    func endlessFrameData() async throws {
+        let bytes = try fixtureBytes("demo.gif")
+        let frame0 = try GIFImage(bytes: bytes).info.frames[0]
+        let source = ProgressiveGIFFrameSource(limits: DecodingLimits(maxFrameDataBytes: 1 << 16))
+        try source.append(bytes[..<frame0.dataEnd])
+        let descriptor = frame0.dataEnd
+        try source.append([0x2C, 0, 0, 0, 0, 10, 0, 10, 0, 0, 8])
+        let block = [UInt8]([255] + [UInt8](repeating: 0x41, count: 255))
+        while !source.isComplete, source.receivedByteCount < 1 << 20 { try source.append(block) }
+        // Read into values first: an expectation that fails on the source
+        // itself would reflect its lock.
+        let (complete, frames, error) = (source.isComplete, source.frameCount, source.error)
+        #expect(complete)
+        #expect(frames == 1)
+        // 1 + 256·k data bytes after k sub-blocks: the 256th passes 2¹⁶.
+        #expect(error == GIFError(
+            .limitExceeded(.frameDataBytes, value: 1 + 256 * 256, maximum: 1 << 16),
+            frameIndex: 1, byteOffset: descriptor + 11 + 256 * 255, framesDecoded: 1))
+        #expect(try await source.frame(at: 0).pixels == (try GIFImage(bytes: bytes).frame(at: 0).pixels))
+    }
 }

@@ -39,7 +39,7 @@ struct BlockCompletion {
                 case 0x2C:
                     guard blockStart + 10 <= count else { return .waiting }
                     let flags = bytes[blockStart + 9]
-                    let palette = flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0
+                    let palette = GIFScanner.BlockWalker.paletteSize(flags)
                     let codeSize = blockStart + 10 + palette
                     guard codeSize < count else { return .waiting }
                     chain = codeSize + 1

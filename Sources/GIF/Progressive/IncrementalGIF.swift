@@ -21,14 +21,15 @@
 /// - Each limit applies as soon as what it bounds is known: the input as
 ///   it arrives, the canvas at the logical screen and again at the first
 ///   frame's descriptor, a frame's size and the pixels and memory it costs
-///   at its descriptor, extensions as their bytes arrive. A stream that
-///   never ends a block is refused at the first limit it passes.
+///   at its descriptor, a frame's data and extensions as their sub-blocks
+///   arrive. A stream that never ends a block is refused at the first limit
+///   it passes.
 /// - A frame counts in ``availableFrameCount`` from the append that brought
 ///   its last byte (its data's block terminator), not before.
 /// - The scan resumes where it stopped: each byte is looked at about once,
 ///   whatever the chunk sizes, and nothing is scanned again from the start.
 ///   Memory is the bytes received, held once (images taken from the stream
-///   share them, and appending never copies what they hold), plus one
+///   share them, and the buffer grows in place while they hold it), plus one
 ///   iterator's decoding state (a canvas, a saved canvas for disposal 3,
 ///   one frame's indices). Appends cost time in proportion to the bytes
 ///   appended, whatever is read in between.

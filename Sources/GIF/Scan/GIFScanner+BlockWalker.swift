@@ -140,21 +140,54 @@ extension GIFScanner {
 
         /// The limit that the block arriving at `start` passes already, with
         /// the bytes in so far, or `nil`: an image whose descriptor is in (the
-        /// checks ``readImage(into:)`` makes before its data), or an
-        /// extension whose sub-blocks have reached `chainEnd` (its next
-        /// length byte, not in yet: the extension takes at least
-        /// `chainEnd + 1 - start` bytes). An ``IncrementalGIF`` asks, so that
-        /// a block that never ends is refused at the limit it passes.
+        /// checks ``readImage(into:)`` makes before its data) or whose data
+        /// sub-blocks have reached `chainEnd`, or an extension whose
+        /// sub-blocks have reached `chainEnd` (its next length byte, not in
+        /// yet: the extension takes at least `chainEnd + 1 - start` bytes).
+        /// An ``IncrementalGIF`` asks, so that a block that never ends is
+        /// refused at the limit it passes.
         func limitPassed(byBlockArrivingAt start: Int, chainEnd: Int?, _ info: GIFInfo) -> GIFError? {
             guard start < bytes.count else { return nil }
             switch bytes[start] {
             case 0x21:
                 return extensionLimit(at: start, byteCount: (chainEnd ?? start + 2) + 1 - start, info)
             case 0x2C:
-                return start + 10 <= bytes.count ? descriptorLimit(at: start, info) : nil
+                guard start + 10 <= bytes.count else { return nil }
+                if let error = descriptorLimit(at: start, info) { return error }
+                guard let chainEnd else { return nil }
+                return frameDataLimit(dataAt: start + 10 + Self.paletteSize(bytes[start + 9]), chainEnd: chainEnd, info)
             default:
                 return nil
             }
+        }
+
+        /// The bytes of the colour table an image descriptor or logical
+        /// screen descriptor with `flags` announces.
+        static func paletteSize(_ flags: UInt8) -> Int {
+            flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0
+        }
+
+        /// The limit on one frame's data that the image data at `dataOffset`
+        /// (its LZW code size byte) passes with its sub-blocks up to
+        /// `chainEnd` (the terminator, or the next length byte not in yet),
+        /// or `nil`. The error names the length byte of the sub-block that
+        /// passes ``DecodingLimits/maxFrameDataBytes``, so a whole file and
+        /// a stream of it are refused alike.
+        private func frameDataLimit(dataAt dataOffset: Int, chainEnd: Int, _ info: GIFInfo) -> GIFError? {
+            let maximum = limits.maxFrameDataBytes
+            guard chainEnd - dataOffset > maximum else { return nil }
+            var position = dataOffset + 1
+            while position < min(chainEnd, bytes.count), bytes[position] != 0 {
+                let next = position + 1 + Int(bytes[position])
+                if next - dataOffset > maximum {
+                    let index = info.frames.count
+                    return GIFError(
+                        .limitExceeded(.frameDataBytes, value: next - dataOffset, maximum: maximum),
+                        frameIndex: index, byteOffset: position, framesDecoded: index)
+                }
+                position = next
+            }
+            return nil
         }
 
         /// The per-file extension budget an extension of `byteCount` bytes
@@ -231,13 +264,16 @@ extension GIFScanner {
             var position = start + 10
             var localPalette: Palette?
             if flags & 0x80 != 0 {
-                let size = 3 << (Int(flags & 7) + 1)
+                let size = Self.paletteSize(flags)
                 guard position + size <= bytes.count else { return truncation(.localColorTable, at: position, info) }
                 localPalette = Palette(rgb: ArraySlice(bytes[position..<position + size]))
                 position += size
             }
             guard position < bytes.count else { return truncation(.imageData, at: position, info, frame: index) }
             let end = endOfSubBlocks(from: position + 1)
+            // A frame whose data runs past its limit is refused whole, as a
+            // stream refuses it while the data arrives.
+            if let error = frameDataLimit(dataAt: position, chainEnd: end.map { $0 - 1 } ?? .max, info) { return error }
             info.frames.append(FrameInfo(
                 index: index, rect: rect, isInterlaced: flags & 0x40 != 0, localPalette: localPalette,
                 disposal: control?.disposal ?? .unspecified, transparentIndex: control?.transparent,
