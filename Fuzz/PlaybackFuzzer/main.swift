@@ -247,7 +247,7 @@ func run(_ script: Script) async {
             if let player {
                 _ = await player.advance(to: clock)
                 let frame = await player.currentFrame
-                let frameCount = await player.timeline.frameCount  // it grows with a growing source
+                let frameCount = await player.timeline.frameCount  // it grows with a progressive source
                 precondition((0..<frameCount).contains(frame), "player frame \(frame)")
                 if let wait = await player.timeUntilNextChange { precondition(wait >= .zero) }
             }

@@ -15,7 +15,7 @@ public struct GIFImage: Sendable {
     /// The bytes held in memory: the whole file, or none when frames are read
     /// from ``file``.
     let heldBytes: [UInt8]
-    /// The bytes of a stream read so far, for an image an ``IncrementalGIF``
+    /// The bytes of a stream read so far, for an image an ``ProgressiveGIF``
     /// made: shared with the stream, which appends past them in place.
     let arrivedBytes: ArrivedBytes?
     /// The file frames are read from, for an image opened with
@@ -37,7 +37,7 @@ public struct GIFImage: Sendable {
     public var readsFramesFromFile: Bool { file != nil }
 
     /// An image of a stream's bytes so far, already scanned: `info` is the
-    /// scan of the part of them an ``IncrementalGIF`` has read.
+    /// scan of the part of them an ``ProgressiveGIF`` has read.
     init(arrived bytes: ArrivedBytes, info: GIFInfo, limits: DecodingLimits) {
         heldBytes = []
         arrivedBytes = bytes
@@ -47,7 +47,7 @@ public struct GIFImage: Sendable {
     }
 
     /// An image already scanned: `info` must be the scan of `bytes` (an
-    /// ``IncrementalGIF`` gives its iterator one without bytes between
+    /// ``ProgressiveGIF`` gives its iterator one without bytes between
     /// decodes, which nothing decodes from).
     init(bytes: [UInt8], info: GIFInfo, limits: DecodingLimits) {
         heldBytes = bytes

@@ -8,7 +8,7 @@ import Darwin
 import GIF
 
 /// A GIF read from standard input (`-`) as it arrives: `read(2)` calls of at
-/// most ``chunkSize`` bytes feed an ``IncrementalGIF``, and each frame is
+/// most ``chunkSize`` bytes feed an ``ProgressiveGIF``, and each frame is
 /// returned as soon as its last byte is in, so `curl -s URL | gif dump -`
 /// writes frame 0 before the download ends.
 ///
@@ -21,7 +21,7 @@ struct StandardInputGIF {
     static let chunkSize = 1 << 16
 
     /// The stream so far.
-    private(set) var gif: IncrementalGIF
+    private(set) var gif: ProgressiveGIF
     private var chunk: [UInt8]
     private let fd: Int32
 
@@ -34,7 +34,7 @@ struct StandardInputGIF {
     /// A stream over `fd` (standard input unless told), read with `limits`.
     init(fd: Int32 = STDIN_FILENO, limits: DecodingLimits = .default) {
         self.fd = fd
-        gif = IncrementalGIF(limits: limits)
+        gif = ProgressiveGIF(limits: limits)
         // One byte past the limit is enough to see it passed.
         chunk = [UInt8](repeating: 0, count: min(Self.chunkSize, max(limits.maxInputBytes, 0) + 1))
     }
@@ -78,7 +78,7 @@ struct StandardInputGIF {
     }
 
     /// One `read(2)` appended to the stream, or the end of input turned into
-    /// ``IncrementalGIF/finish()``; a failure is kept in ``readError``.
+    /// ``ProgressiveGIF/finish()``; a failure is kept in ``readError``.
     private mutating func readMore() throws(GIFError) {
         do {
             try readChunk()

@@ -122,7 +122,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// the first snapshot with its canvas known, and `latest` hands the
     /// newest one (the same bytes and frames, and more) to each decode.
     init(
-        growing image: GIFImage, checkpointBudget: Int, indexBudget: Int = defaultIndexBudget,
+        progressive image: GIFImage, checkpointBudget: Int, indexBudget: Int = defaultIndexBudget,
         executor: FrameDecodeExecutor, latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
     ) {
         self.image = image
@@ -517,7 +517,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// is called after each frame the decode-ahead adds, so that a shared
     /// memory budget counts it.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
-        // A growing source's frames change as bytes arrive, and a source
+        // A progressive source's frames change as bytes arrive, and a source
         // shown at a display size whose small frames take fewer bytes than
         // its indices keeps no indices: both are drawn from the player's
         // frame cache.

@@ -3,7 +3,7 @@ import Playback
 import EngineSupport
 
 /// A GIF played while its bytes arrive: a `Playback` frame source fed with
-/// ``append(_:)`` as a download goes, built on `IncrementalGIF`.
+/// ``append(_:)`` as a download goes, built on `ProgressiveGIF`.
 ///
 /// ```swift
 /// let source = ProgressiveGIFFrameSource()
@@ -33,14 +33,14 @@ import EngineSupport
 ///   state and its checkpoints: no frame is kept here (a `FrameCache` keeps
 ///   what the host's budget allows).
 /// - **Errors.** A stream that ends badly ends like the whole-file decode of
-///   the bytes received (`IncrementalGIF/finish()`): the same frames, the
+///   the bytes received (`ProgressiveGIF/finish()`): the same frames, the
 ///   partial frame with its rows, and ``error``. ``append(_:)`` and
 ///   ``finish()`` throw what the whole-file decode throws on opening (not a
 ///   GIF, a header cut short, a limit).
 ///
 /// Thread-safe: bytes may be appended from one task while players read
 /// frames from others.
-public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameSource, Sendable {
+public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFrameSource, Sendable {
     /// The limits the stream is read with.
     public let limits: DecodingLimits
     /// The threads decodes run on.
@@ -51,7 +51,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameS
     private let state: LockedState<State>
 
     private struct State: ~Copyable {
-        var gif: IncrementalGIF
+        var gif: ProgressiveGIF
         /// Bumped whenever frames arrive or the stream ends: what the
         /// decoder's seeker compares.
         var version = 1
@@ -76,7 +76,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameS
         self.limits = limits
         self.executor = executor
         self.checkpointBudget = checkpointBudget
-        self.state = LockedState(State(gif: IncrementalGIF(limits: limits)))
+        self.state = LockedState(State(gif: ProgressiveGIF(limits: limits)))
     }
 
     // MARK: Feeding bytes
@@ -84,22 +84,22 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameS
     /// Adds the next bytes of the file; frames whose data they complete
     /// become available, and ``timingUpdates()`` streams hear of it. Ignored
     /// once ``isComplete``.
-    /// - Throws: As `IncrementalGIF/append(_:)`: the bytes are not a GIF,
+    /// - Throws: As `ProgressiveGIF/append(_:)`: the bytes are not a GIF,
     ///   pass `DecodingLimits/maxInputBytes`, or the canvas is over the
     ///   limit (said as soon as the logical screen or the first frame's
     ///   descriptor is in). The source is then complete with that ``error``;
     ///   a block still arriving that passes another limit (a frame's size,
     ///   the extension bytes) completes it with that ``error`` too.
     public func append(_ chunk: some Collection<UInt8>) throws(GIFError) {
-        try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.append(chunk) }
+        try update { (gif: inout ProgressiveGIF) throws(GIFError) in try gif.append(chunk) }
     }
 
     /// Says that no more bytes will come: a block cut short becomes the
     /// error (and partial frame) of the whole-file decode of the bytes
     /// received, and the source is complete.
-    /// - Throws: As `IncrementalGIF/finish()`.
+    /// - Throws: As `ProgressiveGIF/finish()`.
     public func finish() throws(GIFError) {
-        try update { (gif: inout IncrementalGIF) throws(GIFError) in try gif.finish() }
+        try update { (gif: inout ProgressiveGIF) throws(GIFError) in try gif.finish() }
     }
 
     /// Waits until frame 0 is available (a player can be made), or throws
@@ -232,7 +232,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameS
     }
 
     /// Applies `change` to the stream, then tells the listeners what arrived.
-    private func update(_ change: (inout IncrementalGIF) throws(GIFError) -> Void) throws(GIFError) {
+    private func update(_ change: (inout ProgressiveGIF) throws(GIFError) -> Void) throws(GIFError) {
         var thrown: GIFError?
         let (timing, hub) = state.withLock { state -> (FrameSourceTiming?, EventHub<FrameSourceTiming>?) in
             guard !state.timing.isComplete else { return (nil, nil) }
@@ -250,7 +250,7 @@ public final class ProgressiveGIFFrameSource: GrowingFrameSource, BudgetedFrameS
             if state.canvas == nil, let canvas = gif.canvasSize { state.canvas = canvas }
             if state.decoder == nil, let image = gif.image {
                 state.decoder = GIFFrameSource(
-                    growing: image, checkpointBudget: checkpointBudget, executor: executor,
+                    progressive: image, checkpointBudget: checkpointBudget, executor: executor,
                     latest: { [weak self] in self?.latestImage() })
             }
             guard timing != state.timing else { return (nil, nil) }

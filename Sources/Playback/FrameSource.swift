@@ -12,7 +12,7 @@
 /// keeps state to decode faster, or can draw into recycled memory, opts
 /// into ``BudgetedFrameSource`` as well.
 public protocol FrameSource: Sendable {
-    /// The number of frames (for a ``GrowingFrameSource``: those available
+    /// The number of frames (for a ``ProgressiveFrameSource``: those available
     /// so far); the player refuses a source with none.
     var frameCount: Int { get }
 
@@ -54,7 +54,7 @@ public protocol FrameSource: Sendable {
     /// only the small frames.
     ///
     /// The default implementation wraps the source in a ``ScaledFrameSource``
-    /// (a ``GrowingFrameSource`` stays one), or returns the source itself
+    /// (a ``ProgressiveFrameSource`` stays one), or returns the source itself
     /// when its canvas already fits. A conformer that composites frames
     /// itself (the GIF glue) returns a source that scales as it composites,
     /// into memory the cache hands back.
@@ -67,7 +67,7 @@ public protocol FrameSource: Sendable {
     var pixelFormat: PixelFormat { get }
 
     /// Whether every frame is there: `true` for a file read whole; `false`
-    /// while a ``GrowingFrameSource`` still expects frames. The default
+    /// while a ``ProgressiveFrameSource`` still expects frames. The default
     /// implementation returns `true`.
     var isComplete: Bool { get }
 

@@ -42,7 +42,7 @@ enum Snippets {
         }
         // end README.md:84
 
-        // begin README.md:125
+        // begin README.md:126
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -76,13 +76,13 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:125
+        // end README.md:126
 
-        // begin README.md:174
+        // begin README.md:175
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:174
+        // end README.md:175
 
-        // begin README.md:188
+        // begin README.md:189
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -108,13 +108,13 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end README.md:188
+        // end README.md:189
 
-        // begin README.md:219
+        // begin README.md:220
         try await playGrid([source, source, source])
-        // end README.md:219
+        // end README.md:220
 
-        // begin README.md:270
+        // begin README.md:271
         let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
         let bitmap = UnsafeMutableRawBufferPointer.allocate(
             byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
@@ -132,9 +132,9 @@ enum Snippets {
         let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
         try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
         print(drawn.changedRect)
-        // end README.md:270
+        // end README.md:271
 
-        // begin README.md:319
+        // begin README.md:320
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -148,18 +148,18 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:319
+        // end README.md:320
 
-        // begin README.md:342
+        // begin README.md:343
         let linked = GroupDriver(clock: clock)
         await linked.add(shown)
         // In the display link's callback, with the refresh's time:
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(shown) {
             _ = try shown.draw(into: canvas, bytesPerRow: rowStride)
         }
-        // end README.md:342
+        // end README.md:343
 
-        // begin README.md:364
+        // begin README.md:365
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -172,10 +172,10 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:364
+        // end README.md:365
 
-        // begin README.md:392
-        var incoming = IncrementalGIF()
+        // begin README.md:393
+        var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
             while let frame = try incoming.nextFrame() {                  // as soon as its last byte is in
@@ -195,7 +195,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:392
+        // end README.md:393
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

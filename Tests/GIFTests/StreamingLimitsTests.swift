@@ -18,8 +18,8 @@ struct StreamingLimitsTests {
 
     /// Feeds `head` and then endless sub-blocks in 64 KiB chunks until the
     /// stream is over or `most` bytes were fed; returns the stream.
-    static func feed(_ head: [UInt8], endlessUpTo most: Int, limits: DecodingLimits = .default) throws -> IncrementalGIF {
-        var gif = IncrementalGIF(limits: limits)
+    static func feed(_ head: [UInt8], endlessUpTo most: Int, limits: DecodingLimits = .default) throws -> ProgressiveGIF {
+        var gif = ProgressiveGIF(limits: limits)
         try gif.append(head)
         let chunk = endlessSubBlocks(1 << 16)
         while !gif.isComplete, gif.receivedByteCount < most {
@@ -31,7 +31,7 @@ struct StreamingLimitsTests {
     @Test("A 65535 × 65535 logical screen is refused at its descriptor, naming byte 6")
     func hugeScreen() {
         let header = GIFBuilder(width: 65535, height: 65535).bytes
-        var gif = IncrementalGIF()
+        var gif = ProgressiveGIF()
         let error = #expect(throws: GIFError.self) { try gif.append(header) }
         #expect(error?.kind == .limitExceeded(.canvasPixels, value: 65535 * 65535, maximum: 1 << 26))
         #expect(error?.byteOffset == 6)
@@ -42,7 +42,7 @@ struct StreamingLimitsTests {
     func canvasGrownByTheFirstFrame() throws {
         var head = GIFBuilder(width: 1, height: 1).bytes
         head += [0x2C] + GIFBuilder.le16(60000) + GIFBuilder.le16(60000) + GIFBuilder.le16(1) + GIFBuilder.le16(1) + [0, 8]
-        var gif = IncrementalGIF()
+        var gif = ProgressiveGIF()
         let error = #expect(throws: GIFError.self) { try gif.append(head + Self.endlessSubBlocks(4096)) }
         #expect(error?.kind == .limitExceeded(.canvasPixels, value: 60001 * 60001, maximum: 1 << 26))
         #expect(error?.byteOffset == 6)
@@ -88,7 +88,7 @@ struct StreamingLimitsTests {
         var builder = GIFBuilder(width: 4, height: 4)
         for i in 0..<2000 { builder.image(width: 4, height: 4, indices: [UInt8](repeating: UInt8(i % 2), count: 16)) }
         let bytes = builder.bytes
-        var gif = IncrementalGIF()
+        var gif = ProgressiveGIF()
         var buffers = Set<UnsafeRawPointer>()
         var start = 0
         for end in stride(from: 64, through: bytes.count, by: 64) {
@@ -170,7 +170,7 @@ struct StreamingLimitsTests {
         let whole = try GIFImage(bytes: bytes, limits: limits)
         #expect(whole.info.frameCount == 1)
         #expect(whole.info.error == expected)
-        var gif = IncrementalGIF(limits: limits)
+        var gif = ProgressiveGIF(limits: limits)
         for start in stride(from: 0, to: bytes.count, by: 97) {
             try gif.append(bytes[start..<min(start + 97, bytes.count)])
         }

@@ -3,7 +3,7 @@ import GIF
 
 /// The progressive decoding figures, measured in one run:
 ///
-/// - (a) feeding a file to `IncrementalGIF` in 4 KiB chunks, draining the
+/// - (a) feeding a file to `ProgressiveGIF` in 4 KiB chunks, draining the
 ///   frames after each append, over decoding it whole
 ///   (`GIFImage(bytes:)` and `makeFrameIterator()`, one thread): best of
 ///   interleaved rounds, target ≤ 1.10.
@@ -22,7 +22,7 @@ enum ProgressiveReport {
     static func printSection(workloads: [Workload], rounds: Int) {
         let chosen = names.compactMap { name in workloads.first { $0.name == name } }
         print()
-        print("Progressive decoding (IncrementalGIF, \(chunk / 1024) KiB chunks): best of \(rounds) interleaved rounds.")
+        print("Progressive decoding (ProgressiveGIF, \(chunk / 1024) KiB chunks): best of \(rounds) interleaved rounds.")
         print()
         var rows: [[String]] = []
         for workload in chosen {
@@ -48,7 +48,7 @@ enum ProgressiveReport {
             rows: rows)
         print()
         print("whole ms: GIFImage(bytes:) then makeFrameIterator() over every frame, one thread.")
-        print("4 KiB chunks ms: IncrementalGIF.append of each 4 KiB chunk, nextFrame() drained after each, finish().")
+        print("4 KiB chunks ms: ProgressiveGIF.append of each 4 KiB chunk, nextFrame() drained after each, finish().")
         print("(a) chunks ×whole: target ≤ 1.10.")
         print("frame 0 latency ms: from the append of the chunk holding frame 0's last byte to nextFrame()")
         print("  returning frame 0; frame 0 decode ms: the first next() of a whole-file iterator (file scanned).")
@@ -67,7 +67,7 @@ enum ProgressiveReport {
     /// Feeds the file in chunks, draining the frames as they arrive.
     static func chunkedDecode(_ bytes: [UInt8]) -> Int {
         var sink = 0
-        var gif = IncrementalGIF()
+        var gif = ProgressiveGIF()
         var start = 0
         do {
             while start < bytes.count {
@@ -92,7 +92,7 @@ enum ProgressiveReport {
         let clock = ContinuousClock()
         var latency = Double.infinity, decode = Double.infinity
         for _ in 0..<rounds {
-            var gif = IncrementalGIF()
+            var gif = ProgressiveGIF()
             var start = 0
             while start < finalChunk {
                 try? gif.append(bytes[start..<start + chunk])

@@ -3,7 +3,7 @@ extension GIFScanner {
     /// position in the bytes and fills the ``GIFInfo`` it is given, without
     /// calling back into the scanner.
     struct BlockWalker {
-        /// The bytes so far, lent for one run: an ``IncrementalGIF`` hands
+        /// The bytes so far, lent for one run: an ``ProgressiveGIF`` hands
         /// in longer ones as they arrive and takes them back between runs.
         var bytes: UnsafeBufferPointer<UInt8>
         var offset: Int
@@ -24,7 +24,7 @@ extension GIFScanner {
 
         /// Reads blocks into `info` until the stream ends or, when `stop` is
         /// given, until the block starting at or after `stop` (an
-        /// ``IncrementalGIF`` stops before the block still arriving).
+        /// ``ProgressiveGIF`` stops before the block still arriving).
         mutating func run(into info: inout GIFInfo, stoppingAt stop: Int? = nil) {
             defer { info.endOffset = offset }
             while offset < (stop ?? bytes.count) {
@@ -144,7 +144,7 @@ extension GIFScanner {
         /// sub-blocks have reached `chainEnd`, or an extension whose
         /// sub-blocks have reached `chainEnd` (its next length byte, not in
         /// yet: the extension takes at least `chainEnd + 1 - start` bytes).
-        /// An ``IncrementalGIF`` asks, so that a block that never ends is
+        /// An ``ProgressiveGIF`` asks, so that a block that never ends is
         /// refused at the limit it passes.
         func limitPassed(byBlockArrivingAt start: Int, chainEnd: Int?, _ info: GIFInfo) -> GIFError? {
             guard start < bytes.count else { return nil }

@@ -26,13 +26,13 @@ import EngineSupport
 /// instant it was made. All policies and event rules are those of
 /// ``Playhead``.
 ///
-/// A ``GrowingFrameSource`` (a file still downloading) plays as its frames
-/// arrive: the player listens to its ``GrowingFrameSource/timingUpdates()``,
+/// A ``ProgressiveFrameSource`` (a file still downloading) plays as its frames
+/// arrive: the player listens to its ``ProgressiveFrameSource/timingUpdates()``,
 /// waits on the last frame it has when the next is late (reporting
 /// ``PlayerEvent/waitingForFrame(frame:)``, see ``WaitPolicy``), and wakes
 /// its driver when frames arrive.
 public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration {
-    /// The schedule being played; it grows with a ``GrowingFrameSource``.
+    /// The schedule being played; it grows with a ``ProgressiveFrameSource``.
     public var timeline: PlaybackTimeline { playhead.timeline }
 
     /// The source the frames come from.
@@ -70,8 +70,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     var upcoming: [Int] = []
     /// The one event a late draw reports, reused.
     private var lateEvent: [PlayerEvent] = [.drawnLate(frame: 0)]
-    /// The task that hands a growing source's timings in.
-    private nonisolated let growth = GrowthSubscription()
+    /// The task that hands a progressive source's timings in.
+    private nonisolated let growth = TimingSubscription()
     /// Whether this player has told its cache it plays (``FrameCache/beginPlaying()``).
     private var claimsPlaying = false
 
@@ -104,7 +104,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         displaySize: DisplaySize? = nil
     ) throws(PlayerError) {
         // Subscribed before the timeline is read: no arrival falls in between.
-        let updates = (source as? any GrowingFrameSource)?.timingUpdates()
+        let updates = (source as? any ProgressiveFrameSource)?.timingUpdates()
         let timeline = try PlaybackTimeline(source: source, configuration: configuration)
         let origin = epoch ?? now
         if let cache {
@@ -153,7 +153,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// ``Playhead/isWaiting``): the host may show that it is buffering.
     public var isWaiting: Bool { playhead.isWaiting }
 
-    /// Takes on a growing source's newer timing and wakes the drivers, so
+    /// Takes on a progressive source's newer timing and wakes the drivers, so
     /// a wait ends at the clock's time. A timing that does not extend the
     /// one played is ignored.
     private func sourceGrew(_ timing: FrameSourceTiming) {

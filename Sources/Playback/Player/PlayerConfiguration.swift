@@ -29,7 +29,7 @@ public struct PlayerConfiguration: Sendable, Hashable {
     public var autoplay: Bool
 
     /// What the clock does while the next frame has not arrived (a
-    /// ``GrowingFrameSource``). Default: ``WaitPolicy/browser``, the animation
+    /// ``ProgressiveFrameSource``). Default: ``WaitPolicy/browser``, the animation
     /// goes on from the frame's arrival.
     public var waiting: WaitPolicy
 

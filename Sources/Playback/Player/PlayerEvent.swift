@@ -37,7 +37,7 @@ public enum PlayerEvent: Sendable, Hashable {
     case timeLimitReached
 
     /// The shown frame's time is up but the next frame has not arrived (a
-    /// ``GrowingFrameSource`` still loading): the shown frame stays, and the
+    /// ``ProgressiveFrameSource`` still loading): the shown frame stays, and the
     /// host may show that it is buffering. `frame` is the first frame, in
     /// file order, that has not arrived. Reported once per wait, after any
     /// `frameChanged` of the same call; see ``WaitPolicy``.

@@ -36,7 +36,7 @@ extension Playhead {
     private mutating func advanceFreely(to host: Int64, into events: inout [PlayerEvent]) {
         nowNanos = host
         guard state == .playing else { return }
-        // A growing timeline: wait where the frames run out, go on once more came.
+        // A progressive timeline: wait where the frames run out, go on once more came.
         guard endWaitIfArrived(&events), !waitIfOutOfFrames(&events) else { return }
         guard timeline.loopNanos > 0 else { return }
         let media = mediaNanos(at: host)

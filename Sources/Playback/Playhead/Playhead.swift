@@ -32,7 +32,7 @@
 /// ``stop(at:)`` followed by ``play(at:)`` joins it again. Without an epoch, the
 /// timeline starts when ``play(at:)`` is first called.
 ///
-/// Growing sources: a timeline that is not complete yet (see
+/// Progressive sources: a timeline that is not complete yet (see
 /// ``PlaybackTimeline/isComplete``) plays the frames it has; when the shown
 /// frame's time runs out and the next has not arrived, the playhead keeps
 /// showing it, reports ``PlayerEvent/waitingForFrame(frame:)`` and

@@ -60,8 +60,8 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// The current item's cache, told it plays (``FrameCache/beginPlaying()``)
     /// so a shared budget gives back the next item's frames first.
     private var playingCache: FrameCache?
-    /// The tasks that hand growing sources' timings in.
-    private nonisolated let growth = GrowthSubscription()
+    /// The tasks that hand progressive sources' timings in.
+    private nonisolated let growth = TimingSubscription()
 
     /// Creates a playlist on its first item, idle unless autoplay is on, and
     /// starts loading the first items at once.
@@ -321,7 +321,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
             return
         }
         loadTasks[request.id] = nil
-        if case .success(let source) = result, let growing = source as? any GrowingFrameSource {
+        if case .success(let source) = result, let growing = source as? any ProgressiveFrameSource {
             // A loader may hand back a source still loading: its frames are
             // played as they arrive.
             let updates = growing.timingUpdates()
@@ -338,7 +338,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         hub.signalWakes()
     }
 
-    /// Takes on a growing source's newer timing and wakes the drivers.
+    /// Takes on a progressive source's newer timing and wakes the drivers.
     private func sourceGrew(_ key: String, _ timing: FrameSourceTiming) {
         if sequencer.extendSource(of: key, to: timing) { hub.signalWakes() }
     }

@@ -321,7 +321,7 @@ public struct PlaylistSequencer: Sendable {
     }
 
     /// Takes on the newer timing of the loaded item `key` whose source is a
-    /// ``GrowingFrameSource`` (more frames, or complete): when it is the
+    /// ``ProgressiveFrameSource`` (more frames, or complete): when it is the
     /// current item, its playhead grows (see ``Playhead/extend(to:)``), and
     /// a wait for its frames ends at the next time passed in. Later turns
     /// read the source's timing when they begin.

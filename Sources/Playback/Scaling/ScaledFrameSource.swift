@@ -37,14 +37,14 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     }
 
     /// `source` itself when its canvas fits `size`; else a
-    /// ``ScaledFrameSource`` over it, one that is a ``GrowingFrameSource``
+    /// ``ScaledFrameSource`` over it, one that is a ``ProgressiveFrameSource``
     /// when `source` is.
     static func wrapping(_ source: some FrameSource, at size: DisplaySize) -> any FrameSource {
         let fitted = size.fitting(width: source.canvasWidth, height: source.canvasHeight)
-        let grows = source is any GrowingFrameSource
+        let grows = source is any ProgressiveFrameSource
         if !grows, fitted.width == source.canvasWidth, fitted.height == source.canvasHeight { return source }
         let scaled = ScaledFrameSource(base: source, displaySize: size)
-        if let growing = source as? any GrowingFrameSource { return ScaledGrowingFrameSource(scaled, growing) }
+        if let growing = source as? any ProgressiveFrameSource { return ScaledProgressiveFrameSource(scaled, growing) }
         return scaled
     }
 
@@ -171,13 +171,13 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     }
 }
 
-/// A ``ScaledFrameSource`` over a ``GrowingFrameSource``: the same, and
+/// A ``ScaledFrameSource`` over a ``ProgressiveFrameSource``: the same, and
 /// still growing, so players listen for its frames.
-final class ScaledGrowingFrameSource: GrowingFrameSource, BudgetedFrameSource, Sendable {
+final class ScaledProgressiveFrameSource: ProgressiveFrameSource, BudgetedFrameSource, Sendable {
     let scaled: ScaledFrameSource
-    let growing: any GrowingFrameSource
+    let growing: any ProgressiveFrameSource
 
-    init(_ scaled: ScaledFrameSource, _ growing: any GrowingFrameSource) {
+    init(_ scaled: ScaledFrameSource, _ growing: any ProgressiveFrameSource) {
         self.scaled = scaled
         self.growing = growing
     }

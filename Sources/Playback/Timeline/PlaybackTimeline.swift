@@ -7,7 +7,7 @@
 /// a frame appears twice per loop); *media time* is time measured along the
 /// timeline from the start of loop 0, before the playback rate applies.
 ///
-/// A timeline of a ``GrowingFrameSource`` that is not complete yet
+/// A timeline of a ``ProgressiveFrameSource`` that is not complete yet
 /// (``isComplete`` is `false`) holds the frames available so far: forward
 /// and bounce play them in order (the start of the final play order); a
 /// reverse order starts at the last frame, so it has no step available
@@ -28,7 +28,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// ``FrameSource/storedLoopCount``), kept next to the effective ``plays``.
     public let storedLoopCount: Int?
 
-    /// Whether every frame is known; `false` while a ``GrowingFrameSource``
+    /// Whether every frame is known; `false` while a ``ProgressiveFrameSource``
     /// still expects frames.
     public let isComplete: Bool
 
@@ -51,7 +51,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
     ///   - delay: How stored delays become display durations.
     ///   - direction: The play order of one loop.
     ///   - isComplete: Whether every frame is known (`false` for the frames
-    ///     of a ``GrowingFrameSource`` so far).
+    ///     of a ``ProgressiveFrameSource`` so far).
     /// - Throws: ``PlayerError/emptySource`` when there are no delays.
     public init(
         frameDelays: [Duration],
@@ -100,7 +100,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// - Throws: ``PlayerError/emptySource`` or
     ///   ``PlayerError/mismatchedDelays(frameCount:delayCount:)``.
     public init(source: some FrameSource, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
-        if source is any GrowingFrameSource {
+        if source is any ProgressiveFrameSource {
             // Frames may arrive between reads: only the snapshot is consistent.
             try self.init(timing: source.timing, configuration: configuration)
             return

@@ -1,7 +1,7 @@
 extension Playhead {
     /// Takes on the timeline of a source's newer `timing` under this
     /// playhead's configuration: more frames, and once complete the final
-    /// loop count (see ``GrowingFrameSource``).
+    /// loop count (see ``ProgressiveFrameSource``).
     ///
     /// Nothing moves at once: the position, the state and ``now`` stay. A
     /// playhead waiting for frames that the new timing brings (or waiting at

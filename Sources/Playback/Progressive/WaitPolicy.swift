@@ -1,5 +1,5 @@
 /// What the clock does while a player waits for a frame that has not
-/// arrived (a ``GrowingFrameSource`` still downloading).
+/// arrived (a ``ProgressiveFrameSource`` still downloading).
 ///
 /// Either way the last frame that arrived stays shown, the player reports
 /// ``PlayerEvent/waitingForFrame(frame:)`` when its time runs out and

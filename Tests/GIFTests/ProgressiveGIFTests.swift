@@ -41,7 +41,7 @@ struct DecodeRecord: Equatable, CustomStringConvertible {
     init() {}
 }
 
-/// Feeds `bytes` to an ``IncrementalGIF`` in the chunks `cuts` makes, draining
+/// Feeds `bytes` to an ``ProgressiveGIF`` in the chunks `cuts` makes, draining
 /// frames after every chunk, then finishes. After each chunk it checks that
 /// exactly the frames whose data ends within the bytes received are
 /// available (`wholeInfo`: the whole file's scan, when it opens).
@@ -50,11 +50,11 @@ func stream(
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> DecodeRecord {
     var record = DecodeRecord()
-    var gif = IncrementalGIF()
+    var gif = ProgressiveGIF()
     var start = 0
     var mismatches = 0
     var arrived = 0
-    func drain(_ gif: inout IncrementalGIF, _ record: inout DecodeRecord) -> Bool {
+    func drain(_ gif: inout ProgressiveGIF, _ record: inout DecodeRecord) -> Bool {
         do {
             while let frame = try gif.nextFrame() {
                 record.frames.append((digest(frame.pixels), frame.isComplete))
@@ -113,8 +113,8 @@ func streamedBytes(_ name: String) throws -> [UInt8] {
 /// Progressive decoding: a GIF fed in chunks gives the frames and
 /// the error of the whole-file decode, each frame as soon as its last byte
 /// is in; a stream cut anywhere ends as the whole-file decode of that prefix.
-@Suite("Incremental GIF")
-struct IncrementalGIFTests {
+@Suite("Progressive GIF")
+struct ProgressiveGIFTests {
     @Test("Chunks of 4,096 bytes and random splits give the whole-file frames, each available at its last byte",
           arguments: streamedFiles)
     func chunkedEqualsWholeFile(_ name: String) throws {
@@ -177,7 +177,7 @@ struct IncrementalGIFTests {
         // to 6×6 (Fixtures/README.md), so the canvas is only known at that descriptor.
         let bytes = try Fixture.bytes("first-frame-growth.gif")
         let info = try GIFImage(bytes: bytes).info
-        var gif = IncrementalGIF()
+        var gif = ProgressiveGIF()
         try gif.append(bytes[..<12])
         #expect(gif.screenSize == nil)
         try gif.append(bytes[12..<13])
@@ -203,7 +203,7 @@ struct IncrementalGIFTests {
     @Test("The trailer ends the stream: isComplete, and bytes after it are ignored")
     func trailerEnds() throws {
         let bytes = try Fixture.bytes("loop-2.gif")
-        var gif = IncrementalGIF()
+        var gif = ProgressiveGIF()
         try gif.append(bytes.dropLast())
         #expect(!gif.isComplete)
         try gif.append(bytes.suffix(1))

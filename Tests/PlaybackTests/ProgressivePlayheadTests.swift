@@ -6,7 +6,7 @@ import Testing
 /// Every delay is 100 ms (kept by the browser delay rule), so the instants
 /// follow from the rules: frame n is due at n × 100 ms of media time.
 @Suite("Growing playhead")
-struct GrowingPlayheadTests {
+struct ProgressivePlayheadTests {
     static let tenth = Duration.milliseconds(100)
 
     static func timing(_ frames: Int, loop: Int? = nil, complete: Bool = false) -> FrameSourceTiming {

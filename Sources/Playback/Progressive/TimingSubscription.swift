@@ -1,9 +1,9 @@
 import EngineSupport
 
-/// The task that feeds a growing source's timings to its owner (a
+/// The task that feeds a progressive source's timings to its owner (a
 /// ``Player`` or a ``Playlist``), cancelled when the owner goes away so the
 /// source's stream is let go.
-final class GrowthSubscription: Sendable {
+final class TimingSubscription: Sendable {
     private let tasks = LockedState<[Task<Void, Never>]>([])
 
     /// Runs `body` on a new task, kept until ``cancel()``.

@@ -3,7 +3,7 @@
 /// same frames and the same error as decoding the whole file would.
 ///
 /// ```swift
-/// var gif = IncrementalGIF()
+/// var gif = ProgressiveGIF()
 /// for try await chunk in download {          // chunks of any size
 ///     try gif.append(chunk)
 ///     while let frame = try gif.nextFrame() {
@@ -40,7 +40,7 @@
 ///   the partial frame with the rows decoded, then the same ``GIFError``.
 ///
 /// A value type like ``FrameIterator``: use it from one task at a time.
-public struct IncrementalGIF {
+public struct ProgressiveGIF {
     /// The limits the stream is read with.
     public let limits: DecodingLimits
 

@@ -1,7 +1,7 @@
 /// A frame source's timing facts read at one moment, consistent with each
 /// other: what a ``PlaybackTimeline`` is built from.
 ///
-/// A fixed source's timing never changes. A ``GrowingFrameSource`` (a file
+/// A fixed source's timing never changes. A ``ProgressiveFrameSource`` (a file
 /// still downloading) hands out a new one each time frames arrive and when
 /// the file completes; each new timing extends the one before it: the same
 /// delays for the frames already known, maybe more frames, and, once

@@ -12,7 +12,7 @@
 /// Conformers keep ``FrameSource/frame(at:)`` answering for every frame
 /// available, and hand out timings that only grow (see
 /// ``FrameSourceTiming``).
-public protocol GrowingFrameSource: FrameSource {
+public protocol ProgressiveFrameSource: FrameSource {
     /// A stream of the source's timing: first the timing now, then a new one
     /// each time frames arrive, and a last one when the source completes,
     /// after which the stream ends. Each call makes an independent stream;
