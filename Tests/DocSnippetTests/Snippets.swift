@@ -114,27 +114,7 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:220
 
-        // begin README.md:271
-        let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
-        let bitmap = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
-        defer { bitmap.deallocate() }
-        var hostSeeker = gif.makeSeeker(pixelFormat: .premultipliedBGRA8)
-        for index in 0..<gif.info.frameCount {
-            // The bitmap holds frame index − 1: write (and upload) only what changed.
-            let copy = try hostSeeker.copyFrame(at: index, into: bitmap, bytesPerRow: rowBytes, onlyChanged: index > 0)
-            print(index, copy.changedRect)      // "WIDTHxHEIGHT+X+Y", inside the canvas
-        }
-
-        // Through a player: the source's frames are premultiplied BGRA, and a
-        // RenderedFrame copies itself the same way.
-        let bgraPlayer = try Player(source: GIFFrameSource(image: gif, pixelFormat: .premultipliedBGRA8), startingAt: clock.now)
-        let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
-        try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
-        print(drawn.changedRect)
-        // end README.md:271
-
-        // begin README.md:320
+        // begin README.md:262
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -148,33 +128,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:320
+        // end README.md:262
 
-        // begin README.md:343
-        let linked = GroupDriver(clock: clock)
-        await linked.add(shown)
-        // In the display link's callback, with the refresh's time:
-        for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(shown) {
-            _ = try shown.draw(into: canvas, bytesPerRow: rowStride)
-        }
-        // end README.md:343
-
-        // begin README.md:365
-        let drawing = try DrawingPlayer(
-            image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
-        let drawingStride = drawing.width * 4
-        var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
-        _ = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }  // frame 0
-        drawing.play()                                    // at the instant it was made
-        while let due = drawing.nextChangeInstant {
-            drawing.advance(to: due)                      // a real host passes clock.now at each refresh
-            let written = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }
-            if let written { print(written.index, written.changedRect) }   // redraw only this part
-        }
-        print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end README.md:365
-
-        // begin README.md:393
+        // begin README.md:298
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -195,7 +151,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:393
+        // end README.md:298
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -250,6 +206,62 @@ enum Snippets {
         let last = try seeker.frame(at: image.info.frameCount - 1)
         print(last.index)
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:89
+    }
+
+    /// The snippets of Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md, in order, in one scope.
+    static func drawingIntoAHostBuffer(
+        path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
+        clock: ContinuousClock, player: Player<ContinuousClock.Instant>
+    ) async throws {
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:30
+        let gif = image
+        let rowBytes = (gif.info.canvasSize.width * 4 + 63) / 64 * 64   // the host's stride
+        let bitmap = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: max(1, rowBytes * gif.info.canvasSize.height), alignment: 64)
+        defer { bitmap.deallocate() }
+        var hostSeeker = gif.makeSeeker(pixelFormat: .premultipliedBGRA8)
+        for index in 0..<gif.info.frameCount {
+            // The bitmap holds frame index − 1: write (and upload) only what changed.
+            let copy = try hostSeeker.copyFrame(at: index, into: bitmap, bytesPerRow: rowBytes, onlyChanged: index > 0)
+            print(index, copy.changedRect)      // "WIDTHxHEIGHT+X+Y", inside the canvas
+        }
+
+        // Through a player: the source's frames are premultiplied BGRA, and a
+        // RenderedFrame copies itself the same way.
+        let bgraPlayer = try Player(source: GIFFrameSource(image: gif, pixelFormat: .premultipliedBGRA8), startingAt: clock.now)
+        let drawn = try await bgraPlayer.currentImage()   // drawn.pixelFormat == .premultipliedBGRA8
+        try drawn.copy(into: bitmap, bytesPerRow: rowBytes)
+        print(drawn.changedRect)
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:30
+
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:86
+        let linkedPlayer = try Player(source: source, startingAt: clock.now)
+        let linkedStride = linkedPlayer.drawer.width * 4
+        let linkedCanvas = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: max(1, linkedStride * linkedPlayer.drawer.height), alignment: 64)
+        defer { linkedCanvas.deallocate() }
+        let linked = GroupDriver(clock: clock)
+        await linked.add(linkedPlayer)
+        // In the display link's callback, with the refresh's time:
+        for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(linkedPlayer) {
+            _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
+        }
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:86
+
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
+        let drawing = try DrawingPlayer(
+            image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
+        let drawingStride = drawing.width * 4
+        var frameBuffer = [UInt8](repeating: 0, count: drawingStride * drawing.height)
+        _ = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }  // frame 0
+        drawing.play()                                    // at the instant it was made
+        while let due = drawing.nextChangeInstant {
+            drawing.advance(to: due)                      // a real host passes clock.now at each refresh
+            let written = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }
+            if let written { print(written.index, written.changedRect) }   // redraw only this part
+        }
+        print(drawing.decodeCount)                        // giflib decodes: one a frame
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
