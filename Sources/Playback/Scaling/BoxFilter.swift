@@ -131,56 +131,102 @@ public struct BoxFilter: Sendable, Hashable {
 
     /// The output pixels of `region` (inside the output) scaled from
     /// `source` (``sourceByteCount`` bytes) into `buffer` (checked to hold
-    /// them). The weight tables are read through unchecked pointers and
-    /// the layout's choice is made per pixel without a branch: this loop is
-    /// most of what a display-size player costs once its frames' indices
-    /// are stored.
+    /// them): this loop is most of what a display-size player costs once
+    /// its frames' indices are stored.
+    ///
+    /// The weight of a source pixel in an output pixel is its column weight
+    /// times its row weight, so each output pixel's sums are, exactly in
+    /// integers, the row-weighted sum of its source rows' column-weighted
+    /// sums: one output row adds up, for each source row it covers, that
+    /// row's column sums (four channels at once) into 64-bit accumulators.
     private func scale(
         _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
         bytesPerRow: Int, premultiplied: Bool
     ) {
         guard !region.isEmpty, let pixels = source.baseAddress, let target = buffer.baseAddress else { return }
+        if sourceWidth == width, sourceHeight == height {
+            copy(UnsafeRawPointer(pixels), region: region, into: target, bytesPerRow: bytesPerRow,
+                 premultiplied: premultiplied)
+            return
+        }
+        // A column sum is at most sourceWidth × 255 × 255 (every column
+        // weight of an output pixel adds up to sourceWidth): 32-bit lanes
+        // hold it for any source narrower than 66,052 pixels.
+        if sourceWidth <= Int(UInt32.max / (255 * 255)) {
+            scale(UnsafeRawPointer(pixels), region: region, into: target, bytesPerRow: bytesPerRow,
+                  premultiplied: premultiplied, lanes: UInt32.self)
+        } else {
+            scale(UnsafeRawPointer(pixels), region: region, into: target, bytesPerRow: bytesPerRow,
+                  premultiplied: premultiplied, lanes: UInt64.self)
+        }
+    }
+
+    /// At scale 1 each output pixel is its source pixel (its one weight
+    /// cancels out), except that a straight pixel with alpha 0 has no
+    /// colour weight and comes out transparent black.
+    private func copy(
+        _ pixels: UnsafeRawPointer, region: PixelRect, into target: UnsafeMutableRawPointer, bytesPerRow: Int,
+        premultiplied: Bool
+    ) {
+        for y in region.y..<region.y + region.height {
+            let from = pixels + (y * sourceWidth + region.x) * 4, to = target + y * bytesPerRow + region.x * 4
+            if premultiplied {
+                to.copyMemory(from: from, byteCount: region.width * 4)
+                continue
+            }
+            for x in 0..<region.width {
+                let pixel = from.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self)
+                let visible = SIMD4<UInt8>(repeating: pixel[3] == 0 ? 0 : 255)
+                to.storeBytes(of: pixel & visible, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            }
+        }
+    }
+
+    /// The box filter proper, with column sums in `Lane` lanes (checked by
+    /// the caller to hold them) and everything else in 64 bits.
+    private func scale<Lane: FixedWidthInteger & UnsignedInteger & SIMDScalar>(
+        _ pixels: UnsafeRawPointer, region: PixelRect, into target: UnsafeMutableRawPointer, bytesPerRow: Int,
+        premultiplied: Bool, lanes: Lane.Type
+    ) {
         // Known to fit: sourceByteCount did.
-        let area = Int64(sourceWidth) * Int64(sourceHeight)
-        let sourceWidth = sourceWidth
+        let area = UInt64(sourceWidth) * UInt64(sourceHeight)
+        let sourceRowBytes = sourceWidth * 4
         // Straight colour is weighted by alpha too, so that transparent
-        // pixels' colours do not bleed: the colour weight is the area
-        // weight times alpha, or times 1 when premultiplied.
-        let alphaWeighted: Int64 = premultiplied ? 0 : 1
+        // pixels' colours do not bleed: each channel is multiplied by
+        // alpha, alpha itself by 1 (premultiplied: every channel by 1).
+        let alphaLanes = SIMDMask<SIMD4<Lane.SIMDMaskScalar>>(premultiplied ? [false, false, false, false] : [true, true, true, false])
+        withUnsafeTemporaryAllocation(of: SIMD4<UInt64>.self, capacity: region.width) { sums in
         rowStarts.withUnsafeBufferPointer { rowStarts in
         rowIndices.withUnsafeBufferPointer { rowIndices in
         rowWeights.withUnsafeBufferPointer { rowWeights in
         columnStarts.withUnsafeBufferPointer { columnStarts in
         columnIndices.withUnsafeBufferPointer { columnIndices in
         columnWeights.withUnsafeBufferPointer { columnWeights in
+            let sums = sums.baseAddress!
             for oy in region.y..<region.y + region.height {
-                let output = target + oy * bytesPerRow
-                for ox in region.x..<region.x + region.width {
-                    var sums: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
-                    for r in rowStarts[oy]..<rowStarts[oy + 1] {
-                        let row = pixels + rowIndices[r] * sourceWidth * 4, wy = rowWeights[r]
-                        for c in columnStarts[ox]..<columnStarts[ox + 1] {
-                            let pixel = row + columnIndices[c] * 4, w = columnWeights[c] * wy
-                            let alpha = Int64(pixel[3])
-                            let a = w * (alphaWeighted * (alpha - 1) + 1)
-                            sums.0 += Int64(pixel[0]) * a
-                            sums.1 += Int64(pixel[1]) * a
-                            sums.2 += Int64(pixel[2]) * a
-                            sums.3 += alpha * w
+                sums.initialize(repeating: .zero, count: region.width)
+                for r in rowStarts[oy]..<rowStarts[oy + 1] {
+                    let row = pixels + rowIndices[r] * sourceRowBytes, wy = UInt64(rowWeights[r])
+                    for i in 0..<region.width {
+                        let ox = region.x + i
+                        var columnSum = SIMD4<Lane>.zero
+                        // The covered columns are consecutive.
+                        let first = columnStarts[ox]
+                        var pixel = row + columnIndices[first] * 4
+                        for c in first..<columnStarts[ox + 1] {
+                            let bytes = SIMD4<Lane>(truncatingIfNeeded: pixel.loadUnaligned(as: SIMD4<UInt8>.self))
+                            let alpha = SIMD4<Lane>(repeating: bytes[3])
+                            let weighted = SIMD4<Lane>(repeating: 1).replacing(with: alpha, where: alphaLanes)
+                            columnSum &+= bytes &* weighted &* Lane(truncatingIfNeeded: columnWeights[c])
+                            pixel += 4
                         }
+                        sums[i] &+= SIMD4<UInt64>(truncatingIfNeeded: columnSum) &* wy
                     }
-                    // The colour sums' divisor: the area, or the alpha
-                    // weight (sums.3) for straight colour.
-                    let divisor = premultiplied ? area : sums.3
-                    let o = output + ox * 4
-                    if divisor > 0 {
-                        o.storeBytes(of: UInt8((sums.0 + divisor / 2) / divisor), as: UInt8.self)
-                        (o + 1).storeBytes(of: UInt8((sums.1 + divisor / 2) / divisor), as: UInt8.self)
-                        (o + 2).storeBytes(of: UInt8((sums.2 + divisor / 2) / divisor), as: UInt8.self)
-                    } else {
-                        o.storeBytes(of: UInt32(0), toByteOffset: 0, as: UInt32.self)
-                    }
-                    (o + 3).storeBytes(of: UInt8((sums.3 + area / 2) / area), as: UInt8.self)
+                }
+                let output = target + oy * bytesPerRow + region.x * 4
+                for i in 0..<region.width {
+                    output.storeBytes(of: Self.pixel(sums[i], area: area, premultiplied: premultiplied),
+                                      toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                 }
             }
         }
@@ -189,6 +235,21 @@ public struct BoxFilter: Sendable, Hashable {
         }
         }
         }
+        }
+    }
+
+    /// One output pixel from its sums: colour divided by the area, or for
+    /// straight colour by its alpha weight (the alpha sum), alpha by the
+    /// area; rounded to nearest, halves up.
+    @inline(__always)
+    private static func pixel(_ sums: SIMD4<UInt64>, area: UInt64, premultiplied: Bool) -> SIMD4<UInt8> {
+        let divisor = premultiplied ? area : sums[3]
+        let alpha = UInt8(truncatingIfNeeded: (sums[3] + area / 2) / area)
+        guard divisor > 0 else { return .zero }
+        let half = divisor / 2
+        return SIMD4(UInt8(truncatingIfNeeded: (sums[0] + half) / divisor),
+                     UInt8(truncatingIfNeeded: (sums[1] + half) / divisor),
+                     UInt8(truncatingIfNeeded: (sums[2] + half) / divisor), alpha)
     }
 
     /// For each output index, the source indices it covers and by how much
