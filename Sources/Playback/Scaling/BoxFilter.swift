@@ -23,10 +23,10 @@ public struct BoxFilter: Sendable, Hashable {
     /// `columnStarts[o]..<columnStarts[o + 1]` in the two arrays below.
     private let columnStarts: [Int]
     private let columnIndices: [Int]
-    private let columnWeights: [Int64]
+    private let columnWeights: [UInt32]
     private let rowStarts: [Int]
     private let rowIndices: [Int]
-    private let rowWeights: [Int64]
+    private let rowWeights: [UInt32]
     /// sourceWidth × sourceHeight × 4, or `nil` when that cannot be addressed
     /// (such a filter makes transparent black).
     private let sourceByteCount: Int?
@@ -175,27 +175,41 @@ public struct BoxFilter: Sendable, Hashable {
                 continue
             }
             for x in 0..<region.width {
-                let pixel = from.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self)
-                let visible = SIMD4<UInt8>(repeating: pixel[3] == 0 ? 0 : 255)
-                to.storeBytes(of: pixel & visible, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+                // Alpha, the fourth byte, is the top byte of a little-endian word.
+                let pixel = from.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                to.storeBytes(of: pixel.littleEndian >> 24 == 0 ? 0 : pixel, toByteOffset: x * 4, as: UInt32.self)
             }
         }
     }
 
     /// The box filter proper, with column sums in `Lane` lanes (checked by
     /// the caller to hold them) and everything else in 64 bits.
+    ///
+    /// A column sum weighs its first and last source pixels by their
+    /// table weights and every pixel between them by ``width`` (the whole
+    /// of a source pixel, in the units of the weights), so it adds those
+    /// up first and multiplies once. Consecutive output rows share at most
+    /// their boundary source row, whose column sums are kept for the next.
     private func scale<Lane: FixedWidthInteger & UnsignedInteger & SIMDScalar>(
         _ pixels: UnsafeRawPointer, region: PixelRect, into target: UnsafeMutableRawPointer, bytesPerRow: Int,
         premultiplied: Bool, lanes: Lane.Type
     ) {
         // Known to fit: sourceByteCount did.
         let area = UInt64(sourceWidth) * UInt64(sourceHeight)
-        let sourceRowBytes = sourceWidth * 4
+        let sourceRowBytes = sourceWidth * 4, count = region.width
+        let whole = Lane(truncatingIfNeeded: width), inverseArea = 1 / Double(Int64(bitPattern: area))
         // Straight colour is weighted by alpha too, so that transparent
         // pixels' colours do not bleed: each channel is multiplied by
         // alpha, alpha itself by 1 (premultiplied: every channel by 1).
-        let alphaLanes = SIMDMask<SIMD4<Lane.SIMDMaskScalar>>(premultiplied ? [false, false, false, false] : [true, true, true, false])
-        withUnsafeTemporaryAllocation(of: SIMD4<UInt64>.self, capacity: region.width) { sums in
+        // A channel times alpha is at most 255 × 255: 16 bits hold it.
+        let alphaLanes = SIMDMask<SIMD4<Int16>>(premultiplied ? [false, false, false, false] : [true, true, true, false])
+        @inline(__always) func weighted(_ pixel: UnsafeRawPointer) -> SIMD4<Lane> {
+            let bytes = SIMD4<UInt16>(truncatingIfNeeded: pixel.loadUnaligned(as: SIMD4<UInt8>.self))
+            let factor = SIMD4<UInt16>(repeating: 1).replacing(with: SIMD4(repeating: bytes[3]), where: alphaLanes)
+            return SIMD4<Lane>(truncatingIfNeeded: bytes &* factor)
+        }
+        withUnsafeTemporaryAllocation(of: SIMD4<UInt64>.self, capacity: count) { sums in
+        withUnsafeTemporaryAllocation(of: SIMD4<Lane>.self, capacity: 2 * count) { columnSums in
         rowStarts.withUnsafeBufferPointer { rowStarts in
         rowIndices.withUnsafeBufferPointer { rowIndices in
         rowWeights.withUnsafeBufferPointer { rowWeights in
@@ -203,32 +217,44 @@ public struct BoxFilter: Sendable, Hashable {
         columnIndices.withUnsafeBufferPointer { columnIndices in
         columnWeights.withUnsafeBufferPointer { columnWeights in
             let sums = sums.baseAddress!
+            // The column sums of the row being added, and of the last row
+            // of the previous output row (`kept`, source row `keptRow`).
+            let current = columnSums.baseAddress!, kept = current + count
+            var keptRow = -1
             for oy in region.y..<region.y + region.height {
-                sums.initialize(repeating: .zero, count: region.width)
-                for r in rowStarts[oy]..<rowStarts[oy + 1] {
-                    let row = pixels + rowIndices[r] * sourceRowBytes, wy = UInt64(rowWeights[r])
-                    for i in 0..<region.width {
-                        let ox = region.x + i
-                        var columnSum = SIMD4<Lane>.zero
-                        // The covered columns are consecutive.
-                        let first = columnStarts[ox]
-                        var pixel = row + columnIndices[first] * 4
-                        for c in first..<columnStarts[ox + 1] {
-                            let bytes = SIMD4<Lane>(truncatingIfNeeded: pixel.loadUnaligned(as: SIMD4<UInt8>.self))
-                            let alpha = SIMD4<Lane>(repeating: bytes[3])
-                            let weighted = SIMD4<Lane>(repeating: 1).replacing(with: alpha, where: alphaLanes)
-                            columnSum &+= bytes &* weighted &* Lane(truncatingIfNeeded: columnWeights[c])
-                            pixel += 4
+                sums.initialize(repeating: .zero, count: count)
+                let firstRow = rowStarts[oy], endRow = rowStarts[oy + 1]
+                for r in firstRow..<endRow {
+                    let sy = rowIndices[r]
+                    let reused = r == firstRow && sy == keptRow
+                    let rowSums = reused || r == endRow - 1 ? kept : current
+                    if !reused {
+                        let row = pixels + sy * sourceRowBytes
+                        for i in 0..<count {
+                            let first = columnStarts[region.x + i], last = columnStarts[region.x + i + 1] - 1
+                            // The covered columns are consecutive.
+                            let start = row + columnIndices[first] * 4
+                            var sum = weighted(start) &* Lane(truncatingIfNeeded: columnWeights[first])
+                            if last > first {
+                                var between = SIMD4<Lane>.zero
+                                for k in 1..<last - first { between &+= weighted(start + 4 * k) }
+                                sum &+= between &* whole
+                                    &+ weighted(start + 4 * (last - first)) &* Lane(truncatingIfNeeded: columnWeights[last])
+                            }
+                            rowSums[i] = sum
                         }
-                        sums[i] &+= SIMD4<UInt64>(truncatingIfNeeded: columnSum) &* wy
+                        if rowSums == kept { keptRow = sy }
                     }
+                    let wy = SIMD4<UInt64>(repeating: UInt64(rowWeights[r]))
+                    for i in 0..<count { sums[i] &+= SIMD4<UInt64>(truncatingIfNeeded: rowSums[i]) &* wy }
                 }
                 let output = target + oy * bytesPerRow + region.x * 4
-                for i in 0..<region.width {
-                    output.storeBytes(of: Self.pixel(sums[i], area: area, premultiplied: premultiplied),
+                for i in 0..<count {
+                    output.storeBytes(of: Self.pixel(sums[i], area: area, inverseArea: inverseArea, premultiplied: premultiplied),
                                       toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                 }
             }
+        }
         }
         }
         }
@@ -242,22 +268,42 @@ public struct BoxFilter: Sendable, Hashable {
     /// straight colour by its alpha weight (the alpha sum), alpha by the
     /// area; rounded to nearest, halves up.
     @inline(__always)
-    private static func pixel(_ sums: SIMD4<UInt64>, area: UInt64, premultiplied: Bool) -> SIMD4<UInt8> {
+    private static func pixel(_ sums: SIMD4<UInt64>, area: UInt64, inverseArea: Double, premultiplied: Bool) -> SIMD4<UInt8> {
+        let alpha = quotient(sums[3] + area / 2, area, inverse: inverseArea)
         let divisor = premultiplied ? area : sums[3]
-        let alpha = UInt8(truncatingIfNeeded: (sums[3] + area / 2) / area)
         guard divisor > 0 else { return .zero }
-        let half = divisor / 2
-        return SIMD4(UInt8(truncatingIfNeeded: (sums[0] + half) / divisor),
-                     UInt8(truncatingIfNeeded: (sums[1] + half) / divisor),
-                     UInt8(truncatingIfNeeded: (sums[2] + half) / divisor), alpha)
+        let inverse = premultiplied ? inverseArea : 1 / Double(Int64(bitPattern: divisor)), half = divisor / 2
+        return SIMD4(quotient(sums[0] + half, divisor, inverse: inverse), quotient(sums[1] + half, divisor, inverse: inverse),
+                     quotient(sums[2] + half, divisor, inverse: inverse), alpha)
+    }
+
+    /// ⌊`dividend` / `divisor`⌋, known to be below 256 (a mean of bytes),
+    /// without an integer division: the floating-point estimate
+    /// `dividend` × `inverse` is within 2⁻⁴⁰ of the true quotient, so
+    /// truncated it is off by at most one, which one multiplication each
+    /// way detects and corrects.
+    @inline(__always)
+    private static func quotient(_ dividend: UInt64, _ divisor: UInt64, inverse: Double) -> UInt8 {
+        // Both are below 2⁵⁷: as Int64 they convert to Double and back in
+        // one instruction each.
+        let n = Int64(bitPattern: dividend), d = Int64(bitPattern: divisor)
+        var q = Int64(Double(n) * inverse)
+        if q &* d > n {
+            q &-= 1
+        } else if (q &+ 1) &* d <= n {
+            q &+= 1
+        }
+        return UInt8(truncatingIfNeeded: q)
     }
 
     /// For each output index, the source indices it covers and by how much
     /// (in units of 1 / (source × output) of the whole axis), flattened.
     /// In these units a source pixel is `output` wide and an output pixel
-    /// `source` wide, so both line up on integers.
-    private static func spans(source: Int, output: Int) -> ([Int], [Int], [Int64]) {
-        var starts = [0], indices: [Int] = [], weights: [Int64] = []
+    /// `source` wide, so both line up on integers; a weight is at most
+    /// `output` (at most ``Poster/maxSide``), and every weight but an
+    /// output pixel's first and last is exactly `output`.
+    private static func spans(source: Int, output: Int) -> ([Int], [Int], [UInt32]) {
+        var starts = [0], indices: [Int] = [], weights: [UInt32] = []
         starts.reserveCapacity(output + 1)
         for o in 0..<output {
             let start = o * source, end = (o + 1) * source
@@ -266,7 +312,7 @@ public struct BoxFilter: Sendable, Hashable {
                 let overlap = min(end, (s + 1) * output) - max(start, s * output)
                 if overlap > 0 {
                     indices.append(s)
-                    weights.append(Int64(overlap))
+                    weights.append(UInt32(overlap))
                 }
                 s += 1
             }
