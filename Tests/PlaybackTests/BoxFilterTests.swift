@@ -116,7 +116,7 @@ struct BoxFilterTests {
         }
     }
 
-    @Test("A source wider than 32-bit column sums hold (70,001 pixels) still scales exactly")
+    @Test("Sums too large for 32 bits (70,001 × 2 → 3 × 1: no common divisor shrinks the weights) still scale exactly")
     func wideSource() {
         let picture = Picture(width: 70_001, height: 2, seed: 99)
         for premultiplied in [false, true] {

@@ -27,6 +27,12 @@ public struct BoxFilter: Sendable, Hashable {
     private let rowStarts: [Int]
     private let rowIndices: [Int]
     private let rowWeights: [UInt32]
+    /// The weight of a whole source column in an output column (every
+    /// weight but the first and last of an output column's).
+    private let wholeColumn: UInt32
+    /// The sum of all weights of one output pixel: its column weights'
+    /// sum times its row weights'.
+    private let area: UInt64
     /// sourceWidth × sourceHeight × 4, or `nil` when that cannot be addressed
     /// (such a filter makes transparent black).
     private let sourceByteCount: Int?
@@ -62,11 +68,16 @@ public struct BoxFilter: Sendable, Hashable {
             sourceByteCount = nil
             (columnStarts, columnIndices, columnWeights) = (Array(repeating: 0, count: self.width + 1), [], [])
             (rowStarts, rowIndices, rowWeights) = (Array(repeating: 0, count: self.height + 1), [], [])
+            (wholeColumn, area) = (0, 0)
             return
         }
         sourceByteCount = addressable
-        (columnStarts, columnIndices, columnWeights) = Self.spans(source: self.sourceWidth, output: self.width)
-        (rowStarts, rowIndices, rowWeights) = Self.spans(source: self.sourceHeight, output: self.height)
+        let columns = Self.spans(source: self.sourceWidth, output: self.width)
+        let rows = Self.spans(source: self.sourceHeight, output: self.height)
+        (columnStarts, columnIndices, columnWeights) = (columns.starts, columns.indices, columns.weights)
+        (rowStarts, rowIndices, rowWeights) = (rows.starts, rows.indices, rows.weights)
+        wholeColumn = columns.whole
+        area = UInt64(columns.total) * UInt64(rows.total)
     }
 
     /// The bytes of one output frame: width × height × 4.
@@ -138,7 +149,7 @@ public struct BoxFilter: Sendable, Hashable {
     /// times its row weight, so each output pixel's sums are, exactly in
     /// integers, the row-weighted sum of its source rows' column-weighted
     /// sums: one output row adds up, for each source row it covers, that
-    /// row's column sums (four channels at once) into 64-bit accumulators.
+    /// row's column sums (four channels at once) into accumulators.
     private func scale(
         _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
         bytesPerRow: Int, premultiplied: Bool
@@ -149,10 +160,9 @@ public struct BoxFilter: Sendable, Hashable {
                  premultiplied: premultiplied)
             return
         }
-        // A column sum is at most sourceWidth × 255 × 255 (every column
-        // weight of an output pixel adds up to sourceWidth): 32-bit lanes
-        // hold it for any source narrower than 66,052 pixels.
-        if sourceWidth <= Int(UInt32.max / (255 * 255)) {
+        // A sum is at most area × 255 × 255: 32-bit lanes hold it for the
+        // usual sizes (an area up to 66,051 weight units).
+        if area <= UInt64(UInt32.max / (255 * 255)) {
             scale(UnsafeRawPointer(pixels), region: region, into: target, bytesPerRow: bytesPerRow,
                   premultiplied: premultiplied, lanes: UInt32.self)
         } else {
@@ -182,8 +192,8 @@ public struct BoxFilter: Sendable, Hashable {
         }
     }
 
-    /// The box filter proper, with column sums in `Lane` lanes (checked by
-    /// the caller to hold them) and everything else in 64 bits.
+    /// The box filter proper, with the sums in `Lane` lanes (checked by
+    /// the caller to hold them).
     ///
     /// A column sum weighs its first and last source pixels by their
     /// table weights and every pixel between them by ``width`` (the whole
@@ -194,10 +204,8 @@ public struct BoxFilter: Sendable, Hashable {
         _ pixels: UnsafeRawPointer, region: PixelRect, into target: UnsafeMutableRawPointer, bytesPerRow: Int,
         premultiplied: Bool, lanes: Lane.Type
     ) {
-        // Known to fit: sourceByteCount did.
-        let area = UInt64(sourceWidth) * UInt64(sourceHeight)
-        let sourceRowBytes = sourceWidth * 4, count = region.width
-        let whole = Lane(truncatingIfNeeded: width), inverseArea = 1 / Double(Int64(bitPattern: area))
+        let area = area, sourceRowBytes = sourceWidth * 4, count = region.width
+        let whole = Lane(wholeColumn), inverseArea = 1 / Double(Int64(bitPattern: area))
         // Straight colour is weighted by alpha too, so that transparent
         // pixels' colours do not bleed: each channel is multiplied by
         // alpha, alpha itself by 1 (premultiplied: every channel by 1).
@@ -208,7 +216,7 @@ public struct BoxFilter: Sendable, Hashable {
             let factor = SIMD4<UInt16>(repeating: 1).replacing(with: SIMD4(repeating: bytes[3]), where: alphaLanes)
             return SIMD4<Lane>(truncatingIfNeeded: bytes &* factor)
         }
-        withUnsafeTemporaryAllocation(of: SIMD4<UInt64>.self, capacity: count) { sums in
+        withUnsafeTemporaryAllocation(of: SIMD4<Lane>.self, capacity: count) { sums in
         withUnsafeTemporaryAllocation(of: SIMD4<Lane>.self, capacity: 2 * count) { columnSums in
         rowStarts.withUnsafeBufferPointer { rowStarts in
         rowIndices.withUnsafeBufferPointer { rowIndices in
@@ -245,12 +253,12 @@ public struct BoxFilter: Sendable, Hashable {
                         }
                         if rowSums == kept { keptRow = sy }
                     }
-                    let wy = SIMD4<UInt64>(repeating: UInt64(rowWeights[r]))
-                    for i in 0..<count { sums[i] &+= SIMD4<UInt64>(truncatingIfNeeded: rowSums[i]) &* wy }
+                    let wy = Lane(rowWeights[r])
+                    for i in 0..<count { sums[i] &+= rowSums[i] &* wy }
                 }
                 let output = target + oy * bytesPerRow + region.x * 4
                 for i in 0..<count {
-                    output.storeBytes(of: Self.pixel(sums[i], area: area, inverseArea: inverseArea, premultiplied: premultiplied),
+                    output.storeBytes(of: Self.pixel(SIMD4(truncatingIfNeeded: sums[i]), area: area, inverseArea: inverseArea, premultiplied: premultiplied),
                                       toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                 }
             }
@@ -297,12 +305,21 @@ public struct BoxFilter: Sendable, Hashable {
     }
 
     /// For each output index, the source indices it covers and by how much
-    /// (in units of 1 / (source × output) of the whole axis), flattened.
-    /// In these units a source pixel is `output` wide and an output pixel
-    /// `source` wide, so both line up on integers; a weight is at most
-    /// `output` (at most ``Poster/maxSide``), and every weight but an
-    /// output pixel's first and last is exactly `output`.
-    private static func spans(source: Int, output: Int) -> ([Int], [Int], [UInt32]) {
+    /// (in units of 1 / (source × output) of the whole axis, divided by
+    /// their greatest common divisor), flattened; the weight of a whole
+    /// source pixel; and the sum of one output pixel's weights.
+    ///
+    /// In units of 1 / (source × output) a source pixel is `output` wide and
+    /// an output pixel `source` wide, so both line up on integers; every
+    /// weight but an output pixel's first and last is a whole source pixel.
+    /// All are multiples of the divisor, and dividing every weight by it
+    /// changes no output byte: each byte is ⌊(n + ⌊d / 2⌋) / d⌋ for sums n
+    /// and d that scale together, which is ⌊(2n + d) / 2d⌋ (for odd d,
+    /// 2n + d is odd, never a multiple of 2d), unchanged by a common factor.
+    private static func spans(source: Int, output: Int)
+        -> (starts: [Int], indices: [Int], weights: [UInt32], whole: UInt32, total: Int) {
+        var divisor = source, other = output
+        while other != 0 { (divisor, other) = (other, divisor % other) }
         var starts = [0], indices: [Int] = [], weights: [UInt32] = []
         starts.reserveCapacity(output + 1)
         for o in 0..<output {
@@ -312,12 +329,13 @@ public struct BoxFilter: Sendable, Hashable {
                 let overlap = min(end, (s + 1) * output) - max(start, s * output)
                 if overlap > 0 {
                     indices.append(s)
-                    weights.append(UInt32(overlap))
+                    // At most output ≤ Poster.maxSide.
+                    weights.append(UInt32(overlap / divisor))
                 }
                 s += 1
             }
             starts.append(indices.count)
         }
-        return (starts, indices, weights)
+        return (starts, indices, weights, UInt32(output / divisor), source / divisor)
     }
 }
