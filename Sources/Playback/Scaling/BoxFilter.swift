@@ -19,11 +19,11 @@ public struct BoxFilter: Sendable, Hashable {
     /// The output height in pixels.
     public let height: Int
 
-    /// For output column `o`: the covered source columns and weights are at
-    /// `columnStarts[o]..<columnStarts[o + 1]` in the two arrays below.
-    private let columnStarts: [Int]
-    private let columnIndices: [Int]
-    private let columnWeights: [UInt32]
+    /// The source columns each output column covers, with the weights of
+    /// the first and last (every one between weighs ``wholeColumn``).
+    private let columns: [ColumnSpan]
+    /// For output row `o`: the covered source rows and weights are at
+    /// `rowStarts[o]..<rowStarts[o + 1]` in the two arrays below.
     private let rowStarts: [Int]
     private let rowIndices: [Int]
     private let rowWeights: [UInt32]
@@ -66,7 +66,7 @@ public struct BoxFilter: Sendable, Hashable {
             && !self.sourceHeight.multipliedReportingOverflow(by: self.height + 1).overflow
         guard let addressable, spanSafe, addressable > 0 else {
             sourceByteCount = nil
-            (columnStarts, columnIndices, columnWeights) = (Array(repeating: 0, count: self.width + 1), [], [])
+            columns = []
             (rowStarts, rowIndices, rowWeights) = (Array(repeating: 0, count: self.height + 1), [], [])
             (wholeColumn, area) = (0, 0)
             return
@@ -74,7 +74,12 @@ public struct BoxFilter: Sendable, Hashable {
         sourceByteCount = addressable
         let columns = Self.spans(source: self.sourceWidth, output: self.width)
         let rows = Self.spans(source: self.sourceHeight, output: self.height)
-        (columnStarts, columnIndices, columnWeights) = (columns.starts, columns.indices, columns.weights)
+        // The covered columns are consecutive.
+        self.columns = (0..<self.width).map { o in
+            let first = columns.starts[o], last = columns.starts[o + 1] - 1
+            return ColumnSpan(first: UInt32(columns.indices[first]), last: UInt32(columns.indices[last]),
+                              firstWeight: columns.weights[first], lastWeight: last > first ? columns.weights[last] : 0)
+        }
         (rowStarts, rowIndices, rowWeights) = (rows.starts, rows.indices, rows.weights)
         wholeColumn = columns.whole
         area = UInt64(columns.total) * UInt64(rows.total)
@@ -221,9 +226,7 @@ public struct BoxFilter: Sendable, Hashable {
         rowStarts.withUnsafeBufferPointer { rowStarts in
         rowIndices.withUnsafeBufferPointer { rowIndices in
         rowWeights.withUnsafeBufferPointer { rowWeights in
-        columnStarts.withUnsafeBufferPointer { columnStarts in
-        columnIndices.withUnsafeBufferPointer { columnIndices in
-        columnWeights.withUnsafeBufferPointer { columnWeights in
+        columns.withUnsafeBufferPointer { columns in
             let sums = sums.baseAddress!
             // The column sums of the row being added, and of the last row
             // of the previous output row (`kept`, source row `keptRow`).
@@ -239,22 +242,37 @@ public struct BoxFilter: Sendable, Hashable {
                     if !reused {
                         let row = pixels + sy * sourceRowBytes
                         for i in 0..<count {
-                            let first = columnStarts[region.x + i], last = columnStarts[region.x + i + 1] - 1
-                            // The covered columns are consecutive.
-                            let start = row + columnIndices[first] * 4
-                            var sum = weighted(start) &* Lane(truncatingIfNeeded: columnWeights[first])
-                            if last > first {
-                                var between = SIMD4<Lane>.zero
-                                for k in 1..<last - first { between &+= weighted(start + 4 * k) }
-                                sum &+= between &* whole
-                                    &+ weighted(start + 4 * (last - first)) &* Lane(truncatingIfNeeded: columnWeights[last])
+                            let span = columns[region.x &+ i]
+                            let start = row + Int(span.first) &* 4, end = row + Int(span.last) &* 4
+                            if whole == 1 {
+                                // An integer factor: every weight is 1.
+                                var sum = SIMD4<Lane>.zero, pixel = start
+                                while pixel <= end {
+                                    sum &+= weighted(pixel)
+                                    pixel += 4
+                                }
+                                rowSums[i] = sum
+                                continue
+                            }
+                            var sum = weighted(start) &* Lane(span.firstWeight)
+                            if end > start {
+                                var between = SIMD4<Lane>.zero, pixel = start + 4
+                                while pixel < end {
+                                    between &+= weighted(pixel)
+                                    pixel += 4
+                                }
+                                sum &+= between &* whole &+ weighted(end) &* Lane(span.lastWeight)
                             }
                             rowSums[i] = sum
                         }
                         if rowSums == kept { keptRow = sy }
                     }
                     let wy = Lane(rowWeights[r])
-                    for i in 0..<count { sums[i] &+= rowSums[i] &* wy }
+                    if wy == 1 {
+                        for i in 0..<count { sums[i] &+= rowSums[i] }
+                    } else {
+                        for i in 0..<count { sums[i] &+= rowSums[i] &* wy }
+                    }
                 }
                 let output = target + oy * bytesPerRow + region.x * 4
                 for i in 0..<count {
@@ -262,8 +280,6 @@ public struct BoxFilter: Sendable, Hashable {
                                       toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                 }
             }
-        }
-        }
         }
         }
         }
@@ -302,6 +318,15 @@ public struct BoxFilter: Sendable, Hashable {
             q &+= 1
         }
         return UInt8(truncatingIfNeeded: q)
+    }
+
+    /// The source columns `first...last` that one output column covers, and
+    /// the weights of the first and the last (0 when they are the same).
+    private struct ColumnSpan: Sendable, Hashable {
+        var first: UInt32
+        var last: UInt32
+        var firstWeight: UInt32
+        var lastWeight: UInt32
     }
 
     /// For each output index, the source indices it covers and by how much
