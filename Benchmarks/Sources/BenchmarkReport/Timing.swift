@@ -30,18 +30,23 @@ enum Timing {
     }
 
     /// Each body's seconds per call in each round, as ``rounds(_:settling:_:)``
-    /// times them: `[body][round]`.
-    static func roundSamples(_ count: Int, settling: Bool = false, _ bodies: [() -> Void]) -> [[Double]] {
+    /// times them: `[body][round]`. With `threadCPU`, the seconds are this
+    /// thread's CPU time rather than wall time, which other processes on a
+    /// loaded machine disturb less (for single-threaded bodies).
+    static func roundSamples(
+        _ count: Int, settling: Bool = false, threadCPU: Bool = false, _ bodies: [() -> Void]
+    ) -> [[Double]] {
+        let clock = threadCPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
         // Warm up and size the batches so that one batch takes ≥ 20 ms.
         let batches = bodies.map { body -> Int in
-            let once = time(body, repeats: 1)
+            let once = time(body, repeats: 1, clock: clock)
             return max(1, Int((0.02 / max(once, 1e-9)).rounded(.up)))
         }
         var samples = [[Double]](repeating: [], count: bodies.count)
         for _ in 0..<count {
             for (i, body) in bodies.enumerated() {
                 if settling { body() }
-                samples[i].append(time(body, repeats: batches[i]) / Double(batches[i]))
+                samples[i].append(time(body, repeats: batches[i], clock: clock) / Double(batches[i]))
             }
         }
         return samples
@@ -55,15 +60,15 @@ enum Timing {
         return ratios[ratios.count / 2]
     }
 
-    private static func time(_ body: () -> Void, repeats: Int) -> Double {
-        let start = now()
+    private static func time(_ body: () -> Void, repeats: Int, clock: clockid_t) -> Double {
+        let start = now(clock)
         for _ in 0..<repeats { body() }
-        return now() - start
+        return now(clock) - start
     }
 
-    private static func now() -> Double {
+    private static func now(_ clock: clockid_t) -> Double {
         var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
+        clock_gettime(clock, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 

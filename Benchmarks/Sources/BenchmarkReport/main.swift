@@ -19,6 +19,7 @@ import Darwin
 //        BenchmarkReport --command [--rounds N]
 //        BenchmarkReport --progressive [--rounds N]
 //        BenchmarkReport --layout [--rounds N]
+//        BenchmarkReport --box-filter [--rounds N]
 //        BenchmarkReport --steady
 //        BenchmarkReport --feed
 //        BenchmarkReport --realtime-grid [SECONDS]
@@ -29,7 +30,8 @@ import Darwin
 // PlayerProbe.swift. The fourth prints only the `gif` command's section
 // (CommandReport.swift), which the full report prints last; the fifth only
 // the progressive decoding section (ProgressiveReport.swift); the sixth only
-// drawing into a host buffer in each pixel format (LayoutReport.swift); the
+// drawing into a host buffer in each pixel format (LayoutReport.swift), and
+// `--box-filter` only the box filter's figures (BoxFilterReport.swift); the
 // seventh only the index tier's steady-loop figures (SteadyLoop.swift), which
 // the player section prints too; the eighth only
 // the nine-grid memory figure (NineGrid.swift), each grid in its own process,
@@ -76,6 +78,7 @@ var repeats = 1
 var commandOnly = false
 var progressiveOnly = false
 var layoutOnly = false
+var boxFilterOnly = false
 var steadyOnly = false
 var decodeOnly = false
 /// `--workload NAME`: the decode table for that workload alone.
@@ -89,6 +92,7 @@ while let argument = arguments.popFirst() {
     case "--command": commandOnly = true
     case "--progressive": progressiveOnly = true
     case "--layout": layoutOnly = true
+    case "--box-filter": boxFilterOnly = true
     case "--steady": steadyOnly = true
     case "--decode": decodeOnly = true
     case "--workload": onlyWorkload = arguments.popFirst()
@@ -108,6 +112,10 @@ if progressiveOnly {
 }
 if layoutOnly {
     LayoutReport.printSection(workloads: Workload.all(), rounds: rounds)
+    exit(0)
+}
+if boxFilterOnly {
+    BoxFilterReport.printSection(rounds: rounds)
     exit(0)
 }
 if steadyOnly {
@@ -227,6 +235,7 @@ await GroupDriverProbe.printSection(workloads: workloads)
 await LatenessProbe.printSection(workloads: workloads)
 ProgressiveReport.printSection(workloads: workloads, rounds: rounds)
 LayoutReport.printSection(workloads: workloads, rounds: rounds)
+BoxFilterReport.printSection(rounds: rounds)
 
 NineGrid.printSection()
 
