@@ -102,7 +102,7 @@ public actor FrameCache {
         self.source = source
         self.budgeted = source as? any BudgetedFrameSource
         self.memoryBudget = budget
-        self.member = budget.register(source: source)
+        self.member = budget.register(source: source, budgeted: budgeted)
         self.lookahead = max(0, lookahead)
         let (requestStream, requests) = AsyncStream.makeStream(of: [Int].self, bufferingPolicy: .bufferingNewest(1))
         self.requests = requests

@@ -30,9 +30,9 @@ extension FrameMemoryBudget {
         /// ``share`` is the whole need, below the common level.
         var shareFixed = false
 
-        init(source: any FrameSource, facts: SourceFacts) {
+        init(source: any FrameSource, budgeted: (any BudgetedFrameSource)?, facts: SourceFacts) {
             self.source = source
-            self.budgeted = source as? any BudgetedFrameSource
+            self.budgeted = budgeted
             self.facts = facts
         }
     }
@@ -50,11 +50,12 @@ extension FrameMemoryBudget {
         /// at least 0.
         var state: Int
 
-        init(of source: any FrameSource) {
+        /// The facts of `source`, whose decoding state `budgeted` (the same
+        /// source, when it is a ``BudgetedFrameSource``) reports.
+        init(of source: any FrameSource, budgeted: (any BudgetedFrameSource)?) {
             let frame = FrameSourceError.byteCount(width: source.canvasWidth, height: source.canvasHeight) ?? .max
             let count = max(0, source.frameCount)
             need = count == 0 ? 0 : (frame > .max / count ? .max : frame * count)
-            let budgeted = source as? any BudgetedFrameSource
             working = max(0, budgeted?.workingStateByteCount ?? 0)
             state = max(0, budgeted?.decodingStateByteCount ?? 0)
         }

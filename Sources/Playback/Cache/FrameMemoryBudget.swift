@@ -154,7 +154,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                 trimmed.insert(Trimmed(id: trim.id, keepingWork: trim.keepingWork))
                 let target = trim.keepingWork ? max(0, trim.source.workingStateByteCount) : 0
                 trim.source.trimDecodingState(toBytes: target)
-                let facts = SourceFacts(of: trim.source)
+                let facts = SourceFacts(of: trim.source, budgeted: trim.source)
                 ledger.withLock { ledger in
                     guard let member = ledger.members[trim.id] else { return }
                     ledger.stateTrims += 1
@@ -228,11 +228,13 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     // MARK: For FrameCache
 
-    func register(source: any FrameSource) -> Int {
-        let facts = SourceFacts(of: source)
+    /// Adds a member for `source`; `budgeted` is the same source when it is
+    /// a ``BudgetedFrameSource`` (cast once, by the cache).
+    func register(source: any FrameSource, budgeted: (any BudgetedFrameSource)?) -> Int {
+        let facts = SourceFacts(of: source, budgeted: budgeted)
         return ledger.withLock { ledger in
             ledger.nextMember += 1
-            ledger.members[ledger.nextMember] = Member(source: source, facts: facts)
+            ledger.members[ledger.nextMember] = Member(source: source, budgeted: budgeted, facts: facts)
             return ledger.nextMember
         }
     }
@@ -338,7 +340,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// over the limit (that source's own state last).
     func noteDecodingState(_ id: Int) {
         guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.budgeted }) else { return }
-        let facts = SourceFacts(of: source)
+        let facts = SourceFacts(of: source, budgeted: source)
         var own: Int?
         passes { ledger, trimmed -> Pass<Void> in
             guard let member = ledger.members[id] else { return .done(()) }
@@ -357,7 +359,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         }
         guard let own else { return }
         source.trimDecodingState(toBytes: own)
-        let after = SourceFacts(of: source)
+        let after = SourceFacts(of: source, budgeted: source)
         update { ledger in
             guard let member = ledger.members[id] else { return }
             ledger.stateTrims += 1
