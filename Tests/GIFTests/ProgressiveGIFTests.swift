@@ -127,10 +127,13 @@ struct ProgressiveGIFTests {
         ])
     }
 
-    /// The finest splits, on the run's share of the files (``Sweep``): every
-    /// file in a full run.
+    /// The finest splits, on the run's share of the files up to 64 KiB
+    /// (``Sweep``; a 750 KB file fed a byte at a time alone takes seconds
+    /// under AddressSanitizer): every file in a full run.
     @Test("Chunks of 1 and 7 bytes give the whole-file frames, each available at its last byte",
-          arguments: Sweep.sample(streamedFiles, of: "fine streaming"))
+          arguments: Sweep.sample(
+              streamedFiles.filter { Sweep.isFull || ((try? streamedBytes($0).count) ?? 0) <= 64 << 10 },
+              of: "fine streaming"))
     func fineChunksEqualWholeFile(_ name: String) throws {
         let bytes = try streamedBytes(name)
         expectStreamsEqualWholeFile(bytes, chunkings: [
