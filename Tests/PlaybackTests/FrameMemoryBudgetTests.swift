@@ -14,15 +14,19 @@ final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
     private var state = 0
     private var trims = 0
     private var reused = 0
+    /// Called from every method a budget calls, as a host's source might
+    /// read the budget there.
+    let callBack: (@Sendable () -> Void)?
 
-    init(side: Int, frames: Int, stateStep: Int = 0, stateCap: Int = 0) {
+    init(side: Int, frames: Int, stateStep: Int = 0, stateCap: Int = 0, callBack: (@Sendable () -> Void)? = nil) {
         self.side = side
         self.frameCount = frames
         self.stateStep = stateStep
         self.stateCap = stateCap
+        self.callBack = callBack
     }
 
-    var canvasWidth: Int { side }
+    var canvasWidth: Int { callBack?(); return side }
     var canvasHeight: Int { side }
     var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: frameCount) }
     var storedLoopCount: Int? { 0 }
@@ -51,9 +55,11 @@ final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
         return RenderedFrame(index: index, width: side, height: side, pixels: pixels)
     }
 
-    var decodingStateByteCount: Int { lock.withLock { state } }
+    var decodingStateByteCount: Int { callBack?(); return lock.withLock { state } }
+    var workingStateByteCount: Int { callBack?(); return 0 }
     func releaseDecodingState() { lock.withLock { state = 0 } }
     func trimDecodingState(toBytes bytes: Int) {
+        callBack?()
         lock.withLock {
             if state > bytes { state = 0; trims += 1 }
         }
@@ -288,12 +294,16 @@ final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
     @Test func aSourceMayCallTheBudgetFromItsOwnMethods() async throws {
         let frameBytes = 16 * 16 * 4
         let budget = FrameMemoryBudget(byteBudget: 4 * frameBytes)
-        let idle = CallingBackSource(budget: budget, frames: 4, stateStep: frameBytes, stateCap: frameBytes)
+        let calls = LockedCount()
+        let readBudget: @Sendable () -> Void = { if budget.statistics.bytesHeld >= 0 { calls.add() } }
+        let idle = StatefulFrameSource(
+            side: 16, frames: 4, stateStep: frameBytes, stateCap: frameBytes, callBack: readBudget)
         let idleCache = FrameCache(source: idle, budget: budget, lookahead: 0)
         _ = try await idleCache.frame(at: 1)
         // A playing source whose state grows past the limit: the idle
         // state goes first, then its own is trimmed.
-        let greedy = CallingBackSource(budget: budget, frames: 4, stateStep: 3 * frameBytes, stateCap: 6 * frameBytes)
+        let greedy = StatefulFrameSource(
+            side: 16, frames: 4, stateStep: 3 * frameBytes, stateCap: 6 * frameBytes, callBack: readBudget)
         let playing = FrameCache(source: greedy, budget: budget, lookahead: 0)
         playing.beginPlaying()
         for index in 0..<4 { _ = try await playing.frame(at: index) }
@@ -303,7 +313,7 @@ final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
         #expect(budget.bytesHeld <= frameBytes)
         budget.trim(to: 0)
         #expect(budget.statistics.decodingStateBytes == 0)
-        #expect(idle.callsBack > 0 && greedy.callsBack > 0)
+        #expect(calls.value > 0)
     }
 
     /// A cache's frames at one display size are not another's: the pool's
@@ -321,53 +331,12 @@ final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
     }
 }
 
-/// A 16 × 16 source whose decoding state grows by `stateStep` a decode up
-/// to `stateCap`, and that reads its budget's statistics in every method the
-/// budget calls (counted in ``callsBack``).
-final class CallingBackSource: BudgetedFrameSource, @unchecked Sendable {
-    let budget: FrameMemoryBudget
-    let frameCount: Int
-    let stateStep: Int
-    let stateCap: Int
+/// A count several threads add to.
+final class LockedCount: @unchecked Sendable {
     private let lock = NSLock()
-    private var state = 0
-    private var trims = 0
-    private var calls = 0
-
-    init(budget: FrameMemoryBudget, frames: Int, stateStep: Int, stateCap: Int) {
-        self.budget = budget
-        self.frameCount = frames
-        self.stateStep = stateStep
-        self.stateCap = stateCap
-    }
-
-    /// Reads the budget, as a host's source might to decide what to keep.
-    private func callBack() {
-        let held = budget.statistics.bytesHeld
-        lock.withLock { calls += held >= 0 ? 1 : 0 }
-    }
-
-    var canvasWidth: Int { callBack(); return 16 }
-    var canvasHeight: Int { 16 }
-    var frameDelays: [Duration] { Array(repeating: .milliseconds(50), count: frameCount) }
-    var storedLoopCount: Int? { 0 }
-    var trimCount: Int { lock.withLock { trims } }
-    var callsBack: Int { lock.withLock { calls } }
-    var decodingStateByteCount: Int { callBack(); return lock.withLock { state } }
-    var workingStateByteCount: Int { callBack(); return 0 }
-    func trimDecodingState(toBytes bytes: Int) {
-        callBack()
-        lock.withLock {
-            trims += 1
-            state = min(state, max(0, bytes))
-        }
-    }
-    func releaseDecodingState() { lock.withLock { state = 0 } }
-
-    func frame(at index: Int) async throws -> RenderedFrame {
-        lock.withLock { state = min(stateCap, state + stateStep) }
-        return RenderedFrame(index: index, width: 16, height: 16, pixels: Array(repeating: UInt8(index), count: 16 * 16 * 4))
-    }
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }
 
 /// A 1 × 1 source that reports `state` bytes of decoding state whatever it
