@@ -41,8 +41,8 @@ func readme(for fixtures: [Fixture]) -> String {
 
         GIFs this project generates itself with giflib's encoder (through
         `CGIFLib`), each built so that its composited pixels are known by
-        construction; `Tests/GIFTests/FixtureTests.swift` and
-        `Tests/GIFTests/DemoFixtureTests.swift` spell those pixels out. Where
+        construction; `Tests/GIFTests/Conformance/FixtureTests.swift` and
+        `Tests/GIFTests/Conformance/DemoFixtureTests.swift` spell those pixels out. Where
         giflib's encoder cannot produce a case (an empty frame, no colour table,
         an index past the table, extra pixel data, a cut file, a missing trailer,
         an unknown block), the generator edits the encoder's output. The rules are the browsers'.
