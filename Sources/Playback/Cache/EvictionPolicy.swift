@@ -43,7 +43,9 @@ extension FrameMemoryBudget {
                 let rank = member.playing > 0 ? 4 : 0
                 if (rank, member.lastUse) < bestRank {
                     bestRank = (rank, member.lastUse)
-                    best = .state(StateTrim(id: id, source: budgeted, keepingWork: keeps))
+                    best = .state(StateTrim(
+                    id: id, source: budgeted, keepingWork: keeps, target: keeps ? member.facts.working : 0,
+                    countedBefore: member.stateBytes))
                 }
             }
             return best

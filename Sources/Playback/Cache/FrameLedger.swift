@@ -127,6 +127,30 @@ extension FrameMemoryBudget {
             total += Int128(bytes) - Int128(old)
         }
 
+        /// Counts `trim` as done before the source is asked: its state as
+        /// the target, the rest as given back.
+        mutating func startTrim(_ trim: StateTrim) -> StateTrim {
+            addGivenBack(trim.countedBefore - trim.target)
+            setState(of: trim.id, to: min(trim.target, trim.countedBefore))
+            return trim
+        }
+
+        /// Counts what the source of `trim` reports after it (`facts`);
+        /// returns whether it kept more than it was asked to, which is then
+        /// counted (never more than before the trim). A count changed by
+        /// another call in between is left as that call set it.
+        mutating func finishTrim(_ trim: StateTrim, facts: SourceFacts) -> Bool {
+            guard let member = members[trim.id] else { return false }
+            stateTrims += 1
+            member.facts = facts
+            let kept = min(facts.state, trim.countedBefore)
+            let counted = min(trim.target, trim.countedBefore)
+            guard kept > counted else { return false }
+            givenBack -= min(givenBack, kept - counted)
+            if member.stateBytes == counted { setState(of: trim.id, to: kept) }
+            return true
+        }
+
         /// The bytes left under the limit (negative when over it).
         var room: Int128 { Int128(limit) - total }
 

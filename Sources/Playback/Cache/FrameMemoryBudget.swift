@@ -73,19 +73,18 @@ import EngineSupport
 /// ```
 public final class FrameMemoryBudget: Sendable, Hashable {
 
-    /// A source's decoding state to give back: chosen under the lock, asked
-    /// of the source after it is released.
+    /// A source's decoding state to give back: chosen under the lock and
+    /// counted as given back at once (``Ledger/startTrim(_:)``), so the
+    /// ledger never shows more than the limit while the lock is free; asked
+    /// of the source after the lock is released.
     struct StateTrim {
         let id: Int
         let source: any BudgetedFrameSource
         let keepingWork: Bool
-    }
-
-    /// What one pass under the lock ends with: its result, or a source to
-    /// trim before the next pass.
-    enum Pass<Result> {
-        case done(Result)
-        case trim(StateTrim)
+        /// The bytes the source is asked to keep.
+        let target: Int
+        /// The bytes counted for it when it was chosen.
+        let countedBefore: Int
     }
 
     /// A source already asked to trim during one call, and how far: it is
@@ -128,41 +127,35 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// free pages to the system after the lock is released (the frames given
     /// back have been freed by then, unless a player still shows them).
     private func update<Result>(_ body: (inout Ledger) -> Result) -> Result {
-        passes { ledger, _ in .done(body(&ledger)) }
+        passes { ledger, _, _ in body(&ledger) }
     }
 
-    /// Runs `pass` on the ledger with the lock held until it is done. When
-    /// a pass chooses a source's decoding state to give back, the source is
-    /// asked to trim with the lock released, what it then reports is
-    /// counted, and `pass` runs again, told which sources this call has
-    /// trimmed already. Free pages go back to the system as in
-    /// ``update(_:)``.
-    private func passes<Result>(_ pass: (inout Ledger, Set<Trimmed>) -> Pass<Result>) -> Result {
+    /// Runs `pass` on the ledger with the lock held. The decoding state a
+    /// pass chooses to give back (``Ledger/startTrim(_:)``, appended to the
+    /// list it is handed) is asked of the sources once the lock is
+    /// released, and what they then report is counted. When a source keeps
+    /// more than it was asked to, `pass` runs again, told which sources
+    /// this call has trimmed already, so that others give the rest. Free
+    /// pages go back to the system as in ``update(_:)``.
+    private func passes<Result>(_ pass: (inout Ledger, Set<Trimmed>, inout [StateTrim]) -> Result) -> Result {
         var trimmed: Set<Trimmed> = []
         while true {
-            let (step, release) = ledger.withLock { ledger -> (Pass<Result>, Bool) in
-                let step = pass(&ledger, trimmed)
-                guard ledger.givenBack >= FreedMemory.threshold else { return (step, false) }
+            var trims: [StateTrim] = []
+            let (result, release) = ledger.withLock { ledger -> (Result, Bool) in
+                let result = pass(&ledger, trimmed, &trims)
+                guard ledger.givenBack >= FreedMemory.threshold else { return (result, false) }
                 ledger.givenBack = 0
-                return (step, true)
+                return (result, true)
             }
             if release { FreedMemory.returnToSystem() }
-            switch step {
-            case .done(let result):
-                return result
-            case .trim(let trim):
+            var shortfall = false
+            for trim in trims {
                 trimmed.insert(Trimmed(id: trim.id, keepingWork: trim.keepingWork))
-                let target = trim.keepingWork ? max(0, trim.source.workingStateByteCount) : 0
-                trim.source.trimDecodingState(toBytes: target)
+                trim.source.trimDecodingState(toBytes: trim.target)
                 let facts = SourceFacts(of: trim.source, budgeted: trim.source)
-                ledger.withLock { ledger in
-                    guard let member = ledger.members[trim.id] else { return }
-                    ledger.stateTrims += 1
-                    member.facts = facts
-                    ledger.addGivenBack(member.stateBytes - facts.state)
-                    ledger.setState(of: trim.id, to: min(facts.state, member.stateBytes))
-                }
+                if ledger.withLock({ $0.finishTrim(trim, facts: facts) }) { shortfall = true }
             }
+            guard shortfall else { return result }
         }
     }
 
@@ -187,9 +180,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// Changes the limit, giving back what is over it in the order above.
     /// - Parameter bytes: The new limit (negative means 0).
     public func setByteBudget(_ bytes: Int) {
-        passes { ledger, trimmed in
+        passes { ledger, trimmed, trims in
             ledger.limit = max(0, bytes)
-            return Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true, trimmed: trimmed)
+            Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true, trimmed: trimmed, trims: &trims)
         }
     }
 
@@ -203,16 +196,12 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// before it returns, without waiting on any actor.
     /// - Parameter bytes: The most bytes to keep (negative means 0).
     public func trim(to bytes: Int) {
-        passes { ledger, trimmed -> Pass<Void> in
-            if case .trim(let trim) = Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true, trimmed: trimmed) {
-                return .trim(trim)
-            }
-            guard ledger.total > Int128(max(0, bytes)) else { return .done(()) }
+        passes { ledger, trimmed, trims in
+            Self.shed(&ledger, to: max(0, bytes), sparing: nil, hard: true, trimmed: trimmed, trims: &trims)
             for id in ledger.members.keys where ledger.members[id]!.reserved > 0 {
+                guard ledger.total > Int128(max(0, bytes)) else { return }
                 ledger.release(reservationOf: id)
-                guard ledger.total > Int128(max(0, bytes)) else { return .done(()) }
             }
-            return .done(())
         }
     }
 
@@ -284,9 +273,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// frame will be returned but not kept.
     func reserve(_ id: Int, bytes: Int, protecting: [Int]?) -> [UInt8]? {
         var storage: [UInt8] = []
-        return passes { ledger, trimmed -> Pass<[UInt8]?> in
+        return passes { ledger, trimmed, trims -> [UInt8]? in
             ledger.release(reservationOf: id)
-            guard bytes <= ledger.limit, ledger.members[id] != nil else { return .done(protecting == nil ? [] : nil) }
+            guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             let atShare = ledger.room < bytes ? EvictionPolicy.atFairShare(id, adding: bytes, in: ledger) : nil
             while ledger.room < bytes {
                 switch EvictionPolicy.victim(
@@ -294,9 +283,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                     trimmed: trimmed)
                 {
                 case nil:
-                    return .done(protecting == nil ? storage : nil)
+                    return protecting == nil ? storage : nil
                 case .state(let trim):
-                    return .trim(trim)
+                    trims.append(ledger.startTrim(trim))
                 case .frame(let key):
                     let pixels = ledger.evict(key)
                     if storage.isEmpty, pixels.count == bytes {
@@ -308,7 +297,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             ledger.members[id]!.reserved = bytes
             ledger.reserved += bytes
             ledger.total += Int128(bytes)
-            return .done(storage)
+            return storage
         }
     }
 
@@ -341,31 +330,20 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     func noteDecodingState(_ id: Int) {
         guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.budgeted }) else { return }
         let facts = SourceFacts(of: source, budgeted: source)
-        var own: Int?
-        passes { ledger, trimmed -> Pass<Void> in
-            guard let member = ledger.members[id] else { return .done(()) }
+        passes { ledger, trimmed, trims in
+            guard let member = ledger.members[id] else { return }
             if trimmed.isEmpty {
                 member.facts = facts
                 ledger.setState(of: id, to: facts.state)
             }
-            if case .trim(let trim) = Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed) {
-                return .trim(trim)
-            }
-            if own == nil, ledger.total > Int128(ledger.limit) {
+            Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
+            let own = Trimmed(id: id, keepingWork: false)
+            if ledger.total > Int128(ledger.limit), !trimmed.contains(own) {
                 // Only this source's own state is left to give.
-                own = Self.clamped(max(0, Int128(member.stateBytes) - (ledger.total - Int128(ledger.limit))))
+                let keep = Self.clamped(max(0, Int128(member.stateBytes) - (ledger.total - Int128(ledger.limit))))
+                trims.append(ledger.startTrim(StateTrim(
+                    id: id, source: source, keepingWork: false, target: keep, countedBefore: member.stateBytes)))
             }
-            return .done(())
-        }
-        guard let own else { return }
-        source.trimDecodingState(toBytes: own)
-        let after = SourceFacts(of: source, budgeted: source)
-        update { ledger in
-            guard let member = ledger.members[id] else { return }
-            ledger.stateTrims += 1
-            member.facts = after
-            ledger.addGivenBack(member.stateBytes - after.state)
-            ledger.setState(of: id, to: after.state)
         }
     }
 
@@ -417,8 +395,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// their working state unless `hard` (a trim or a lower limit), which
     /// takes it after everything else.
     private static func shed(
-        _ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool, trimmed: Set<Trimmed>
-    ) -> Pass<Void> {
+        _ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool, trimmed: Set<Trimmed>,
+        trims: inout [StateTrim]
+    ) {
         for pass in 0..<(hard ? 2 : 1) {
             let keepingWork = pass == 0
             shedding: while ledger.total > Int128(bytes) {
@@ -427,12 +406,11 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                     trimmed: trimmed)
                 {
                 case nil: break shedding
-                case .state(let trim): return .trim(trim)
+                case .state(let trim): trims.append(ledger.startTrim(trim))
                 case .frame(let key): _ = ledger.evict(key)
                 }
             }
         }
-        return .done(())
     }
 
 }
