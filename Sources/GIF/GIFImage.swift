@@ -15,7 +15,7 @@ public struct GIFImage: Sendable {
     /// The bytes held in memory: the whole file, or none when frames are read
     /// from ``file``.
     let heldBytes: [UInt8]
-    /// The bytes of a stream read so far, for an image an ``ProgressiveGIF``
+    /// The bytes of a stream read so far, for an image a ``ProgressiveGIF``
     /// made: shared with the stream, which appends past them in place.
     let arrivedBytes: ArrivedBytes?
     /// The file frames are read from, for an image opened with
@@ -37,7 +37,7 @@ public struct GIFImage: Sendable {
     public var readsFramesFromFile: Bool { file != nil }
 
     /// An image of a stream's bytes so far, already scanned: `info` is the
-    /// scan of the part of them an ``ProgressiveGIF`` has read.
+    /// scan of the part of them a ``ProgressiveGIF`` has read.
     init(arrived bytes: ArrivedBytes, info: GIFInfo, limits: DecodingLimits) {
         heldBytes = []
         arrivedBytes = bytes

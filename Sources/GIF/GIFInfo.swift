@@ -35,6 +35,10 @@ public struct GIFInfo: Sendable, Hashable {
     /// The number of frames.
     public var frameCount: Int { frames.count }
 
+    /// The pixels of every frame's own rectangle: what decoding them all
+    /// writes, and the bytes every frame's stored palette indices take.
+    package var framePixelCount: Int { frames.reduce(0) { $0 + $1.rect.area } }
+
     /// The sum of the stored delays.
     public var totalDuration: Duration {
         .milliseconds(frames.reduce(0) { $0 + $1.delayCentiseconds } * 10)

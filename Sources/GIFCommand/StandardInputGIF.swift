@@ -8,7 +8,7 @@ import Darwin
 import GIF
 
 /// A GIF read from standard input (`-`) as it arrives: `read(2)` calls of at
-/// most ``chunkSize`` bytes feed an ``ProgressiveGIF``, and each frame is
+/// most ``chunkSize`` bytes feed a ``ProgressiveGIF``, and each frame is
 /// returned as soon as its last byte is in, so `curl -s URL | gif dump -`
 /// writes frame 0 before the download ends.
 ///

@@ -136,8 +136,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
         playhead = try Playhead(
             timeline: timeline, configuration: configuration, now: origin.duration(to: now),
             epoch: epoch == nil ? nil : .zero)
-        let indexNeed = image.info.frames.reduce(0) { $0 + $1.rect.area }
-        self.indexBudget = min(max(0, indexBudget), indexNeed)
+        self.indexBudget = min(max(0, indexBudget), image.info.framePixelCount)
         self.checkpointBudget = max(0, checkpointBudget)
         source = GIFFrameSource(image: image, checkpointBudget: 0, indexBudget: self.indexBudget, pixelFormat: pixelFormat)
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)

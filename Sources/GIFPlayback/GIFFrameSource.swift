@@ -92,7 +92,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
         // they stand for: always at full size, but not for a large GIF shown
         // in a small cell, whose small frames are cheaper to keep (and cost
         // nothing to show again).
-        let indexNeed = image.info.frames.reduce(0) { $0 + $1.rect.area }
+        let indexNeed = image.info.framePixelCount
         let frameBytes = (filter?.width ?? image.info.canvasSize.width) * (filter?.height ?? image.info.canvasSize.height) * 4
         let indexBudget = max(0, indexBudget)
         self.askedBudgets = (checkpointBudget, indexBudget)

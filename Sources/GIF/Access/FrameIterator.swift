@@ -67,8 +67,7 @@ public struct FrameIterator {
     /// a feed of single-frame GIFs need not pay for each iterator.
     static func worthDecodingAhead(_ info: GIFInfo) -> Bool {
         guard info.frameCount > 1 else { return false }
-        let area = info.frames.reduce(0) { $0 + $1.rect.area }
-        return area >= decodeAheadArea && WorkerThread.processorCount > 1
+        return info.framePixelCount >= decodeAheadArea && WorkerThread.processorCount > 1
     }
 
     /// The fewest pixels decoded ahead: 16 batches of

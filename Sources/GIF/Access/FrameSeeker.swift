@@ -260,7 +260,7 @@ public struct FrameSeeker {
         _ = try frame(at: image.info.frameCount - 1)
     }
 
-    /// Takes on `grown`, the same GIF read further (an ``ProgressiveGIF``'s
+    /// Takes on `grown`, the same GIF read further (a ``ProgressiveGIF``'s
     /// ``ProgressiveGIF/image`` after more bytes came): its bytes start with
     /// this image's and its frames with this image's frames, so the saved
     /// checkpoints and the position stay valid. Stored indices of frames

@@ -3,7 +3,7 @@ extension GIFScanner {
     /// position in the bytes and fills the ``GIFInfo`` it is given, without
     /// calling back into the scanner.
     struct BlockWalker {
-        /// The bytes so far, lent for one run: an ``ProgressiveGIF`` hands
+        /// The bytes so far, lent for one run: a ``ProgressiveGIF`` hands
         /// in longer ones as they arrive and takes them back between runs.
         var bytes: UnsafeBufferPointer<UInt8>
         var offset: Int
@@ -144,7 +144,7 @@ extension GIFScanner {
         /// sub-blocks have reached `chainEnd`, or an extension whose
         /// sub-blocks have reached `chainEnd` (its next length byte, not in
         /// yet: the extension takes at least `chainEnd + 1 - start` bytes).
-        /// An ``ProgressiveGIF`` asks, so that a block that never ends is
+        /// A ``ProgressiveGIF`` asks, so that a block that never ends is
         /// refused at the limit it passes.
         func limitPassed(byBlockArrivingAt start: Int, chainEnd: Int?, _ info: GIFInfo) -> GIFError? {
             guard start < bytes.count else { return nil }

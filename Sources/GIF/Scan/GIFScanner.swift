@@ -47,7 +47,7 @@ public enum GIFScanner {
         var offset = 13
         var globalPalette: Palette?
         if flags & 0x80 != 0 {
-            let size = 3 << (Int(flags & 7) + 1)
+            let size = BlockWalker.paletteSize(flags)
             guard offset + size <= bytes.count else {
                 throw GIFError(.truncated(block: .globalColorTable), byteOffset: offset)
             }
@@ -68,8 +68,8 @@ public enum GIFScanner {
     /// The number of bytes the header takes: 13, plus the global palette's
     /// size when its flag is set (known once byte 10 has arrived).
     static func headerLength(_ bytes: [UInt8]) -> Int {
-        guard bytes.count > 10, bytes[10] & 0x80 != 0 else { return 13 }
-        return 13 + 3 << (Int(bytes[10] & 7) + 1)
+        guard bytes.count > 10 else { return 13 }
+        return 13 + BlockWalker.paletteSize(bytes[10])
     }
 
     /// Grows the canvas to include the first frame (the one rule that can

@@ -147,6 +147,13 @@ public actor FrameCache {
     /// (a drawer's decode-ahead stored a frame), so that it counts it.
     nonisolated func noteDecodingState() { memoryBudget.noteDecodingState(member) }
 
+    /// A drawer of this cache's frames for one player or playlist item: the
+    /// source's own (told to note each decode-ahead here), or one copying
+    /// the frames this cache holds when the source cannot draw.
+    nonisolated func makeDrawer() -> any FrameDrawer {
+        source.makeDrawer(notifying: { [weak self] in self?.noteDecodingState() }) ?? CachedFrameDrawer(cache: self)
+    }
+
     /// Says a player has started playing this cache's frames: until the
     /// matching ``endPlaying()``, a shared ``memoryBudget`` gives back
     /// frames of caches not playing before this one's. A ``Player`` calls

@@ -116,9 +116,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
             self.cache = FrameCache(source: shown, byteBudget: Self.defaultCacheBudget)
         }
         self.origin = origin
-        let cache = self.cache
-        self.drawer = cache.source.makeDrawer(notifying: { [weak cache] in cache?.noteDecodingState() })
-            ?? CachedFrameDrawer(cache: cache)
+        self.drawer = self.cache.makeDrawer()
         self.playhead = try Playhead(
             timeline: timeline,
             configuration: configuration,

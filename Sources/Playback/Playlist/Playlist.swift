@@ -150,7 +150,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// or `nil` when no item is loaded yet.
     /// - Throws: The source's decoding error.
     public func currentImage() async throws -> RenderedFrame? {
-        return try await currentImageFromCache()
+        guard let key = sequencer.currentKey, let frame = sequencer.currentFrame else { return nil }
+        let cache = caches[key] ?? makeCache(for: key)
+        guard let cache else { return nil }
+        return try await cache.frame(at: frame)
     }
 
     /// Writes the current item's frame into `buffer`, memory the host owns,
@@ -187,14 +190,6 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     /// The draws so far that found their frame not decoded yet.
     public nonisolated var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
-
-    /// The current frame through the current item's cache.
-    private func currentImageFromCache() async throws -> RenderedFrame? {
-        guard let key = sequencer.currentKey, let frame = sequencer.currentFrame else { return nil }
-        let cache = caches[key] ?? makeCache(for: key)
-        guard let cache else { return nil }
-        return try await cache.frame(at: frame)
-    }
 
     // MARK: Control
 
@@ -395,8 +390,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
             FrameCache(source: source, byteBudget: configuration.cacheByteBudget)
         }
         caches[key] = cache
-        drawers[key] = cache.source.makeDrawer(notifying: { [weak cache] in cache?.noteDecodingState() })
-            ?? CachedFrameDrawer(cache: cache)
+        drawers[key] = cache.makeDrawer()
         return cache
     }
 

@@ -41,7 +41,7 @@ struct DecodeRecord: Equatable, CustomStringConvertible {
     init() {}
 }
 
-/// Feeds `bytes` to an ``ProgressiveGIF`` in the chunks `cuts` makes, draining
+/// Feeds `bytes` to a ``ProgressiveGIF`` in the chunks `cuts` makes, draining
 /// frames after every chunk, then finishes. After each chunk it checks that
 /// exactly the frames whose data ends within the bytes received are
 /// available (`wholeInfo`: the whole file's scan, when it opens).
