@@ -1,8 +1,23 @@
 /// What a driver needs of what it drives (a ``Player`` or a ``Playlist``):
 /// a tick that advances to an instant and says when the next change is due,
 /// and a wake-up the host's changes call (see ``EventHub``).
-protocol DrivenMember<Instant>: EventHubOwner {
+protocol DrivenMember<Instant>: Actor {
     associatedtype Instant: InstantProtocol where Instant.Duration == Duration
+
+    /// Registers a driver's wake-up, called when the host changes the
+    /// schedule; returns its token.
+    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int
+
+    /// Forgets the driver wake-up registered under `token`.
+    func removeWake(_ token: Int)
+
+    /// The instant the member measures host time from.
+    nonisolated var origin: Instant { get }
+
+    /// The synchronous engine a driver ticks on its own thread, without a
+    /// hop to the member's actor, in host time from ``origin``; `nil` when
+    /// the member has none.
+    nonisolated var core: PlayerCore? { get }
 
     /// Advances to `instant` without signalling drivers, marks the wake-up
     /// registered under `token` as consumed, and returns the instant the next
@@ -28,6 +43,10 @@ extension DrivenMember {
     }
 }
 
-extension Player: DrivenMember {}
+extension Player: DrivenMember {
+    nonisolated var core: PlayerCore? { playerCore }
+}
 
-extension Playlist: DrivenMember {}
+extension Playlist: DrivenMember {
+    nonisolated var core: PlayerCore? { nil }
+}

@@ -36,6 +36,11 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private struct Member {
         let id: ObjectIdentifier
         let target: any DrivenMember<C.Instant>
+        /// A player's engine, ticked on the driver's thread without a hop
+        /// to the player's actor; `nil` for a playlist.
+        let core: PlayerCore?
+        /// The instant the member's host time counts from.
+        let origin: C.Instant
         /// The wake-up registered in the member while the driver runs.
         var token: Int?
         var deadline: C.Instant?
@@ -125,7 +130,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         hosted.withLock { hosted in
             let index = hosted.members.firstIndex { $0.id == id }
             if add, index == nil {
-                hosted.members.append(Member(id: id, target: member))
+                hosted.members.append(Member(id: id, target: member, core: member.core, origin: member.origin))
             } else if !add, let index {
                 hosted.members.remove(at: index)
             }
@@ -184,17 +189,32 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     ///   change of any member is due (a host may pause its display link
     ///   until then).
     public nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
-        // The members as the host last set them: called from outside the
-        // actor, each member is one call away, not two.
-        let members = hosted.withLock { $0.members }
+        // The members as the host last set them, and the list of changed
+        // ones taken out of the lock (so filling it copies nothing): called
+        // from outside the actor, a player is ticked on this thread, a
+        // playlist one call away.
+        var changed: [ObjectIdentifier] = []
+        let members = hosted.withLock { hosted in
+            swap(&changed, &hosted.changed)
+            return hosted.members
+        }
+        changed.removeAll(keepingCapacity: true)
         var next: C.Instant?
-        hosted.withLock { $0.changed.removeAll(keepingCapacity: true) }
         for member in members {
-            let (moved, deadline) = await member.target.hostTick(to: instant)
-            if moved { hosted.withLock { $0.changed.append(member.id) } }
+            var moved: Bool
+            var deadline: C.Instant?
+            if let core = member.core {
+                let step = core.hostTick(to: member.origin.duration(to: instant))
+                moved = step.moved
+                if let time = step.next { deadline = member.origin.advanced(by: time) }
+            } else {
+                (moved, deadline) = await member.target.hostTick(to: instant)
+            }
+            if moved { changed.append(member.id) }
             if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
         }
-        return GroupDriverTick(changed: hosted.withLock { $0.changed }, nextChange: next)
+        hosted.withLock { $0.changed = changed }
+        return GroupDriverTick(changed: changed, nextChange: next)
     }
 
     /// Drives `member` alone until the calling task is cancelled: a
@@ -228,7 +248,13 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private func tick(_ index: Int, at now: C.Instant) async {
         guard let token = members[index].token else { return }
         counters.ticks += 1
-        members[index].deadline = await members[index].target.tick(to: now, wake: token)
+        members[index].deadline =
+            if let core = members[index].core {
+                core.tick(to: members[index].origin.duration(to: now), wake: token)
+                    .map { [origin = members[index].origin] in origin.advanced(by: $0) }
+            } else {
+                await members[index].target.tick(to: now, wake: token)
+            }
     }
 
     /// Registers the driver's wake-up in member `index` and ticks it.
@@ -246,7 +272,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
             let index = members.firstIndex { $0.id == id }
             if change.add {
                 guard index == nil else { continue }
-                members.append(Member(id: id, target: change.member))
+                members.append(Member(id: id, target: change.member, core: change.member.core, origin: change.member.origin))
                 await register(members.count - 1)
             } else if let index {
                 let member = members.remove(at: index)

@@ -7,8 +7,7 @@ extension Player {
     /// next one ready. A player that is not drawn decodes nothing ahead.
     /// - Throws: The source's decoding error.
     public func currentImage() async throws -> RenderedFrame {
-        let frame = playhead.currentFrame
-        playhead.upcomingFrames(cache.lookahead, into: &upcoming)
+        let (frame, upcoming) = playerCore.frameAndUpcoming()
         if !upcoming.isEmpty { await cache.prefetch(upcoming) }
         return try await cache.frame(at: frame)
     }

@@ -33,13 +33,13 @@ import EngineSupport
 /// its driver when frames arrive.
 public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration {
     /// The schedule being played; it grows with a ``ProgressiveFrameSource``.
-    public var timeline: PlaybackTimeline { playhead.timeline }
+    public var timeline: PlaybackTimeline { playerCore.read { $0.timeline } }
 
     /// The source the frames come from.
     public nonisolated let source: any FrameSource
 
     /// The cache ``currentImage()`` reads through and prefetches into.
-    public nonisolated let cache: FrameCache
+    public nonisolated var cache: FrameCache { playerCore.cache }
 
     /// The instant host time is measured from: the epoch, or creation time.
     public nonisolated let origin: Instant
@@ -47,33 +47,11 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// What ``draw(into:bytesPerRow:)`` draws with: the source's own drawer
     /// (a GIF's composites from stored indices), or one that copies frames
     /// the ``cache`` holds.
-    public nonisolated let drawer: any FrameDrawer
+    public nonisolated var drawer: any FrameDrawer { playerCore.drawer }
 
-    /// The frame shown and the late draws, for ``draw(into:bytesPerRow:)``,
-    /// which runs on the host's thread without waiting for the actor.
-    private nonisolated let shown = LockedState(Shown())
-
-    /// What the actor publishes for drawing, and what drawing reports back.
-    private struct Shown {
-        var frame = 0
-        var lateDraws = 0
-        /// A frame drawn late and not reported yet as ``PlayerEvent/drawnLate(frame:)``.
-        var unreportedLate: Int?
-    }
-
-    var playhead: Playhead
-    /// Observers, event streams and driver wake-ups.
-    package var hub = EventHub<PlayerEvent>()
-    /// The events of the latest ``advance(to:)``, reused from call to call.
-    var eventBuffer: [PlayerEvent] = []
-    /// The look-ahead list handed to the cache, reused from call to call.
-    var upcoming: [Int] = []
-    /// The one event a late draw reports, reused.
-    private var lateEvent: [PlayerEvent] = [.drawnLate(frame: 0)]
-    /// The task that hands a progressive source's timings in.
-    private nonisolated let growth = TimingSubscription()
-    /// Whether this player has told its cache it plays (``FrameCache/beginPlaying()``).
-    private var claimsPlaying = false
+    /// The synchronous engine this actor is a layer over: a ``GroupDriver``
+    /// ticks it on the caller's thread.
+    nonisolated let playerCore: PlayerCore
 
     /// The cache budget used when no cache is passed in: 32 MiB.
     public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
@@ -107,133 +85,95 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         let updates = (source as? any ProgressiveFrameSource)?.timingUpdates()
         let timeline = try PlaybackTimeline(source: source, configuration: configuration)
         let origin = epoch ?? now
+        let playing: FrameCache
         if let cache {
             self.source = source
-            self.cache = cache
+            playing = cache
         } else {
             let shown = displaySize.map { source.displaying(at: $0) } ?? source
             self.source = shown
-            self.cache = FrameCache(source: shown, byteBudget: Self.defaultCacheBudget)
+            playing = FrameCache(source: shown, byteBudget: Self.defaultCacheBudget)
         }
-        self.origin = origin
-        self.drawer = self.cache.makeDrawer()
-        self.playhead = try Playhead(
+        let playhead = try Playhead(
             timeline: timeline,
             configuration: configuration,
             now: origin.duration(to: now),
             epoch: epoch == nil ? nil : .zero
         )
-        if playhead.state == .playing {
-            claimsPlaying = true
-            self.cache.beginPlaying()
-        }
-        let first = playhead.currentFrame
-        shown.withLock { $0.frame = first }
-        if let updates {
-            growth.start { [weak self] in
-                for await timing in updates {
-                    guard let self else { return }
-                    await self.sourceGrew(timing)
-                }
-            }
-        }
-    }
-
-    /// Ends every event stream still open, so consumers iterating
-    /// ``events()`` finish when the player goes away.
-    deinit {
-        if claimsPlaying { cache.endPlaying() }
-        growth.cancel()
-        hub.finishStreams()
+        self.origin = origin
+        playerCore = PlayerCore(playhead: playhead, cache: playing, updates: updates)
     }
 
     /// Whether the player waits for a frame that has not arrived (see
     /// ``Playhead/isWaiting``): the host may show that it is buffering.
-    public var isWaiting: Bool { playhead.isWaiting }
-
-    /// Takes on a progressive source's newer timing and wakes the drivers, so
-    /// a wait ends at the clock's time. A timing that does not extend the
-    /// one played is ignored.
-    private func sourceGrew(_ timing: FrameSourceTiming) {
-        let before = playhead.timeline
-        do {
-            try playhead.extend(to: timing)
-        } catch {
-            return
-        }
-        if playhead.timeline != before { hub.signalWakes() }
-    }
+    public var isWaiting: Bool { playerCore.read { $0.isWaiting } }
 
     /// A copy of the deterministic state, for inspection or tests.
-    public var snapshot: Playhead { playhead }
+    public var snapshot: Playhead { playerCore.read { copy $0 } }
 
     /// The life-cycle state.
-    public var state: PlayerState { playhead.state }
+    public var state: PlayerState { playerCore.read { $0.state } }
 
     /// The index of the frame shown now.
-    public var currentFrame: Int { playhead.currentFrame }
+    public var currentFrame: Int { playerCore.read { $0.currentFrame } }
 
     /// Loops fully played so far.
-    public var loopsCompleted: Int { playhead.loopsCompleted }
+    public var loopsCompleted: Int { playerCore.read { $0.loopsCompleted } }
 
     /// The current playback rate.
-    public var rate: Double { playhead.rate }
+    public var rate: Double { playerCore.read { $0.rate } }
 
     /// The latest instant passed in.
-    public var now: Instant { origin.advanced(by: playhead.now) }
+    public var now: Instant { origin.advanced(by: playerCore.read { $0.now }) }
 
     /// Media time since the start of loop 0 (see ``Playhead/elapsed``).
-    public var elapsed: Duration { playhead.elapsed }
+    public var elapsed: Duration { playerCore.read { $0.elapsed } }
 
     /// Media time spent in the shown frame (see ``Playhead/timeIntoFrame``).
-    public var timeIntoFrame: Duration { playhead.timeIntoFrame }
+    public var timeIntoFrame: Duration { playerCore.read { $0.timeIntoFrame } }
 
     /// Host time until the next change, or `nil` when nothing is scheduled.
-    public var timeUntilNextChange: Duration? { playhead.timeUntilNextChange }
+    public var timeUntilNextChange: Duration? { playerCore.read { $0.timeUntilNextChange } }
 
     /// The instant the next change is due, or `nil` when nothing is scheduled;
     /// computed from the anchor, so sleeping until it accumulates no error.
     public var nextChangeInstant: Instant? {
-        playhead.nextChangeTime.map { origin.advanced(by: $0) }
+        playerCore.read { $0.nextChangeTime }.map { origin.advanced(by: $0) }
     }
 
     /// Starts or resumes (see ``Playhead/play(at:)``) at `instant` or ``now``.
     @discardableResult
     public func play(at instant: Instant? = nil) -> [PlayerEvent] {
-        perform { $0.play(at: instant.map(hostTime)) }
+        playerCore.perform { $0.play(at: instant.map(hostTime)) }
     }
 
     /// Freezes the position (see ``Playhead/pause(at:)``).
     @discardableResult
     public func pause(at instant: Instant? = nil) -> [PlayerEvent] {
-        perform { $0.pause(at: instant.map(hostTime)) }
+        playerCore.perform { $0.pause(at: instant.map(hostTime)) }
     }
 
     /// Returns to frame 0, idle (see ``Playhead/stop(at:)``).
     @discardableResult
     public func stop(at instant: Instant? = nil) -> [PlayerEvent] {
-        perform { $0.stop(at: instant.map(hostTime)) }
+        playerCore.perform { $0.stop(at: instant.map(hostTime)) }
     }
 
     /// Shows `frame` from its start (see ``Playhead/seek(toFrame:)``).
     @discardableResult
     public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
-        var copy = playhead
-        let events = try copy.seek(toFrame: frame)
-        return perform { $0 = copy; return events }
+        try playerCore.perform { (playhead) throws(PlayerError) in try playhead.seek(toFrame: frame) }
     }
 
     /// Moves to a media-time offset (see ``Playhead/seek(toOffset:)``).
     @discardableResult
     public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
-        var copy = playhead
-        let events = try copy.seek(toOffset: offset)
-        return perform { $0 = copy; return events }
+        try playerCore.perform { (playhead) throws(PlayerError) in try playhead.seek(toOffset: offset) }
     }
 
     /// Whether reduced-motion mode is on (see
     /// ``PlayerConfiguration/reducedMotion``).
-    public var reducedMotion: Bool { playhead.reducedMotion }
+    public var reducedMotion: Bool { playerCore.read { $0.reducedMotion } }
 
     /// Switches reduced-motion mode on or off when the host's accessibility
     /// setting changes (see ``Playhead/setReducedMotion(_:)``): switched on
@@ -241,7 +181,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// idle; `play()` still plays on demand, from the beginning.
     @discardableResult
     public func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
-        perform { $0.setReducedMotion(on) }
+        playerCore.perform { $0.setReducedMotion(on) }
     }
 
     /// Writes the frame the player shows into `buffer`, memory the host owns
@@ -266,44 +206,16 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public nonisolated func draw(
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) throws(PixelBufferError) -> FrameDraw {
-        let frame = shown.withLock { $0.frame }
-        let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
-        if case .late(let late, _) = result {
-            shown.withLock { shown in
-                shown.lateDraws += 1
-                shown.unreportedLate = late
-            }
-        }
-        return result
+        try playerCore.draw(into: buffer, bytesPerRow: bytesPerRow)
     }
 
     /// The draws so far that found their frame not decoded yet (see
     /// ``draw(into:bytesPerRow:)``).
-    public nonisolated var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
-
-    /// Publishes the frame shown for drawing, reports a late draw, and asks
-    /// the drawer for the frames due next.
-    private func publishShown() {
-        let frame = playhead.currentFrame
-        let late = shown.withLock { shown -> Int? in
-            shown.frame = frame
-            defer { shown.unreportedLate = nil }
-            return shown.unreportedLate
-        }
-        if let late {
-            lateEvent[0] = .drawnLate(frame: late)
-            hub.deliver(lateEvent)
-        }
-        guard playhead.state == .playing else { return }
-        playhead.upcomingFrames(cache.lookahead, into: &upcoming)
-        upcoming.insert(frame, at: 0)
-        drawer.prefetch(upcoming)
-    }
+    public nonisolated var lateDrawCount: Int { playerCore.lateDrawCount }
 
     /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
     public func setRate(_ rate: Double) throws(PlayerError) {
-        try playhead.setRate(rate)
-        hub.signalWakes()
+        try playerCore.update { (playhead) throws(PlayerError) in try playhead.setRate(rate) }
     }
 
     /// Moves time forward to `instant`; earlier instants are ignored.
@@ -312,69 +224,30 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// of the returned events before the next call.
     @discardableResult
     public func advance(to instant: Instant) -> [PlayerEvent] {
-        eventBuffer.removeAll(keepingCapacity: true)
-        playhead.advance(to: hostTime(instant), into: &eventBuffer)
-        hub.deliver(eventBuffer)
-        hub.signalWakes()
-        syncPlaying()
-        return eventBuffer
+        playerCore.advance(to: hostTime(instant))
     }
 
     /// Moves time forward by `duration`; negative durations are ignored.
     @discardableResult
     public func advance(by duration: Duration) -> [PlayerEvent] {
-        eventBuffer.removeAll(keepingCapacity: true)
-        playhead.advance(by: duration, into: &eventBuffer)
-        hub.deliver(eventBuffer)
-        hub.signalWakes()
-        syncPlaying()
-        return eventBuffer
+        playerCore.advance(by: duration)
     }
 
     /// A driver's tick (see ``DrivenMember``): advance without waking
     /// drivers, then report when the next change is due.
     func tick(to instant: Instant, wake token: Int) -> Instant? {
-        hub.consumeWake(token)
-        eventBuffer.removeAll(keepingCapacity: true)
-        playhead.advance(to: hostTime(instant), into: &eventBuffer)
-        hub.deliver(eventBuffer)
-        syncPlaying()
-        return Self.deadline(nextChangeInstant, afterTickTo: instant, moved: !eventBuffer.isEmpty)
+        playerCore.tick(to: hostTime(instant), wake: token).map { origin.advanced(by: $0) }
     }
 
     /// A host's tick through its ``GroupDriver`` (see
     /// ``GroupDriver/tick(at:)``): advance without waking drivers, and say
     /// whether the frame shown changed.
     func hostTick(to instant: Instant) -> (moved: Bool, next: Instant?) {
-        let before = playhead.currentFrame
-        eventBuffer.removeAll(keepingCapacity: true)
-        playhead.advance(to: hostTime(instant), into: &eventBuffer)
-        hub.deliver(eventBuffer)
-        syncPlaying()
-        return (playhead.currentFrame != before, nextChangeInstant)
+        let step = playerCore.hostTick(to: hostTime(instant))
+        return (step.moved, step.next.map { origin.advanced(by: $0) })
     }
 
     private nonisolated func hostTime(_ instant: Instant) -> Duration {
         origin.duration(to: instant)
-    }
-
-    private func perform(_ change: (inout Playhead) -> [PlayerEvent]) -> [PlayerEvent] {
-        let events = change(&playhead)
-        hub.deliver(events)
-        hub.signalWakes()
-        syncPlaying()
-        return events
-    }
-
-    /// Tells the cache when the player starts or stops playing, so a shared
-    /// ``FrameMemoryBudget`` gives back frames of players not playing first;
-    /// publishes the frame shown for ``draw(into:bytesPerRow:)`` and asks
-    /// the drawer to decode the frames due next.
-    private func syncPlaying() {
-        publishShown()
-        let playing = playhead.state == .playing
-        guard playing != claimsPlaying else { return }
-        claimsPlaying = playing
-        if playing { cache.beginPlaying() } else { cache.endPlaying() }
     }
 }

@@ -1,0 +1,301 @@
+import EngineSupport
+
+/// The synchronous engine under a ``Player``: its ``Playhead``, its
+/// listeners, the frame it publishes for drawing, and its claim on the
+/// cache, behind one lock, so that every call runs on the caller's thread.
+///
+/// The ``Player`` actor is a thin asynchronous layer over it. A
+/// ``GroupDriver`` ticks a player's core directly, from a host's display
+/// link or from its own loop, with no hop to the player's actor: a tick is
+/// a lock, the playhead's step, the events delivered, and the look-ahead
+/// handed to the drawer.
+///
+/// It measures time as host time, a `Duration` from the player's origin,
+/// so nothing in it depends on the clock's instant type: a tick costs no
+/// generic metadata lookups.
+///
+/// Events reach observers, streams and change watchers with the lock held,
+/// so every listener sees them in the order the changes were made, whichever
+/// threads made them. A listener must not call back into the player
+/// synchronously; the only synchronous calls a host has, ``draw(into:bytesPerRow:)``
+/// and ``lateDrawCount``, use a lock of their own and may be called from one.
+final class PlayerCore: Sendable {
+    /// The cache the player reads through and tells when it plays.
+    let cache: FrameCache
+    /// What ``draw(into:bytesPerRow:)`` draws with.
+    let drawer: any FrameDrawer
+
+    private let state: LockedState<State>
+    /// The frame shown and the late draws: the drawing side's own lock, so a
+    /// draw never waits for a tick.
+    private let shown = LockedState(Shown())
+    /// The task that hands a progressive source's timings in.
+    private let growth = TimingSubscription()
+
+    private struct State {
+        var playhead: Playhead
+        /// Observers, event streams, driver wake-ups and change watchers.
+        var hub = EventHub<PlayerEvent>()
+        /// The events of the latest advance, reused from call to call.
+        var events: [PlayerEvent] = []
+        /// The look-ahead list handed to the drawer, reused from call to call.
+        var upcoming: [Int] = []
+        /// The one event a late draw reports, reused.
+        var lateEvent: [PlayerEvent] = [.drawnLate(frame: 0)]
+        /// Whether this player has told its cache it plays.
+        var claimsPlaying = false
+    }
+
+    /// What a tick publishes for drawing, and what drawing reports back.
+    private struct Shown {
+        var frame = 0
+        var lateDraws = 0
+        /// A frame drawn late and not reported yet as ``PlayerEvent/drawnLate(frame:)``.
+        var unreportedLate: Int?
+    }
+
+    init(playhead: Playhead, cache: FrameCache, updates: AsyncStream<FrameSourceTiming>?) {
+        self.cache = cache
+        self.drawer = cache.makeDrawer()
+        self.state = LockedState(State(playhead: playhead))
+        state.withLock { state in
+            shown.withLock { $0.frame = state.playhead.currentFrame }
+            if state.playhead.state == .playing {
+                state.claimsPlaying = true
+                cache.beginPlaying()
+            }
+        }
+        if let updates {
+            growth.start { [weak self] in
+                for await timing in updates {
+                    guard let self else { return }
+                    self.sourceGrew(timing)
+                }
+            }
+        }
+    }
+
+    deinit {
+        growth.cancel()
+        state.withLock { state in
+            if state.claimsPlaying { cache.endPlaying() }
+            state.hub.finishStreams()
+        }
+    }
+
+    // MARK: Reading
+
+    /// `body`'s answer about the playhead as it stands.
+    func read<Result>(_ body: (borrowing Playhead) -> Result) -> Result {
+        state.withLock { body($0.playhead) }
+    }
+
+    // MARK: Changing
+
+    /// Applies a host's change to the playhead, delivers its events, wakes
+    /// the drivers and publishes the frame shown. A change that throws
+    /// changes nothing.
+    func perform<Failure: Error>(
+        _ change: (inout Playhead) throws(Failure) -> [PlayerEvent]
+    ) throws(Failure) -> [PlayerEvent] {
+        try state.withLock { (state) throws(Failure) -> [PlayerEvent] in
+            var copy = state.playhead
+            let events = try change(&copy)
+            state.playhead = copy
+            state.hub.deliver(events)
+            state.hub.signalWakes()
+            afterChange(&state)
+            return events
+        }
+    }
+
+    /// Applies a change that reports no events (the rate), then wakes the drivers.
+    func update<Failure: Error>(_ change: (inout Playhead) throws(Failure) -> Void) throws(Failure) {
+        try state.withLock { (state) throws(Failure) in
+            try change(&state.playhead)
+            state.hub.signalWakes()
+        }
+    }
+
+    /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
+    func advance(to time: Duration) -> [PlayerEvent] {
+        state.withLock { state in
+            state.events.removeAll(keepingCapacity: true)
+            state.playhead.advance(to: time, into: &state.events)
+            state.hub.deliver(state.events)
+            state.hub.signalWakes()
+            afterChange(&state)
+            return state.events
+        }
+    }
+
+    /// Moves time forward by `duration` (see ``Player/advance(by:)``).
+    func advance(by duration: Duration) -> [PlayerEvent] {
+        state.withLock { state in
+            state.events.removeAll(keepingCapacity: true)
+            state.playhead.advance(by: duration, into: &state.events)
+            state.hub.deliver(state.events)
+            state.hub.signalWakes()
+            afterChange(&state)
+            return state.events
+        }
+    }
+
+    /// A driver's tick: advance to host time `time` without waking
+    /// drivers, mark the wake-up under `token` consumed, and report the host
+    /// time the next change is due (see ``DrivenMember/tick(to:wake:)``).
+    /// A deadline already due after a tick that changed nothing means the
+    /// playhead cannot move (its time has saturated): it reports `nil`, so
+    /// its driver rests until the host changes something instead of waking
+    /// again at once for ever.
+    func tick(to time: Duration, wake token: Int) -> Duration? {
+        state.withLock { state in
+            state.hub.consumeWake(token)
+            let step = driverStep(&state, to: time)
+            guard let next = step.next, next > time || step.reported else { return nil }
+            return next
+        }
+    }
+
+    /// A host's tick through its ``GroupDriver``: advance to host time
+    /// `time` without waking drivers, and say whether the frame shown
+    /// changed and when the next change is due.
+    func hostTick(to time: Duration) -> Step {
+        state.withLock { state in
+            let before = state.playhead.currentFrame
+            var step = driverStep(&state, to: time)
+            step.moved = state.playhead.currentFrame != before
+            return step
+        }
+    }
+
+    /// What a tick did.
+    struct Step {
+        /// Whether the frame shown changed.
+        var moved = false
+        /// Whether the tick reported events.
+        var reported = false
+        /// The host time the next change is due, or `nil`.
+        var next: Duration?
+    }
+
+    /// The advance both ticks make.
+    private func driverStep(_ state: inout State, to time: Duration) -> Step {
+        state.events.removeAll(keepingCapacity: true)
+        state.playhead.advance(to: time, into: &state.events)
+        state.hub.deliver(state.events)
+        afterChange(&state)
+        return Step(reported: !state.events.isEmpty, next: state.playhead.nextChangeTime)
+    }
+
+    /// Takes on a progressive source's newer timing and wakes the drivers, so
+    /// a wait ends at the clock's time. A timing that does not extend the one
+    /// played is ignored.
+    private func sourceGrew(_ timing: FrameSourceTiming) {
+        state.withLock { state in
+            let before = state.playhead.timeline
+            do {
+                try state.playhead.extend(to: timing)
+            } catch {
+                return
+            }
+            if state.playhead.timeline != before { state.hub.signalWakes() }
+        }
+    }
+
+    /// Publishes the frame shown for drawing, reports a late draw, asks the
+    /// drawer for the frames due next, and tells the cache when the player
+    /// starts or stops playing (so a shared ``FrameMemoryBudget`` gives back
+    /// frames of players not playing first).
+    private func afterChange(_ state: inout State) {
+        let frame = state.playhead.currentFrame
+        let late = shown.withLock { shown -> Int? in
+            shown.frame = frame
+            defer { shown.unreportedLate = nil }
+            return shown.unreportedLate
+        }
+        if let late {
+            state.lateEvent[0] = .drawnLate(frame: late)
+            state.hub.deliver(state.lateEvent)
+        }
+        let playing = state.playhead.state == .playing
+        if playing {
+            state.playhead.upcomingFrames(cache.lookahead, into: &state.upcoming)
+            state.upcoming.insert(frame, at: 0)
+            drawer.prefetch(state.upcoming)
+        }
+        guard playing != state.claimsPlaying else { return }
+        state.claimsPlaying = playing
+        if playing { cache.beginPlaying() } else { cache.endPlaying() }
+    }
+
+    /// The frame shown and the frames due next, for ``Player/currentImage()``.
+    func frameAndUpcoming() -> (frame: Int, upcoming: [Int]) {
+        state.withLock { state in
+            state.playhead.upcomingFrames(cache.lookahead, into: &state.upcoming)
+            return (state.playhead.currentFrame, state.upcoming)
+        }
+    }
+
+    // MARK: Drawing
+
+    /// See ``Player/draw(into:bytesPerRow:)``.
+    func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError) -> FrameDraw {
+        let frame = shown.withLock { $0.frame }
+        let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
+        if case .late(let late, _) = result {
+            shown.withLock { shown in
+                shown.lateDraws += 1
+                shown.unreportedLate = late
+            }
+        }
+        return result
+    }
+
+    /// See ``Player/lateDrawCount``.
+    var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
+
+    // MARK: Listeners
+
+    /// Registers an event observer (see ``Player/addObserver(_:)``).
+    func addObserver(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
+        state.withLock { $0.hub.addObserver(handler) }
+    }
+
+    /// Forgets an event observer.
+    func removeObserver(_ token: Int) {
+        state.withLock { $0.hub.removeObserver(token) }
+    }
+
+    /// A new event stream (see ``Player/events()``). Its end is handled on
+    /// a task of its own: a stream can end while the lock is held (when the
+    /// player goes away), and the lock is not taken twice.
+    func events() -> AsyncStream<PlayerEvent> {
+        state.withLock { state in
+            state.hub.makeStream { [weak self] token in
+                guard let self else { return }
+                Task { self.state.withLock { $0.hub.removeStream(token) } }
+            }
+        }
+    }
+
+    /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
+    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { $0.hub.addWake(wake) }
+    }
+
+    /// Forgets a driver's wake-up.
+    func removeWake(_ token: Int) {
+        state.withLock { $0.hub.removeWake(token) }
+    }
+
+    /// Registers a change watcher (see ``EventHub/addWatcher(_:)``).
+    func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { $0.hub.addWatcher(watch) }
+    }
+
+    /// Forgets a change watcher.
+    func removeWatcher(_ token: Int) {
+        state.withLock { $0.hub.removeWatcher(token) }
+    }
+}
