@@ -30,8 +30,11 @@ let package = Package(
         // rectangle, the buffer error), so that both speak of the same
         // values; each re-exports it.
         .target(name: "Pixels"),
+        // The player's per-pixel loops (the box filter) in C, so that they
+        // are fast in debug builds too.
+        .target(name: "PixelKernels"),
         .target(name: "GIF", dependencies: ["CGIFLib", "EngineSupport", "GIFKernels", "Pixels"]),
-        .target(name: "Playback", dependencies: ["EngineSupport", "Pixels"]),
+        .target(name: "Playback", dependencies: ["EngineSupport", "PixelKernels", "Pixels"]),
         // giflib's DGifSlurp on the same bytes: the floor `gif bench` divides
         // by. Not a product, so it stays out of the GIF library's API.
         .target(name: "GIFLibBaseline", dependencies: ["CGIFLib", "GIF"]),
@@ -84,7 +87,7 @@ let package = Package(
 // the command, its argument parser and the snippet tests are left unbuilt.
 if Context.environment["GIF_PACKAGE"] == "threads" {
     let kept: Set = [
-        "CGIFLib", "EngineSupport", "GIFKernels", "Pixels", "GIF", "Playback", "GIFPlayback",
+        "CGIFLib", "EngineSupport", "GIFKernels", "PixelKernels", "Pixels", "GIF", "Playback", "GIFPlayback",
         "PlaybackTestSupport", "PlaybackTests", "GIFPlaybackTests", "GIFTests",
     ]
     package.targets.removeAll { !kept.contains($0.name) }

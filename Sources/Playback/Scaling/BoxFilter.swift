@@ -1,3 +1,5 @@
+import PixelKernels
+
 /// Area-average resampling from one fixed RGBA8 size to another, with the
 /// weights worked out once, so that scaling each frame of an animation
 /// allocates nothing.
@@ -131,58 +133,30 @@ public struct BoxFilter: Sendable, Hashable {
 
     /// The output pixels of `region` (inside the output) scaled from
     /// `source` (``sourceByteCount`` bytes) into `buffer` (checked to hold
-    /// them). The weight tables are read through unchecked pointers and
-    /// the layout's choice is made per pixel without a branch: this loop is
-    /// most of what a display-size player costs once its frames' indices
-    /// are stored.
+    /// them), by the C kernel: this loop is most of what a display-size
+    /// player costs once its frames' indices are stored.
     private func scale(
         _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
         bytesPerRow: Int, premultiplied: Bool
     ) {
-        guard !region.isEmpty, let pixels = source.baseAddress, let target = buffer.baseAddress else { return }
+        guard !region.isEmpty, let pixels = source.baseAddress,
+            let target = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else { return }
         // Known to fit: sourceByteCount did.
         let area = Int64(sourceWidth) * Int64(sourceHeight)
-        let sourceWidth = sourceWidth
-        // Straight colour is weighted by alpha too, so that transparent
-        // pixels' colours do not bleed: the colour weight is the area
-        // weight times alpha, or times 1 when premultiplied.
-        let alphaWeighted: Int64 = premultiplied ? 0 : 1
         rowStarts.withUnsafeBufferPointer { rowStarts in
         rowIndices.withUnsafeBufferPointer { rowIndices in
         rowWeights.withUnsafeBufferPointer { rowWeights in
         columnStarts.withUnsafeBufferPointer { columnStarts in
         columnIndices.withUnsafeBufferPointer { columnIndices in
         columnWeights.withUnsafeBufferPointer { columnWeights in
-            for oy in region.y..<region.y + region.height {
-                let output = target + oy * bytesPerRow
-                for ox in region.x..<region.x + region.width {
-                    var sums: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
-                    for r in rowStarts[oy]..<rowStarts[oy + 1] {
-                        let row = pixels + rowIndices[r] * sourceWidth * 4, wy = rowWeights[r]
-                        for c in columnStarts[ox]..<columnStarts[ox + 1] {
-                            let pixel = row + columnIndices[c] * 4, w = columnWeights[c] * wy
-                            let alpha = Int64(pixel[3])
-                            let a = w * (alphaWeighted * (alpha - 1) + 1)
-                            sums.0 += Int64(pixel[0]) * a
-                            sums.1 += Int64(pixel[1]) * a
-                            sums.2 += Int64(pixel[2]) * a
-                            sums.3 += alpha * w
-                        }
-                    }
-                    // The colour sums' divisor: the area, or the alpha
-                    // weight (sums.3) for straight colour.
-                    let divisor = premultiplied ? area : sums.3
-                    let o = output + ox * 4
-                    if divisor > 0 {
-                        o.storeBytes(of: UInt8((sums.0 + divisor / 2) / divisor), as: UInt8.self)
-                        (o + 1).storeBytes(of: UInt8((sums.1 + divisor / 2) / divisor), as: UInt8.self)
-                        (o + 2).storeBytes(of: UInt8((sums.2 + divisor / 2) / divisor), as: UInt8.self)
-                    } else {
-                        o.storeBytes(of: UInt32(0), toByteOffset: 0, as: UInt32.self)
-                    }
-                    (o + 3).storeBytes(of: UInt8((sums.3 + area / 2) / area), as: UInt8.self)
-                }
-            }
+            pixel_box_filter(
+                pixels, sourceWidth,
+                columnStarts.baseAddress, columnIndices.baseAddress, columnWeights.baseAddress,
+                rowStarts.baseAddress, rowIndices.baseAddress, rowWeights.baseAddress,
+                area, premultiplied ? 1 : 0,
+                region.x, region.y, region.width, region.height,
+                target, bytesPerRow)
         }
         }
         }
