@@ -117,9 +117,11 @@ public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// Where a canvas smaller than the cell sits, and what a crop keeps.
     public var alignment: Alignment
 
-    /// Pixels per point: 1 by default, 2 or 3 on HiDPI screens; clamped to
-    /// 1/64…64 (a value that is not a finite positive number reads as 1).
-    public var scale: Double
+    /// Pixels per point: 1 by default, 2 or 3 on HiDPI screens; kept within
+    /// 1/64…64 (a value that is not a finite positive number is stored as 1).
+    public var scale: Double {
+        didSet { scale = Self.clamped(scale) }
+    }
 
     /// How an axis drawn larger than the canvas is filled in.
     public var upscaling: Upscaling
@@ -152,8 +154,13 @@ public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
         self.maxHeight = max(1, height)
         self.contentMode = contentMode
         self.alignment = alignment
-        self.scale = scale.isFinite && scale > 0 ? min(max(scale, 1.0 / 64), 64) : 1
+        self.scale = Self.clamped(scale)
         self.upscaling = upscaling
+    }
+
+    /// `scale` within 1/64…64, or 1 when it is not a finite positive number.
+    private static func clamped(_ scale: Double) -> Double {
+        scale.isFinite && scale > 0 ? min(max(scale, 1.0 / 64), 64) : 1
     }
 
     /// The size a `width` × `height` canvas is shown at, in pixels: the

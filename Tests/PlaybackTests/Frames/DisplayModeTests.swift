@@ -92,6 +92,35 @@ struct DisplayModeTests {
         #expect(DisplaySize(width: 300, height: 4, contentMode: .natural).geometry(width: 300, height: 4).isIdentity)
     }
 
+    @Test("Any canvas sides, cells and scales give a geometry inside the cell and a filter, without trapping")
+    func hostileSidesAndScales() {
+        let sides = [-5, 0, 1, 3, BoxFilter.maxSourceSide + 1, 1 << 40, Int.max]
+        var size = DisplaySize(width: Int.max, height: 1, contentMode: .natural)
+        size.scale = -.infinity
+        #expect(size.scale == 1)
+        size.scale = 1e300
+        #expect(size.scale == 64)
+        for mode in DisplaySize.ContentMode.allCases {
+            for scale in [1.0 / 64, 1, 64] {
+                for cell in [(1, 1), (Int.max, 3), (200, Int.max)] {
+                    let size = DisplaySize(width: cell.0, height: cell.1, contentMode: mode, alignment: .bottomRight, scale: scale)
+                    for w in sides {
+                        for h in sides {
+                            let geometry = size.geometry(width: w, height: h)
+                            #expect(geometry.width >= 0 && geometry.width <= geometry.cellWidth && geometry.cellWidth <= Poster.maxSide)
+                            #expect(geometry.height >= 0 && geometry.height <= geometry.cellHeight && geometry.cellHeight <= Poster.maxSide)
+                            #expect(geometry.cropX >= 0 && geometry.cropX + geometry.width <= max(geometry.scaledWidth, geometry.width))
+                            if w <= 3, h <= 3 {
+                                let filter = BoxFilter(sourceWidth: w, sourceHeight: h, displaySize: size)
+                                _ = filter.outputRect(covering: PixelRect(x: 0, y: 0, width: 2, height: 2))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: Pixels
 
     @Test("A 2 × 2 checker upscaled ×3 by nearest is four solid 3 × 3 blocks, by fit, by natural at scale 3 and by stretch")
