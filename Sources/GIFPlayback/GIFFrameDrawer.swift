@@ -178,7 +178,7 @@ final class GIFFrameDrawer: FrameDrawer {
     /// The drawn pixels a full-size rectangle reaches.
     private func scaled(_ rect: PixelRect) -> PixelRect {
         guard let filter else { return rect }
-        return GIFFrameSource.scale(rect, by: filter)
+        return filter.outputRect(covering: rect)
     }
 
     /// Writes `region` (in drawn pixels) of `frame`'s canvas into the

@@ -40,7 +40,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     public let executor: FrameDecodeExecutor
     /// The layout of every frame's pixels, chosen at creation.
     public let pixelFormat: PixelFormat
-    /// The largest frame handed out, or `nil` for full size.
+    /// The cell the frames are made for, or `nil` for full size.
     public let displaySize: DisplaySize?
     /// Scales the full-size canvas to the display size (`nil`: full size).
     private let filter: BoxFilter?
@@ -76,8 +76,8 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// the colour table, at no cost per pixel).
     ///
     /// With a `displaySize`, frames are composited at full size on the
-    /// seeker's canvas and box-filtered (`BoxFilter`) straight into the
-    /// small frame the cache holds; the source then reports that size as
+    /// seeker's canvas and resampled (`BoxFilter`) straight into the
+    /// frame the cache holds; the source then reports that frame's size as
     /// its canvas.
     public init(
         image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, indexBudget: Int = defaultIndexBudget,
@@ -107,15 +107,11 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     }
 
     /// The display size and the filter for a canvas: none when the canvas
-    /// already fits.
+    /// is shown as it is.
     private static func scaling(_ canvas: PixelSize, to size: DisplaySize?) -> (DisplaySize?, BoxFilter?) {
         guard let size else { return (nil, nil) }
-        let fitted = size.fitting(width: canvas.width, height: canvas.height)
-        guard fitted.width != canvas.width || fitted.height != canvas.height else { return (size, nil) }
-        return (
-            size,
-            BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height, width: fitted.width, height: fitted.height)
-        )
+        guard !size.geometry(width: canvas.width, height: canvas.height).isIdentity else { return (size, nil) }
+        return (size, BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height, displaySize: size))
     }
 
     /// The decoding engine of a ``ProgressiveGIFFrameSource``: `image` is
@@ -259,7 +255,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// This GIF shown at `size`: a source over the same image that
     /// composites at full size and scales each frame as it decodes (itself
     /// when it already shows at `size`).
-    /// - Parameter size: The largest frame the host draws.
+    /// - Parameter size: The cell the host draws in.
     public func displaying(at size: DisplaySize) -> any FrameSource {
         if latest != nil { return ScaledFrameSource(base: self, displaySize: size) }
         if size == displaySize { return self }
@@ -447,7 +443,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
                 // no full-size copy is made or kept.
                 let full = try loan.seeker.frame(at: request.index)
                 filter.apply(full.pixels, into: &request.pixels, premultiplied: pixelFormat == .premultipliedBGRA8)
-                changed = Self.scale(full.changedRect, by: filter)
+                changed = filter.outputRect(covering: full.changedRect)
             } else {
                 let canvasBytes = image.info.canvasSize.area * 4
                 if request.pixels.count != canvasBytes { request.pixels = [UInt8](repeating: 0, count: canvasBytes) }
@@ -585,21 +581,5 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// A drawer's canvases grew or shrank by `delta` bytes.
     func drawerBytesChanged(by delta: Int) {
         state.withLock { $0.drawerBytes += delta }
-    }
-}
-
-extension GIFFrameSource {
-    /// The display-size pixels a full-size changed rectangle reaches: every
-    /// output pixel whose source area overlaps it.
-    static func scale(_ rect: PixelRect, by filter: BoxFilter) -> PixelRect {
-        guard rect.width > 0, rect.height > 0 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        func span(_ start: Int, _ length: Int, _ source: Int, _ output: Int) -> (Int, Int) {
-            let low = start * output / source
-            let high = min(output, ((start + length) * output + source - 1) / source)
-            return (low, max(0, high - low))
-        }
-        let (x, width) = span(rect.x, rect.width, filter.sourceWidth, filter.width)
-        let (y, height) = span(rect.y, rect.height, filter.sourceHeight, filter.height)
-        return PixelRect(x: x, y: y, width: width, height: height)
     }
 }

@@ -48,17 +48,17 @@ public protocol FrameSource: Sendable {
     ///   truncated file); the cache passes the error through.
     func frame(at index: Int) async throws -> RenderedFrame
 
-    /// A source with the same frames and timing whose frames fit `size`
-    /// (box-filtered from the full-size canvas, aspect ratio kept, never
-    /// scaled up), reporting that size as its canvas. A cache over it holds
-    /// only the small frames.
+    /// A source with the same frames and timing whose frames are the
+    /// canvas as `size` shows it (resampled from the full-size canvas and
+    /// cropped, see ``DisplaySize``), reporting that frame size as its
+    /// canvas. A cache over it holds only the frames the cell shows.
     ///
     /// The default implementation wraps the source in a ``ScaledFrameSource``
     /// (a ``ProgressiveFrameSource`` stays one), or returns the source itself
-    /// when its canvas already fits. A conformer that composites frames
+    /// when `size` shows its canvas as it is. A conformer that composites frames
     /// itself (the GIF glue) returns a source that scales as it composites,
     /// into memory the cache hands back.
-    /// - Parameter size: The largest frame the host draws.
+    /// - Parameter size: The cell the host draws in.
     func displaying(at size: DisplaySize) -> any FrameSource
 
     /// How the source's frames lay out their pixels
@@ -89,9 +89,9 @@ public protocol FrameSource: Sendable {
 }
 
 extension FrameSource {
-    /// The source itself when its canvas fits `size`, else a
+    /// The source itself when `size` shows its canvas as it is, else a
     /// ``ScaledFrameSource`` over it.
-    /// - Parameter size: The largest frame the host draws.
+    /// - Parameter size: The cell the host draws in.
     public func displaying(at size: DisplaySize) -> any FrameSource {
         ScaledFrameSource.wrapping(self, at: size)
     }

@@ -88,10 +88,18 @@ public enum Poster {
         let width = max(0, width), height = max(0, height)
         let maxWidth = max(1, maxWidth), maxHeight = max(1, maxHeight)
         guard width > maxWidth || height > maxHeight else { return (width, height) }
+        return aspectFit(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+    }
+
+    /// The size with the aspect ratio of `width` × `height` that fits
+    /// `maxWidth` × `maxHeight` touching two sides, scaled up or down, the
+    /// other side rounded to the nearest pixel and at least 1. Sides ≥ 0,
+    /// not both 0 (the caller's to check).
+    static func aspectFit(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
         // Compare width/maxWidth with height/maxHeight exactly, in integers.
         let byWidth = width.multipliedFullWidth(by: maxHeight), byHeight = height.multipliedFullWidth(by: maxWidth)
         if (byWidth.high, byWidth.low) >= (byHeight.high, byHeight.low) {
-            // Here width > maxWidth, so the quotient is below height.
+            // Here width / maxWidth ≥ height / maxHeight, so the quotient is at most maxHeight.
             return (maxWidth, max(1, scaledRounded(height, by: maxWidth, over: width)))
         } else {
             return (max(1, scaledRounded(width, by: maxHeight, over: height)), maxHeight)
@@ -100,7 +108,7 @@ public enum Poster {
 
     /// (`value` × `factor` + `divisor` / 2) / `divisor`, at double width; for
     /// operands ≥ 0, a divisor > 0 and a quotient known to fit in `Int`.
-    private static func scaledRounded(_ value: Int, by factor: Int, over divisor: Int) -> Int {
+    static func scaledRounded(_ value: Int, by factor: Int, over divisor: Int) -> Int {
         let product = value.multipliedFullWidth(by: factor)
         let (low, carry) = product.low.addingReportingOverflow(UInt(divisor / 2))
         return divisor.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient

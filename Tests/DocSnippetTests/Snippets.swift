@@ -114,7 +114,13 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:220
 
-        // begin README.md:262
+        // begin README.md:241
+        let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
+        let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
+        print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
+        // end README.md:241
+
+        // begin README.md:272
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -128,9 +134,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:262
+        // end README.md:272
 
-        // begin README.md:298
+        // begin README.md:308
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -151,7 +157,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:298
+        // end README.md:308
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -469,10 +475,23 @@ enum Snippets {
         _ = gridPlaylist
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:249
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:264
+        // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
+        // a wide one to its left, small ones enlarged with sharp pixels.
+        let feedCell = DisplaySize(
+            width: 100, height: 100, contentMode: .aspectFill, alignment: .topLeft, scale: 2, upscaling: .nearest)
+        let feedPlayer = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: feedCell)
+        print(feedPlayer.drawer.width, feedPlayer.drawer.height)                        // 200 200
+
+        // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
+        let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
+        print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:264
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:279
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:249
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:279
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

@@ -210,6 +210,44 @@ import Testing
         #expect(checked > 0, "no animation checked")
     }
 
+    /// Every content mode, with crops, HiDPI scales and both upscalings:
+    /// the buffer the player draws into, step by step writing only the
+    /// changed rectangles, holds what a full redraw of each frame makes;
+    /// over a GIF scaled down and 4 × 4 ones (sub-frame changes, each
+    /// disposal, transparency) scaled up.
+    @Test func displayModesDrawWhatAFullRedrawMakes() async throws {
+        let sizes = [
+            DisplaySize(width: 30, height: 30, contentMode: .aspectFill, alignment: .topLeft, scale: 1.5, upscaling: .nearest),
+            DisplaySize(width: 30, height: 20, contentMode: .aspectFit, scale: 2),
+            DisplaySize(width: 41, height: 23, contentMode: .natural, scale: 1.5),
+            DisplaySize(width: 61, height: 17, contentMode: .stretch, alignment: .bottomRight),
+        ]
+        // demo.gif's 240 frames at two sizes only, to keep a debug run short.
+        let files = [("demo.gif", sizes.prefix(1) + sizes.suffix(1))] + [
+            "disposal-1.gif", "disposal-2.gif", "disposal-3.gif", "transparency.gif", "first-frame-growth.gif",
+        ].map { ($0, sizes[...]) }
+        for (name, sizes) in files {
+            let path = GIFFrameSourceTests.fixture(name)
+            let image = try GIFImage(contentsOf: path)
+            var iterator = image.makeFrameIterator()
+            var frames: [[UInt8]] = []
+            while let frame = try iterator.next() { frames.append(frame.pixels) }
+            for size in sizes {
+                let canvas = image.info.canvasSize
+                let filter = BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height, displaySize: size)
+                let expected = frames.map { full in
+                    var out: [UInt8] = []
+                    filter.apply(full, into: &out)
+                    return out
+                }
+                let source = try #require(
+                    GIFFrameSource(image: image, executor: Self.executor).displaying(at: size) as? GIFFrameSource)
+                #expect(source.canvasWidth == filter.width && source.canvasHeight == filter.height)
+                try await Self.checkLoop(source, expected: expected, label: "\(name) at \(size)")
+            }
+        }
+    }
+
     @Test func aFrameNotDecodedYetLeavesTheBufferAndIsReported() async throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif"))
         let player = try Player(source: GIFFrameSource(image: image, executor: Self.executor), startingAt: Instant(offset: .zero))

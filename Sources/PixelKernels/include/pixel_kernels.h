@@ -20,7 +20,7 @@
 /// transparent pixels' colours do not bleed, and a pixel whose area is all
 /// transparent is transparent black; premultiplied colour is the plain area
 /// mean. Alpha is the plain area mean. Every mean rounds to nearest, half
-/// up, exactly: sums are 64-bit (enough for sources of up to 2^40 pixels),
+/// up, exactly: sums are 64-bit (enough for an `area` of up to 2^40),
 /// and each quotient, estimated in floating point, is corrected to the
 /// integer one.
 void pixel_box_filter(

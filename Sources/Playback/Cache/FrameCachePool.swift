@@ -89,7 +89,7 @@ public actor FrameCachePool {
     /// ``FrameSource/displaying(at:)``), whose frames fit the size.
     /// - Parameters:
     ///   - key: What identifies the source, e.g. its URL.
-    ///   - displaySize: The largest frame the host draws, or `nil` for full size.
+    ///   - displaySize: The cell the host draws in, or `nil` for full size.
     ///   - makeSource: Opens the full-size source when no live cache has the
     ///     key and size.
     /// - Throws: What `makeSource` throws; the pool is then unchanged.

@@ -23,16 +23,16 @@ public struct PlaylistItem: Sendable {
     /// Loads the item's frames; called from a task of the playlist's own.
     public var load: @Sendable () async throws -> any FrameSource
 
-    /// The largest frame the host draws for this item, or `nil` for full
-    /// size: the playlist caches the loaded source's
-    /// ``FrameSource/displaying(at:)``, so only small frames are kept.
+    /// The cell the host draws this item in, or `nil` for full size: the
+    /// playlist caches the loaded source's ``FrameSource/displaying(at:)``,
+    /// so only the frames the cell shows are kept.
     public var displaySize: DisplaySize?
 
     /// Creates an item.
     /// - Parameters:
     ///   - key: The host's identity for the item.
     ///   - loops: Plays per turn, or `nil` for the playlist's default.
-    ///   - displaySize: The largest frame drawn, or `nil` for full size.
+    ///   - displaySize: The cell the item is drawn in, or `nil` for full size.
     ///   - load: Loads the item's frames.
     public init(
         key: String, loops: Int? = nil, displaySize: DisplaySize? = nil,

@@ -1,16 +1,19 @@
 import PixelKernels
 
-/// Area-average resampling from one fixed RGBA8 size to another, with the
-/// weights worked out once, so that scaling each frame of an animation
-/// allocates nothing.
+/// Resampling from one fixed RGBA8 size to another, with the weights worked
+/// out once, so that scaling each frame of an animation allocates nothing.
 ///
-/// Each output pixel is the mean of the source area it covers, source pixels
-/// weighted by the fraction of them it covers (exact, in integers): at an
-/// integer factor, the plain mean of a block. Colour is averaged weighted by
-/// alpha (premultiplied), so transparent pixels' colours do not bleed into
-/// their neighbours; alpha is the plain area mean; results round to nearest.
-/// ``Poster/boxFilter(_:width:height:)`` and display-size frame sources
-/// (``DisplaySize``) use it.
+/// An axis drawn smaller (or at its size) is area-averaged: each output
+/// pixel is the mean of the source area it covers, source pixels weighted
+/// by the fraction of them it covers (exact, in integers); at an integer
+/// factor, the plain mean of a block. An axis drawn larger is, for a filter
+/// made from a ``DisplaySize``, its ``DisplaySize/upscaling`` (nearest or
+/// bilinear), and area-averaged too for one made from output sides
+/// (``init(sourceWidth:sourceHeight:width:height:)``). Colour is averaged
+/// weighted by alpha (premultiplied), so transparent pixels' colours do not
+/// bleed into their neighbours; alpha is the plain weighted mean; results
+/// round to nearest. ``Poster/boxFilter(_:width:height:)`` and display-size
+/// frame sources (``DisplaySize``) use it.
 public struct BoxFilter: Sendable, Hashable {
     /// The source width in pixels.
     public let sourceWidth: Int
@@ -21,14 +24,25 @@ public struct BoxFilter: Sendable, Hashable {
     /// The output height in pixels.
     public let height: Int
 
-    /// For output column `o`: the covered source columns and weights are at
-    /// `columnStarts[o]..<columnStarts[o + 1]` in the two arrays below.
-    private let columnStarts: [Int]
-    private let columnIndices: [Int]
-    private let columnWeights: [Int64]
-    private let rowStarts: [Int]
-    private let rowIndices: [Int]
-    private let rowWeights: [Int64]
+    /// One axis's weights: for output index `o`, the source indices read
+    /// and their weights are at `starts[o]..<starts[o + 1]` of `indices`
+    /// and `weights`, which add up to `total` for every `o`.
+    fileprivate struct Axis: Sendable, Hashable {
+        var starts: [Int]
+        var indices: [Int] = []
+        var weights: [Int64] = []
+        var total: Int64 = 1
+
+        /// No weights: `count` outputs that read nothing.
+        init(empty count: Int) { starts = Array(repeating: 0, count: count + 1) }
+
+        init(starts: [Int], indices: [Int], weights: [Int64], total: Int64) {
+            (self.starts, self.indices, self.weights, self.total) = (starts, indices, weights, total)
+        }
+    }
+
+    private let columns: Axis
+    private let rows: Axis
     /// sourceWidth × sourceHeight × 4, or `nil` when that cannot be addressed
     /// (such a filter makes transparent black).
     private let sourceByteCount: Int?
@@ -39,7 +53,11 @@ public struct BoxFilter: Sendable, Hashable {
     /// filter that makes transparent black, as an unaddressable source does.
     public static let maxSourceSide = 1 << 20
 
-    /// A filter from `sourceWidth` × `sourceHeight` to `width` × `height`.
+    /// The weight a bilinear axis splits between two source pixels: 4096ths.
+    static let bilinearTotal: Int64 = 1 << 12
+
+    /// A filter from `sourceWidth` × `sourceHeight` to `width` × `height`,
+    /// area-averaging both ways.
     ///
     /// Output sides are clamped to 1…``Poster/maxSide``; source sides below 0
     /// read as 0, and a source side over ``maxSourceSide`` gives no weights
@@ -50,25 +68,56 @@ public struct BoxFilter: Sendable, Hashable {
     ///   - width: The output width.
     ///   - height: The output height.
     public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        let width = min(max(1, width), Poster.maxSide), height = min(max(1, height), Poster.maxSide)
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, scaled: (width, height), crop: (0, 0),
+            size: (width, height), upscaling: nil)
+    }
+
+    /// A filter from `sourceWidth` × `sourceHeight` frames to the frames of
+    /// `displaySize` (``DisplaySize/geometry(width:height:)``): the canvas
+    /// scaled to ``DisplayGeometry/scaledWidth`` × ``DisplayGeometry/scaledHeight``
+    /// and cropped to the frame, shrunk axes area-averaged and enlarged ones
+    /// drawn by ``DisplaySize/upscaling``.
+    ///
+    /// Source sides below 0 read as 0, and a side over ``maxSourceSide``
+    /// gives no weights (the filter makes transparent black).
+    /// - Parameters:
+    ///   - sourceWidth: The width of the frames to scale.
+    ///   - sourceHeight: Their height.
+    ///   - displaySize: The cell and how the canvas is placed in it.
+    public init(sourceWidth: Int, sourceHeight: Int, displaySize: DisplaySize) {
+        let geometry = displaySize.geometry(width: sourceWidth, height: sourceHeight)
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+            scaled: (geometry.scaledWidth, geometry.scaledHeight), crop: (geometry.cropX, geometry.cropY),
+            size: (min(max(1, geometry.width), Poster.maxSide), min(max(1, geometry.height), Poster.maxSide)),
+            upscaling: displaySize.upscaling)
+    }
+
+    /// The source scaled to `scaled` and the `size` window at `crop` of it
+    /// kept; enlarged axes drawn by `upscaling` (`nil`: area-averaged).
+    private init(
+        sourceWidth: Int, sourceHeight: Int, scaled: (Int, Int), crop: (Int, Int), size: (Int, Int),
+        upscaling: DisplaySize.Upscaling?
+    ) {
         self.sourceWidth = max(0, sourceWidth)
         self.sourceHeight = max(0, sourceHeight)
-        self.width = min(max(1, width), Poster.maxSide)
-        self.height = min(max(1, height), Poster.maxSide)
-        // A source that cannot be addressed, or so wide that the span
-        // arithmetic (source × output) would overflow, gets no spans.
+        (width, height) = size
+        // A source that cannot be addressed, or so long that the weight
+        // arithmetic could overflow, gets no weights.
         let addressable = FrameSourceError.byteCount(width: self.sourceWidth, height: self.sourceHeight)
-        let spanSafe = self.sourceWidth <= Self.maxSourceSide && self.sourceHeight <= Self.maxSourceSide
-            && !self.sourceWidth.multipliedReportingOverflow(by: self.width + 1).overflow
-            && !self.sourceHeight.multipliedReportingOverflow(by: self.height + 1).overflow
-        guard let addressable, spanSafe, addressable > 0 else {
+        let weighable = self.sourceWidth <= Self.maxSourceSide && self.sourceHeight <= Self.maxSourceSide
+            && scaled.0 <= DisplayGeometry.maxScaledSide && scaled.1 <= DisplayGeometry.maxScaledSide
+            && crop.0 >= 0 && crop.1 >= 0 && crop.0 + size.0 <= scaled.0 && crop.1 + size.1 <= scaled.1
+        guard let addressable, weighable, addressable > 0 else {
             sourceByteCount = nil
-            (columnStarts, columnIndices, columnWeights) = (Array(repeating: 0, count: self.width + 1), [], [])
-            (rowStarts, rowIndices, rowWeights) = (Array(repeating: 0, count: self.height + 1), [], [])
+            (columns, rows) = (Axis(empty: width), Axis(empty: height))
             return
         }
         sourceByteCount = addressable
-        (columnStarts, columnIndices, columnWeights) = Self.spans(source: self.sourceWidth, output: self.width)
-        (rowStarts, rowIndices, rowWeights) = Self.spans(source: self.sourceHeight, output: self.height)
+        columns = Self.axis(source: self.sourceWidth, scaled: scaled.0, crop: crop.0, count: width, upscaling: upscaling)
+        rows = Self.axis(source: self.sourceHeight, scaled: scaled.1, crop: crop.1, count: height, upscaling: upscaling)
     }
 
     /// The bytes of one output frame: width × height × 4.
@@ -142,14 +191,14 @@ public struct BoxFilter: Sendable, Hashable {
         guard !region.isEmpty, let pixels = source.baseAddress,
             let target = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
         else { return }
-        // Known to fit: sourceByteCount did.
-        let area = Int64(sourceWidth) * Int64(sourceHeight)
-        rowStarts.withUnsafeBufferPointer { rowStarts in
-        rowIndices.withUnsafeBufferPointer { rowIndices in
-        rowWeights.withUnsafeBufferPointer { rowWeights in
-        columnStarts.withUnsafeBufferPointer { columnStarts in
-        columnIndices.withUnsafeBufferPointer { columnIndices in
-        columnWeights.withUnsafeBufferPointer { columnWeights in
+        // At most 2⁴⁰: each total is at most maxSourceSide or bilinearTotal.
+        let area = columns.total * rows.total
+        rows.starts.withUnsafeBufferPointer { rowStarts in
+        rows.indices.withUnsafeBufferPointer { rowIndices in
+        rows.weights.withUnsafeBufferPointer { rowWeights in
+        columns.starts.withUnsafeBufferPointer { columnStarts in
+        columns.indices.withUnsafeBufferPointer { columnIndices in
+        columns.weights.withUnsafeBufferPointer { columnWeights in
             pixel_box_filter(
                 pixels, sourceWidth,
                 columnStarts.baseAddress, columnIndices.baseAddress, columnWeights.baseAddress,
@@ -165,26 +214,107 @@ public struct BoxFilter: Sendable, Hashable {
         }
     }
 
-    /// For each output index, the source indices it covers and by how much
-    /// (in units of 1 / (source × output) of the whole axis), flattened.
-    /// In these units a source pixel is `output` wide and an output pixel
-    /// `source` wide, so both line up on integers.
-    private static func spans(source: Int, output: Int) -> ([Int], [Int], [Int64]) {
+    /// The output pixels whose source footprint (the source pixels they
+    /// are computed from: the area they cover, or the pixels they
+    /// interpolate or take) meets `rect`: the rectangle to redraw when only
+    /// `rect` of the source changed. Empty when `rect` misses the source or
+    /// lies wholly in the part a crop drops; the whole output for a filter
+    /// without weights.
+    /// - Parameter rect: Source pixels (clipped to the source).
+    public func outputRect(covering rect: PixelRect) -> PixelRect {
+        let clipped = rect.clipped(toWidth: sourceWidth, height: sourceHeight)
+        let x = columns.outputs(reading: clipped.x..<clipped.x + clipped.width)
+        let y = rows.outputs(reading: clipped.y..<clipped.y + clipped.height)
+        guard !clipped.isEmpty, !x.isEmpty, !y.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return PixelRect(x: x.lowerBound, y: y.lowerBound, width: x.count, height: y.count)
+    }
+
+    /// One axis's weights: `count` outputs of the source (`source` pixels)
+    /// scaled to `scaled` pixels, from scaled pixel `crop` on. Shrunk (or
+    /// kept) is the area average; enlarged is `upscaling`, or the area
+    /// average for `nil`. Every index here stays below 2⁵⁶: source ≤ 2²⁰
+    /// and scaled ≤ 2³⁴.
+    private static func axis(
+        source: Int, scaled: Int, crop: Int, count: Int, upscaling: DisplaySize.Upscaling?
+    ) -> Axis {
         var starts = [0], indices: [Int] = [], weights: [Int64] = []
-        starts.reserveCapacity(output + 1)
-        for o in 0..<output {
-            let start = o * source, end = (o + 1) * source
-            var s = start / output
-            while s < source, s * output < end {
-                let overlap = min(end, (s + 1) * output) - max(start, s * output)
-                if overlap > 0 {
-                    indices.append(s)
-                    weights.append(Int64(overlap))
+        starts.reserveCapacity(count + 1)
+        let method = scaled <= source ? nil : upscaling
+        for j in crop..<crop + count {
+            switch method {
+            case nil:
+                // In units of 1 / (source × scaled) a source pixel is
+                // `scaled` wide and an output pixel `source` wide, so both
+                // line up on integers.
+                let start = j * source, end = (j + 1) * source
+                var s = start / scaled
+                while s < source, s * scaled < end {
+                    let overlap = min(end, (s + 1) * scaled) - max(start, s * scaled)
+                    if overlap > 0 {
+                        indices.append(s)
+                        weights.append(Int64(overlap))
+                    }
+                    s += 1
                 }
-                s += 1
+            case .nearest:
+                // The source pixel under the centre, (j + ½) · source / scaled.
+                indices.append(min(source - 1, (2 * j + 1) * source / (2 * scaled)))
+                weights.append(1)
+            case .smooth:
+                // The centre in source pixel coordinates, less ½, in units
+                // of 1 / (2 · scaled): between the centres of source pixels
+                // `low` and `low + 1`, `fraction` of the way.
+                let position = (2 * j + 1) * source - scaled, unit = 2 * scaled
+                let low = max(0, position) / unit
+                let fraction = position <= 0 ? 0 : Int64((position % unit * Int(bilinearTotal) + scaled) / unit)
+                // Past the last centre the edge pixel repeats.
+                let high = min(low + 1, source - 1)
+                if high == low || fraction == 0 {
+                    indices.append(low)
+                    weights.append(bilinearTotal)
+                } else if fraction == bilinearTotal {
+                    indices.append(high)
+                    weights.append(bilinearTotal)
+                } else {
+                    indices.append(low)
+                    weights.append(bilinearTotal - fraction)
+                    indices.append(high)
+                    weights.append(fraction)
+                }
             }
             starts.append(indices.count)
         }
-        return (starts, indices, weights)
+        let total: Int64 = switch method {
+        case nil: Int64(source)
+        case .nearest: 1
+        case .smooth: bilinearTotal
+        }
+        return Axis(starts: starts, indices: indices, weights: weights, total: total)
+    }
+}
+
+extension BoxFilter.Axis {
+    /// The outputs whose source indices meet `range`: contiguous, since
+    /// each output's first and last index grow with the output.
+    func outputs(reading range: Range<Int>) -> Range<Int> {
+        let count = starts.count - 1
+        guard !indices.isEmpty else { return 0..<count }
+        guard !range.isEmpty else { return 0..<0 }
+        // The first output whose last index reaches the range, and the
+        // first whose first index is past it.
+        let low = Self.first(in: 0..<count) { indices[starts[$0 + 1] - 1] >= range.lowerBound }
+        let high = Self.first(in: low..<count) { indices[starts[$0]] >= range.upperBound }
+        return low..<high
+    }
+
+    /// The first `o` in `range` where `isPast` holds (`range.upperBound`
+    /// when none), for an `isPast` false then true along the range.
+    private static func first(in range: Range<Int>, where isPast: (Int) -> Bool) -> Int {
+        var (low, high) = (range.lowerBound, range.upperBound)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isPast(middle) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

@@ -1,21 +1,24 @@
 import EngineSupport
 
 /// Any ``FrameSource`` shown at a ``DisplaySize``: each frame is asked of the
-/// base source at full size and box-filtered (``BoxFilter``) into the
-/// memory the cache hands back, so a ``FrameCache`` over it holds only small
-/// frames; the full-size frame is drawn into one scratch canvas kept between
-/// calls, so steady playback allocates nothing.
+/// base source at full size and resampled (``BoxFilter``) into the memory
+/// the cache hands back, so a ``FrameCache`` over it holds only the frames
+/// the cell shows; the full-size frame is drawn into one scratch canvas kept
+/// between calls, so steady playback allocates nothing. A frame's
+/// ``RenderedFrame/changedRect`` is the base's, mapped to the output
+/// (``BoxFilter/outputRect(covering:)``).
 ///
 /// ``FrameSource/displaying(at:)`` makes one (a GIF source scales as it
 /// composites instead). The timing is the base's; ``canvasWidth`` and
-/// ``canvasHeight`` are the display size the base's canvas fits into.
+/// ``canvasHeight`` are the frame size of the base's canvas at the display
+/// size (``DisplaySize/geometry(width:height:)``).
 public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The source the full-size frames come from.
     public let base: any FrameSource
     /// The base as a ``BudgetedFrameSource``, when it is one.
     private let budgetedBase: (any BudgetedFrameSource)?
 
-    /// The largest frame this source hands out.
+    /// The cell this source's frames are made for.
     public let displaySize: DisplaySize
 
     private struct State {
@@ -26,23 +29,22 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
 
     private let state = LockedState(State())
 
-    /// Wraps `base`, scaling its frames to fit `displaySize`.
+    /// Wraps `base`, scaling its frames as `displaySize` says.
     /// - Parameters:
     ///   - base: The full-size source.
-    ///   - displaySize: The largest frame handed out.
+    ///   - displaySize: The cell the frames are made for.
     public init(base: any FrameSource, displaySize: DisplaySize) {
         self.base = base
         self.budgetedBase = base as? any BudgetedFrameSource
         self.displaySize = displaySize
     }
 
-    /// `source` itself when its canvas fits `size`; else a
+    /// `source` itself when `size` shows its canvas as it is; else a
     /// ``ScaledFrameSource`` over it, one that is a ``ProgressiveFrameSource``
     /// when `source` is.
     static func wrapping(_ source: some FrameSource, at size: DisplaySize) -> any FrameSource {
-        let fitted = size.fitting(width: source.canvasWidth, height: source.canvasHeight)
         let grows = source is any ProgressiveFrameSource
-        if !grows, fitted.width == source.canvasWidth, fitted.height == source.canvasHeight { return source }
+        if !grows, size.geometry(width: source.canvasWidth, height: source.canvasHeight).isIdentity { return source }
         let scaled = ScaledFrameSource(base: source, displaySize: size)
         if let growing = source as? any ProgressiveFrameSource { return ScaledProgressiveFrameSource(scaled, growing) }
         return scaled
@@ -65,7 +67,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The base's timing.
     public var timing: FrameSourceTiming { base.timing }
 
-    /// Frame `index` of the base, scaled to fit ``displaySize``.
+    /// Frame `index` of the base, scaled as ``displaySize`` says.
     /// - Parameter index: A frame index in `0..<frameCount`.
     /// - Throws: The base's error, or ``FrameSourceError`` when the base's
     ///   frame is not the one asked for or not a whole canvas.
@@ -102,18 +104,18 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
         let full = try await base.frame(at: index, reusing: scratch, priority: priority, budgeted: budgetedBase)
         guard full.index == index else { throw FrameSourceError.wrongFrameIndex(requested: index, returned: full.index) }
         try FrameSourceError.check(full)
-        let size = displaySize.fitting(width: full.width, height: full.height)
         let filter = state.withLock { state -> BoxFilter in
             if let filter = state.filter, filter.sourceWidth == full.width, filter.sourceHeight == full.height {
                 return filter
             }
-            let filter = BoxFilter(sourceWidth: full.width, sourceHeight: full.height, width: size.width, height: size.height)
+            let filter = BoxFilter(sourceWidth: full.width, sourceHeight: full.height, displaySize: displaySize)
             state.filter = filter
             return filter
         }
         filter.apply(full.pixels, into: &pixels, premultiplied: full.pixelFormat == .premultipliedBGRA8)
         let result = RenderedFrame(
-            index: index, width: filter.width, height: filter.height, pixels: pixels, pixelFormat: full.pixelFormat)
+            index: index, width: filter.width, height: filter.height, pixels: pixels, pixelFormat: full.pixelFormat,
+            changedRect: filter.outputRect(covering: full.changedRect))
         var kept = full.pixels
         state.withLock { swap(&kept, &$0.scratch) }
         return result
@@ -165,7 +167,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
 
     /// A source showing the base at `size` (the base's display, not a
     /// scaled copy of this one's small frames).
-    /// - Parameter size: The largest frame the host draws.
+    /// - Parameter size: The cell the host draws in.
     public func displaying(at size: DisplaySize) -> any FrameSource {
         base.displaying(at: size)
     }
