@@ -75,8 +75,9 @@ let package = Package(
         // FuzzRegressions/ holds inputs the fuzzer found; the tests read them from #filePath.
         .testTarget(name: "GIFTests", dependencies: ["GIF"], exclude: ["FuzzRegressions"]),
         // End-to-end tests of the built `gif` binary.
-        // They read the PNGs the command writes back with libpng.
-        .testTarget(name: "GIFCommandTests", dependencies: ["CLibPNG", "GIF", "GIFCommand"]),
+        // They read the PNGs the command writes back with libpng, and write
+        // GIFs with the fixture generator's encoder.
+        .testTarget(name: "GIFCommandTests", dependencies: ["CLibPNG", "GIF", "GIFCommand", "GIFFixtureGenerator"]),
         // Waits for background work without polling, for the player tests.
         .target(name: "PlaybackTestSupport", dependencies: ["Playback"], path: "Tests/PlaybackTestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+@testable import GIFFixtureGenerator
 import Testing
 
 /// `gif sheet` on GIFs whose frames are each one solid colour, built here,
@@ -20,45 +21,27 @@ struct SheetTests {
         [UInt8(40 + i * 7 % 200), UInt8(255 - i * 5 % 250), UInt8(i * 3 % 120), 255]
     }
 
-    /// A GIF89a of `count` frames of `width` × `height`, frame `i` filled
-    /// with palette entry `i` (``color(_:)``), delay `i + 1` centiseconds;
-    /// frames listed in `transparent` are all palette entry `i` made
-    /// transparent. Each frame is disposed of to the background, so that
-    /// every composited frame is that frame alone. LZW: 8-bit codes as 9-bit literals, a clear code every
-    /// 250 codes so the code width never grows.
-    static func solidFrames(count: Int, width: Int, height: Int, transparent: Set<Int> = []) -> [UInt8] {
-        precondition(count <= 256)
-        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        var bytes = Array("GIF89a".utf8) + le16(width) + le16(height) + [0xF7, 0, 0]
-        bytes += (0..<256).flatMap { Array(color($0).prefix(3)) }
-        for i in 0..<count {
-            var codes = [256]
-            for pixel in 0..<width * height {
-                if pixel > 0, pixel % 250 == 0 { codes.append(256) }
-                codes.append(i)
-            }
-            codes.append(257)
-            var packed: [UInt8] = [], bits = 0, held = 0
-            for code in codes {
-                bits |= code << held
-                held += 9
-                while held >= 8 {
-                    packed.append(UInt8(bits & 0xFF))
-                    bits >>= 8
-                    held -= 8
-                }
-            }
-            if held > 0 { packed.append(UInt8(bits)) }
-            let flags: UInt8 = 2 << 2 | (transparent.contains(i) ? 1 : 0)
-            bytes += [0x21, 0xF9, 4, flags] + le16(i + 1) + [UInt8(i), 0]
-            bytes += [0x2C, 0, 0, 0, 0] + le16(width) + le16(height) + [0, 8]
-            for start in stride(from: 0, to: packed.count, by: 255) {
-                let chunk = packed[start..<min(start + 255, packed.count)]
-                bytes += [UInt8(chunk.count)] + chunk
-            }
-            bytes.append(0)
+    /// A GIF89a of `count` frames of `width` × `height` at the top left of
+    /// a `screen` (the frame size by default), frame `i` filled with
+    /// palette entry `i` (``color(_:)``), delay `i + 1` centiseconds; frames
+    /// listed in `transparent` are all palette entry `i` made transparent.
+    /// Each frame is disposed of to the background, so that every
+    /// composited frame is that frame alone. Written by giflib's encoder,
+    /// as the fixtures are.
+    static func solidFrames(
+        count: Int, width: Int, height: Int, screen: (width: Int, height: Int)? = nil, transparent: Set<Int> = []
+    ) throws -> [UInt8] {
+        let palette = (0..<256).map { i in
+            let c = color(i)
+            return Color(c[0], c[1], c[2])
         }
-        return bytes + [0x3B]
+        let screen = screen ?? (width, height)
+        let encoder = try GIFEncoder(width: screen.width, height: screen.height, palette: palette)
+        for i in 0..<count {
+            try encoder.putControl(disposal: 2, delay: i + 1, transparentIndex: transparent.contains(i) ? UInt8(i) : nil)
+            try encoder.putImage(Rect(0, 0, width, height), pixels: [UInt8](repeating: UInt8(i), count: width * height))
+        }
+        return try encoder.finish()
     }
 
     /// Runs `gif sheet` on `gif` with `options` and decodes the sheet.
@@ -115,23 +98,23 @@ struct SheetTests {
 
     @Test("Every frame, one row when they fit, each cell its frame's colour")
     func everyFrame() async throws {
-        let (sheet, run) = try await Self.sheet(Self.solidFrames(count: 5, width: 12, height: 9), [])
+        let (sheet, run) = try await Self.sheet(try Self.solidFrames(count: 5, width: 12, height: 9), [])
         Self.expectCells(sheet, image: (12, 9), columns: 5, frames: Array(0..<5))
         #expect(run.text.contains("(84x24): 5 frames at 12x9 in 5 columns"), "\(run.text)")
     }
 
     @Test("--columns wraps the grid; transparent frames stay transparent")
     func columns() async throws {
-        let gif = Self.solidFrames(count: 7, width: 10, height: 6, transparent: [2, 5])
+        let gif = try Self.solidFrames(count: 7, width: 10, height: 6, transparent: [2, 5])
         let (sheet, _) = try await Self.sheet(gif, ["--columns", "3"])
         Self.expectCells(sheet, image: (10, 6), columns: 3, frames: Array(0..<7), transparent: [2, 5])
     }
 
     @Test("Frames are scaled down to fit --cell, the label doubled from 96 pixels wide")
     func scaled() async throws {
-        let (small, _) = try await Self.sheet(Self.solidFrames(count: 3, width: 40, height: 20), ["--cell", "10"])
+        let (small, _) = try await Self.sheet(try Self.solidFrames(count: 3, width: 40, height: 20), ["--cell", "10"])
         Self.expectCells(small, image: (10, 5), columns: 3, frames: [0, 1, 2])
-        let (large, _) = try await Self.sheet(Self.solidFrames(count: 2, width: 300, height: 100), ["--cell", "120"])
+        let (large, _) = try await Self.sheet(try Self.solidFrames(count: 2, width: 300, height: 100), ["--cell", "120"])
         Self.expectCells(large, image: (120, 40), columns: 2, frames: [0, 1])
     }
 
@@ -141,7 +124,7 @@ struct SheetTests {
         // 4 columns (4 + 4 × 12 = 52), --max-height 40 fits 2 rows
         // (4 + 2 × 17 = 38; 3 rows would be 55): 8 cells for 30 frames,
         // so every 4th frame (7 would need 5), 0, 4, … 28.
-        let gif = Self.solidFrames(count: 30, width: 8, height: 6)
+        let gif = try Self.solidFrames(count: 30, width: 8, height: 6)
         let (sheet, run) = try await Self.sheet(gif, ["--max-width", "52", "--max-height", "40"])
         Self.expectCells(sheet, image: (8, 6), columns: 4, frames: Array(stride(from: 0, to: 30, by: 4)))
         #expect(run.text.contains("8 of 30 frames, one in 4,"), "\(run.text)")
@@ -152,7 +135,7 @@ struct SheetTests {
 
     @Test("Labels differ by frame index and delay")
     func labels() async throws {
-        let (sheet, _) = try await Self.sheet(Self.solidFrames(count: 12, width: 30, height: 4), ["--columns", "12"])
+        let (sheet, _) = try await Self.sheet(try Self.solidFrames(count: 12, width: 30, height: 4), ["--columns", "12"])
         // Each label strip's ink mask: frames 0…11 have labels "#i (i+1)0ms", all different.
         var masks: Set<[Bool]> = []
         for n in 0..<12 {
@@ -169,15 +152,14 @@ struct SheetTests {
     @Test("Sizes that cannot be laid out get a typed error before anything is drawn")
     func limits() async throws {
         let out = try TemporaryDirectory()
-        let input = try out.file("solid.gif", Self.solidFrames(count: 3, width: 50, height: 50))
+        let input = try out.file("solid.gif", try Self.solidFrames(count: 3, width: 50, height: 50))
         let sheet = out.url.appending(path: "sheet.png").path
         let narrow = try await GIFRun(["sheet", input, "-o", sheet, "--max-width", "40"])
         #expect(narrow.status == 1)
         #expect(narrow.error.contains("one cell with its gaps is 58 pixels in width, more than the --max-width of 40"))
         // A 4000 × 4000 screen of 1 × 1 frames, 20 cells of 4000 in a row:
         // 80,084 × 4,022 pixels, past the 64 Mi pixels a sheet may have.
-        var huge = Self.solidFrames(count: 20, width: 1, height: 1)
-        huge[6...9] = [0xA0, 0x0F, 0xA0, 0x0F]
+        let huge = try Self.solidFrames(count: 20, width: 1, height: 1, screen: (4000, 4000))
         let hugeInput = try out.file("huge.gif", huge)
         let large = try await GIFRun(["sheet", hugeInput, "-o", sheet, "--cell", "4000", "--columns", "20", "--max-height", "5000"])
         #expect(large.status == 1)
