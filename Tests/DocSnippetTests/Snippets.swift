@@ -11,7 +11,7 @@ enum Snippets {
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
         clock: ContinuousClock, player: Player<ContinuousClock.Instant>
     ) async throws {
-        // begin README.md:49
+        // begin README.md:48
 
         let gif = try GIFImage(contentsOf: path)               // reads and scans
         print(gif.info.canvasSize, gif.info.frameCount)        // known before decoding
@@ -26,23 +26,23 @@ enum Snippets {
 
         let onDisk = try GIFImage(readingFramesFromFileAt: path)  // scans, then reads each frame from the file
         print(onDisk.readsFramesFromFile, onDisk.info == gif.info)
-        // end README.md:49
+        // end README.md:48
 
-        // begin README.md:77
+        // begin README.md:76
         let sniff = Sniffer.sniff(Array(bytes.prefix(32)))
         print(sniff.format)        // .gif89a, .png, .apng, .jpeg, .webp, .avif, .heic, .bmp, .ico, .tiff, .unknown
         print(sniff.pixelSize as Any)   // from a GIF's logical screen or a PNG's IHDR
-        // end README.md:77
+        // end README.md:76
 
-        // begin README.md:85
+        // begin README.md:84
         do {
             _ = try GIFImage(contentsOf: "photo.png")
         } catch {
             print(error.reason)          // "this is a PNG file, not a GIF"
         }
-        // end README.md:85
+        // end README.md:84
 
-        // begin README.md:127
+        // begin README.md:126
 
         /// Plays `source` in real time for two seconds, pausing once.
         func playGIF(_ source: some FrameSource) async throws {
@@ -76,13 +76,13 @@ enum Snippets {
 
             driving.cancel()
         }
-        // end README.md:127
+        // end README.md:126
 
-        // begin README.md:176
+        // begin README.md:175
         try await playGIF(GIFFrameSource(contentsOf: path))
-        // end README.md:176
+        // end README.md:175
 
-        // begin README.md:190
+        // begin README.md:189
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -108,13 +108,13 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end README.md:190
+        // end README.md:189
 
-        // begin README.md:221
+        // begin README.md:220
         try await playGrid([source, source, source])
-        // end README.md:221
+        // end README.md:220
 
-        // begin README.md:263
+        // begin README.md:262
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -128,9 +128,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:263
+        // end README.md:262
 
-        // begin README.md:299
+        // begin README.md:298
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -151,7 +151,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:299
+        // end README.md:298
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

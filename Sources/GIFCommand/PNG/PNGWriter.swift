@@ -13,16 +13,16 @@ import CLibPNG
 ///
 /// One writer serves every image of a command, one after the other.
 final class PNGWriter {
-    /// zlib's level: 6, its own default. On the benchmark files level 4
-    /// took 0.6 × the time for files 1.01–2 × as large, level 9 3–4 × the
-    /// time for files 0.86–0.95 × as large.
+    /// zlib's level: 6, its own default. On the benchmark files (one run
+    /// each) level 4 took 0.6–1.0 × its time for 1.01–2.0 × the bytes, and
+    /// level 9 2.6–5 × its time for 0.86–0.97 × the bytes.
     static let zlibLevel: Int32 = 6
-    /// No row filter. A GIF frame is a palette picture (dithered photos,
-    /// flat drawings), where a filter's differences of neighbouring colours
-    /// rarely beat the colours' own repeats: unfiltered, the 380 frames of
-    /// a dithered photo animation took 0.7 × the time of libpng's adaptive
-    /// choice among all five filters in 0.70 × the bytes, and drawings
-    /// 0.7 × the time in 1.0–1.2 × the bytes.
+    /// No row filter. A GIF frame is a palette picture, where the
+    /// differences of neighbouring colours that filters store rarely repeat
+    /// more than the colours themselves: on the benchmark files, unfiltered
+    /// rows took 0.5–0.75 × the time of libpng's adaptive choice among all
+    /// five filters, in 0.70–0.95 × the bytes on dithered photographs and
+    /// 1.16–1.18 × on flat drawings.
     static let filters = PNG_FILTER_NONE
     /// The compressed bytes gathered before they are written out.
     static let partBytes = 1 << 18
