@@ -20,6 +20,13 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
+        // libpng, which `gif dump --format png` and `gif sheet` write with
+        // (the library itself never needs it).
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
         // Locks and threads the library's modules share (pthread-based, so
         // that ThreadSanitizer sees them). Internal: no product holds it.
         .target(name: "EngineSupport"),
@@ -43,6 +50,7 @@ let package = Package(
         .executableTarget(
             name: "GIFCommand",
             dependencies: [
+                "CLibPNG",
                 "GIF",
                 "GIFLibBaseline",
                 "GIFPlayback",
@@ -70,7 +78,9 @@ let package = Package(
         // FuzzRegressions/ holds inputs the fuzzer found; the tests read them from #filePath.
         .testTarget(name: "GIFTests", dependencies: ["GIF"], exclude: ["FuzzRegressions"]),
         // End-to-end tests of the built `gif` binary.
-        .testTarget(name: "GIFCommandTests", dependencies: ["GIF", "GIFCommand"]),
+        // They read the PNGs the command writes back with libpng, and write
+        // GIFs with the fixture generator's encoder.
+        .testTarget(name: "GIFCommandTests", dependencies: ["CLibPNG", "GIF", "GIFCommand", "GIFFixtureGenerator"]),
         // Waits for background work without polling, for the player tests.
         .target(name: "PlaybackTestSupport", dependencies: ["Playback"], path: "Tests/PlaybackTestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "PlaybackTestSupport"]),
