@@ -90,8 +90,10 @@ import Testing
             let frame = await player.currentFrame
             _ = try await host.drawAndPresent(player)
             // Counted, not printed: a failure names the step and the bytes off.
-            let offInBuffer = zip(host.drawing.pixels, expected[frame]).count { $0 != $1 }
-            let offOnScreen = zip(host.screen, expected[frame]).count { $0 != $1 }
+            func off(_ pixels: [UInt8]) -> Int {
+                pixels == expected[frame] ? 0 : zip(pixels, expected[frame]).count { $0 != $1 }
+            }
+            let offInBuffer = off(host.drawing.pixels), offOnScreen = off(host.screen)
             #expect(offInBuffer == 0, "\(label) step \(step), after \(what): the buffer holds frame \(frame)")
             #expect(offOnScreen == 0, "\(label) step \(step), after \(what): the screen shows frame \(frame)")
             if offOnScreen != 0 { return }
