@@ -120,7 +120,7 @@ enum Snippets {
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
         // end README.md:241
 
-        // begin README.md:272
+        // begin README.md:276
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -134,9 +134,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:272
+        // end README.md:276
 
-        // begin README.md:308
+        // begin README.md:312
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -157,7 +157,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:308
+        // end README.md:312
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -475,7 +475,31 @@ enum Snippets {
         _ = gridPlaylist
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:264
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:259
+        let feedClock = ContinuousClock()
+        let feedGroup = GroupDriver(clock: feedClock)
+        let gridFeed = GridFeed(
+            driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
+            displaySize: DisplaySize(width: 200, height: 200, contentMode: .aspectFill, alignment: .topLeft),
+            startingAt: feedClock.now
+        ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }   // opens a cell's GIF by its key
+        let cells = (0..<12).map { index in
+            GridFeed<ContinuousClock>.Cell(
+                key: "cell \(index)", frame: LayoutRect(x: Double(index % 3) * 200, y: Double(index / 3) * 200, width: 200, height: 200))
+        }
+        let shown = Viewport(bounds: LayoutRect(x: 0, y: 0, width: 600, height: 400))
+        let firstChange = await gridFeed.update(cells: cells, viewport: shown, at: feedClock.now)
+        print(firstChange.started, firstChange.failed)
+        // On every scroll:
+        let scrolled = Viewport(bounds: LayoutRect(x: 0, y: 250, width: 600, height: 400))
+        let scrollChange = await gridFeed.update(viewport: scrolled, at: feedClock.now)
+        print(scrollChange.started, scrollChange.stopped)
+        // On every refresh of the display:
+        let gridTick = await feedGroup.tick(at: feedClock.now)
+        print(gridTick.changed.count)     // then draw those players with draw(into:bytesPerRow:)
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:259
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:300
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -486,12 +510,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:264
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:300
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:279
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:315
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:279
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:315
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

@@ -5,22 +5,7 @@
 /// driver, and their frames are the first a shared ``FrameMemoryBudget``
 /// gives back; cells far out of view drop their players.
 ///
-/// ```swift
-/// let clock = ContinuousClock()
-/// let group = GroupDriver(clock: clock)
-/// let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20))
-/// let feed = GridFeed(driver: group, pool: pool, displaySize: DisplaySize(maxWidth: 200, maxHeight: 200),
-///                     startingAt: clock.now) { key in try GIFFrameSource(contentsOf: key) }
-/// let cells = paths.enumerated().map { index, path in
-///     GridFeed<ContinuousClock>.Cell(key: path, frame: LayoutRect(x: Double(index % 3) * 200,
-///                                    y: Double(index / 3) * 200, width: 200, height: 200))
-/// }
-/// try await feed.update(cells: cells, viewport: Viewport(bounds: LayoutRect(x: 0, y: 0, width: 600, height: 600)),
-///                       at: clock.now)
-/// // on every scroll:
-/// try await feed.update(viewport: Viewport(bounds: LayoutRect(x: 0, y: 300, width: 600, height: 600)),
-///                       at: clock.now)
-/// ```
+/// The DocC article *Playing a feed of GIFs* sets one up, in compiled code.
 ///
 /// The host ticks the driver (``GroupDriver/tick(at:)`` from its display
 /// link, or ``GroupDriver/run()``) and draws the players it names with
