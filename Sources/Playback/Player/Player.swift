@@ -25,7 +25,8 @@ import EngineSupport
 /// let player = try Player(source: source, startingAt: clock.now)
 /// await player.play()
 /// await player.advance(to: clock.now)
-/// let pixels = try await player.currentImage()
+/// let shown = try await player.currentImage()
+/// show(shown.pixels, PixelSize(width: shown.width, height: shown.height))
 /// ```
 ///
 /// Time axis: the player measures host time from its `epoch` when one is
