@@ -78,7 +78,8 @@ docs: libraries
 	scripts/docs.sh
 
 ## Regenerates Tests/DocSnippetTests/Snippets.swift from the Swift blocks of the
-## README and the DocC articles; the tests compile and run them.
+## README and the DocC articles, which the tests compile and run, and
+## DocCommentSnippets.swift from the doc comments' examples, which they compile.
 snippets:
 	scripts/snippets.py
 
