@@ -452,7 +452,7 @@ enum Snippets {
             startingAt: feedClock.now
         ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }   // opens a cell's GIF by its key
         let cells = (0..<12).map { index in
-            GridFeed<ContinuousClock>.Cell(
+            FeedItemLayout(
                 key: "cell \(index)", frame: LayoutRect(x: Double(index % 3) * 200, y: Double(index / 3) * 200, width: 200, height: 200))
         }
         let shown = Viewport(bounds: LayoutRect(x: 0, y: 0, width: 600, height: 400))
