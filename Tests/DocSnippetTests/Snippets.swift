@@ -83,45 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:191
-
-        /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
-        func playGrid(_ sources: [any FrameSource]) async throws {
-            let clock = ContinuousClock()
-            let epoch = clock.now  // one epoch: copies of one GIF stay in step
-            let group = GroupDriver(clock: clock, maximumFrameRate: 30)
-            var players: [Player<ContinuousClock.Instant>] = []
-            for source in sources {
-                let player = try Player(source: source, startingAt: clock.now, epoch: epoch)
-                await group.add(player)
-                players.append(player)
-            }
-            let driving = Task { await group.run() }
-            for player in players { await player.play(at: clock.now) }
-            try await clock.sleep(for: .seconds(1))
-
-            // Scrolled out of view: nothing drives it any more; it keeps its frame.
-            if let first = players.first { await group.remove(first) }
-            try await clock.sleep(for: .seconds(1))
-
-            // Frames due between wake-ups were skipped; each player still shows
-            // the frame its clock says.
-            print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
-            driving.cancel()
-        }
-        // end README.md:191
-
-        // begin README.md:222
-        try await playGrid([source, source, source])
-        // end README.md:222
-
-        // begin README.md:243
+        // begin README.md:207
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:243
+        // end README.md:207
 
-        // begin README.md:278
+        // begin README.md:242
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -135,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:278
+        // end README.md:242
 
-        // begin README.md:314
+        // begin README.md:278
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -158,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:314
+        // end README.md:278
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -485,7 +453,7 @@ enum Snippets {
             startingAt: feedClock.now
         ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }   // opens a cell's GIF by its key
         let cells = (0..<12).map { index in
-            GridFeed<ContinuousClock>.Cell(
+            FeedItemLayout(
                 key: "cell \(index)", frame: LayoutRect(x: Double(index % 3) * 200, y: Double(index / 3) * 200, width: 200, height: 200))
         }
         let shown = Viewport(bounds: LayoutRect(x: 0, y: 0, width: 600, height: 400))
@@ -648,13 +616,45 @@ enum Snippets {
         await right.play(at: clock.now)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:258
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:271
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:278
+
+        /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
+        func playGrid(_ sources: [any FrameSource]) async throws {
+            let clock = ContinuousClock()
+            let epoch = clock.now  // one epoch: copies of one GIF stay in step
+            let group = GroupDriver(clock: clock, maximumFrameRate: 30)
+            var players: [Player<ContinuousClock.Instant>] = []
+            for source in sources {
+                let player = try Player(source: source, startingAt: clock.now, epoch: epoch)
+                await group.add(player)
+                players.append(player)
+            }
+            let driving = Task { await group.run() }
+            for player in players { await player.play(at: clock.now) }
+            try await clock.sleep(for: .seconds(1))
+
+            // Scrolled out of view: nothing drives it any more; it keeps its frame.
+            if let first = players.first { await group.remove(first) }
+            try await clock.sleep(for: .seconds(1))
+
+            // Frames due between wake-ups were skipped; each player still shows
+            // the frame its clock says.
+            print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
+            driving.cancel()
+        }
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:278
+
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:309
+        try await playGrid([source, source, source])
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:309
+
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:318
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(await tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:271
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:318
     }
 }

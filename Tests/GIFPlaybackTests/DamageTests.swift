@@ -111,11 +111,7 @@ import Testing
                              (3, DisplaySize(width: 50, height: 50, contentMode: .aspectFill, alignment: .topLeft))] {
             let canvas = image.info.canvasSize
             let filter = BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height, displaySize: size)
-            let expected = full.map { frame in
-                var out: [UInt8] = []
-                filter.apply(frame, into: &out)
-                return out
-            }
+            let expected = PlayerDrawTests.filtered(full, by: filter)
             let source = try #require(
                 GIFFrameSource(image: image, executor: PlayerDrawTests.executor).displaying(at: size) as? GIFFrameSource)
             try await Self.play(source, expected: expected, seed: UInt64(seed), label: "\(size)")

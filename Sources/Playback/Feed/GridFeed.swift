@@ -13,23 +13,10 @@
 /// A feed that plays one cell at a time, each in turn, is a ``Playlist``
 /// (with ``VisibilityRule/select(from:in:)``), not a grid.
 public actor GridFeed<C: Clock> where C.Duration == Duration {
-    /// A cell: what it shows (the key its source opens by) and where it is,
-    /// in the same coordinates as the viewport.
-    public struct Cell: Sendable, Hashable {
-        /// What identifies the cell's GIF, e.g. its path or URL; unique in a grid.
-        public var key: String
-        /// The cell's rectangle in content coordinates.
-        public var frame: LayoutRect
-
-        /// Creates a cell.
-        /// - Parameters:
-        ///   - key: What identifies the cell's GIF.
-        ///   - frame: Its rectangle in content coordinates.
-        public init(key: String, frame: LayoutRect) {
-            self.key = key
-            self.frame = frame
-        }
-    }
+    /// A cell: what it shows (``FeedItemLayout/key``, which its source
+    /// opens by, unique in a grid) and where (``FeedItemLayout/frame``, in
+    /// the viewport's coordinates).
+    public typealias Cell = FeedItemLayout
 
     /// Which playable cells play.
     public enum Selection: Sendable, Hashable {
