@@ -348,6 +348,15 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
         var version = 0
     }
 
+    /// The decode-ahead's decoder between requests. `@unchecked Sendable`
+    /// as ``Loan``: a `FrameIndexDecoder` is not (its buffers and giflib
+    /// handle are used by one thread at a time); only the one request
+    /// running for this source uses it, and the ``state`` lock orders the
+    /// hand-overs.
+    private struct IndexDecoderLoan: @unchecked Sendable {
+        var decoder: FrameIndexDecoder
+    }
+
     private struct State: ~Copyable {
         /// Requests not yet run, in the order asked (run most urgent
         /// first); storage reused.
@@ -364,7 +373,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
         /// Whether a decode holds the seeker now.
         var seekerLent = false
         /// The decode-ahead of drawers' frames while it does not run.
-        var idleIndexDecoder: FrameIndexDecoder?
+        var idleIndexDecoder: IndexDecoderLoan?
         /// Its buffers' bytes.
         var indexDecoderBytes = 0
         /// The frames it decoded.
@@ -481,13 +490,13 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// the shared store, unless held; then queues the source again if more
     /// requests wait.
     private func decodeIndices(of index: Int, generation: Int) {
-        let decoder = state.withLock { $0.idleIndexDecoder.take() } ?? FrameIndexDecoder()
-        let decoded = decoder.fill(indices, frame: index, of: image)
-        var returned: FrameIndexDecoder? = decoder
+        let loan = state.withLock { $0.idleIndexDecoder.take() } ?? IndexDecoderLoan(decoder: FrameIndexDecoder())
+        let decoded = loan.decoder.fill(indices, frame: index, of: image)
+        var returned: IndexDecoderLoan? = loan
         let more = state.withLock { state -> FrameRequestPriority? in
-            if generation == state.generation, let decoder = returned.take() {
-                state.idleIndexDecoder = decoder
-                state.indexDecoderBytes = decoder.byteCount
+            if generation == state.generation, let loan = returned.take() {
+                state.idleIndexDecoder = loan
+                state.indexDecoderBytes = loan.decoder.byteCount
             }
             if decoded { state.indexDecodes += 1 }
             guard let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) else {

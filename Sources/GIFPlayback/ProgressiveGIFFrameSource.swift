@@ -50,8 +50,16 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
 
     private let state: LockedState<State>
 
-    private struct State: ~Copyable {
+    /// The stream being read. `@unchecked Sendable`: a `ProgressiveGIF` is
+    /// not (its frame iterator holds giflib's handle and buffers); this one
+    /// is read and changed only with the ``state`` lock held, and only
+    /// `Sendable` values (its info, its images, counts) leave the lock.
+    private struct Stream: @unchecked Sendable {
         var gif: ProgressiveGIF
+    }
+
+    private struct State: ~Copyable {
+        var stream: Stream
         /// Bumped whenever frames arrive or the stream ends: what the
         /// decoder's seeker compares.
         var version = 1
@@ -76,7 +84,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
         self.limits = limits
         self.executor = executor
         self.checkpointBudget = checkpointBudget
-        self.state = LockedState(State(gif: ProgressiveGIF(limits: limits)))
+        self.state = LockedState(State(stream: Stream(gif: ProgressiveGIF(limits: limits))))
     }
 
     // MARK: Feeding bytes
@@ -130,12 +138,12 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     /// file.)
     public var error: GIFError? {
         state.withLock { state in
-            state.failure ?? (state.timing.isComplete ? state.gif.info?.error : nil)
+            state.failure ?? (state.timing.isComplete ? state.stream.gif.info?.error : nil)
         }
     }
 
     /// The number of bytes received.
-    public var receivedByteCount: Int { state.withLock { $0.gif.receivedByteCount } }
+    public var receivedByteCount: Int { state.withLock { $0.stream.gif.receivedByteCount } }
 
     /// The canvas, once the first frame's descriptor is in; `nil` before.
     public var canvasSize: PixelSize? { state.withLock { $0.canvas } }
@@ -228,7 +236,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
 
     /// The bytes read furthest, for the decoder's seeker.
     private func latestImage() -> (version: Int, image: GIFImage)? {
-        state.withLock { state in state.gif.image.map { (state.version, $0) } }
+        state.withLock { state in state.stream.gif.image.map { (state.version, $0) } }
     }
 
     /// Applies `change` to the stream, then tells the listeners what arrived.
@@ -237,12 +245,12 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
         let (timing, hub) = state.withLock { state -> (FrameSourceTiming?, EventHub<FrameSourceTiming>?) in
             guard !state.timing.isComplete else { return (nil, nil) }
             do throws(GIFError) {
-                try change(&state.gif)
+                try change(&state.stream.gif)
             } catch {
                 thrown = error
                 state.failure = error
             }
-            let gif = state.gif
+            let gif = state.stream.gif
             let timing = FrameSourceTiming(
                 frameDelays: gif.info?.frames.map(\.delay) ?? [],
                 storedLoopCount: gif.info?.loopCount.stored,
