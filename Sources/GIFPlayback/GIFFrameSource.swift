@@ -31,7 +31,7 @@ import EngineSupport
 /// cell plays forward. Checkpoints (whole canvases) bound
 /// how far back a jump resumes. The composited canvases themselves stay in
 /// the player's `FrameCache`. So a source holds at most
-/// `indexBudget + checkpointBudget` bytes of decoding state, plus its
+/// the `DecodingBudget`'s bytes of decoding state, plus its
 /// working state (``workingStateByteCount``: the canvas and the decoder's
 /// buffers).
 public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
@@ -47,9 +47,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     private let filter: BoxFilter?
     private let checkpointBudget: Int
     private let indexBudget: Int
-    /// The budgets asked for at creation, before the split above: what a
+    /// The budget asked for at creation, before the split above: what a
     /// source for another display size starts from.
-    private let askedBudgets: (checkpoints: Int, indices: Int)
+    private let askedBudget: DecodingBudget
     /// The request queue and the seeker and decode-ahead decoder lent to
     /// the request that runs.
     private let scheduler: FrameDecodeScheduler
@@ -62,30 +62,19 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// and its version, taken on by the seeker before each decode.
     private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
 
-    /// The default memory budget for seek checkpoints: 8 MiB, a few canvases
-    /// of a typical GIF, so that nine sources in a feed stay small. The
-    /// player's frame cache has its own budget.
-    public static let defaultCheckpointBudget = 8 << 20
-
-    /// The default budget for stored frame indices: 16 MiB. It holds every
-    /// frame of most GIFs on the web (16 million frame pixels: 60 whole
-    /// 520 × 520 frames, or a 783-frame 640 × 421 screen recording's 7.8 MB
-    /// of changed rectangles), so they loop without decoding, for half the
-    /// bytes of the player's 32 MiB frame cache, which holds 8 such canvases.
-    public static let defaultIndexBudget = 16 << 20
-
-    /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
-    /// make jumps back cheap, `indexBudget` the frames' palette indices kept
-    /// so that no frame is decoded twice (0 turns that off), `executor` runs
-    /// the decodes, and every frame comes in `pixelFormat` (applied through
-    /// the colour table, at no cost per pixel).
+    /// Wraps an opened image; `budget` bounds the canvases kept to make
+    /// jumps back cheap (its checkpoints) and the frames' palette indices
+    /// kept so that no frame is decoded twice (its indices; 0 turns that
+    /// off), `executor` runs the decodes, and every frame comes in
+    /// `pixelFormat` (applied through the colour table, at no cost per
+    /// pixel). The player's frame cache has a budget of its own.
     ///
     /// With a `displaySize`, frames are composited at full size on the
     /// seeker's canvas and resampled (`BoxFilter`) straight into the
     /// frame the cache holds; the source then reports that frame's size as
     /// its canvas.
     public init(
-        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, indexBudget: Int = defaultIndexBudget,
+        image: GIFImage, budget: DecodingBudget = .default,
         executor: FrameDecodeExecutor = .shared, pixelFormat: PixelFormat = .rgba8,
         displaySize: DisplaySize? = nil
     ) {
@@ -99,14 +88,14 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         // nothing to show again).
         let indexNeed = image.info.framePixelCount
         let frameBytes = (filter?.width ?? image.info.canvasSize.width) * (filter?.height ?? image.info.canvasSize.height) * 4
-        let indexBudget = max(0, indexBudget)
-        self.askedBudgets = (checkpointBudget, indexBudget)
+        let indexBudget = max(0, budget.indexBytes)
+        self.askedBudget = budget
         self.indexBudget = indexNeed < frameBytes * image.info.frameCount ? min(indexBudget, indexNeed) : 0
         self.indices = FrameIndexCache(budget: self.indexBudget)
         // At full size the indices' unused share goes to seek checkpoints; a
         // display-size source is a cell of a feed, which plays forward, so
         // its share is left to the frames.
-        self.checkpointBudget = checkpointBudget + (self.filter == nil ? indexBudget - self.indexBudget : 0)
+        self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
     }
@@ -123,15 +112,15 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// the first snapshot with its canvas known, and `latest` hands the
     /// newest one (the same bytes and frames, and more) to each decode.
     init(
-        progressive image: GIFImage, checkpointBudget: Int, indexBudget: Int = defaultIndexBudget,
+        progressive image: GIFImage, budget: DecodingBudget,
         executor: FrameDecodeExecutor, latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
     ) {
         self.image = image
         self.pixelFormat = .rgba8
         self.executor = executor
-        self.checkpointBudget = checkpointBudget
-        self.indexBudget = max(0, indexBudget)
-        self.askedBudgets = (checkpointBudget, self.indexBudget)
+        self.checkpointBudget = budget.checkpointBytes
+        self.indexBudget = max(0, budget.indexBytes)
+        self.askedBudget = budget
         self.indices = FrameIndexCache(budget: self.indexBudget)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = latest
@@ -251,8 +240,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         if latest != nil { return ScaledFrameSource(base: self, displaySize: size) }
         if size == displaySize { return self }
         return GIFFrameSource(
-            image: image, checkpointBudget: askedBudgets.checkpoints, indexBudget: askedBudgets.indices, executor: executor,
-            pixelFormat: pixelFormat, displaySize: size)
+            image: image, budget: askedBudget, executor: executor, pixelFormat: pixelFormat, displaySize: size)
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a

@@ -25,7 +25,7 @@ import EngineSupport
 /// - **Frames.** ``frame(at:)`` gives any available frame, in any order, as
 ///   ``GIFFrameSource`` does: one `FrameSeeker` kept between calls, which
 ///   takes on the bytes read furthest before each decode, with checkpoints
-///   within ``checkpointBudget``. Decodes run on the ``executor``'s threads,
+///   and stored indices within ``budget``. Decodes run on the ``executor``'s threads,
 ///   never on Swift's cooperative pool.
 /// - **Memory.** The bytes received (held once: the seeker's image shares
 ///   them, and an append writes past what it reads, so appends cost the
@@ -45,8 +45,8 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     public let limits: DecodingLimits
     /// The threads decodes run on.
     public let executor: FrameDecodeExecutor
-    /// The most bytes the seek checkpoints hold.
-    public let checkpointBudget: Int
+    /// The most bytes the seek checkpoints and the stored indices hold.
+    public let budget: DecodingBudget
 
     private let state: LockedState<State>
 
@@ -75,15 +75,14 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     /// A source with no bytes yet.
     /// - Parameters:
     ///   - limits: The limits the stream is read with.
-    ///   - checkpointBudget: The most bytes seek checkpoints hold.
+    ///   - budget: The most bytes seek checkpoints and stored indices hold.
     ///   - executor: The threads decodes run on.
     public init(
-        limits: DecodingLimits = .default, checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget,
-        executor: FrameDecodeExecutor = .shared
+        limits: DecodingLimits = .default, budget: DecodingBudget = .default, executor: FrameDecodeExecutor = .shared
     ) {
         self.limits = limits
         self.executor = executor
-        self.checkpointBudget = checkpointBudget
+        self.budget = budget
         self.state = LockedState(State(stream: Stream(gif: ProgressiveGIF(limits: limits))))
     }
 
@@ -258,7 +257,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
             if state.canvas == nil, let canvas = gif.canvasSize { state.canvas = canvas }
             if state.decoder == nil, let image = gif.image {
                 state.decoder = GIFFrameSource(
-                    progressive: image, checkpointBudget: checkpointBudget, executor: executor,
+                    progressive: image, budget: budget, executor: executor,
                     latest: { [weak self] in self?.latestImage() })
             }
             guard timing != state.timing else { return (nil, nil) }

@@ -114,13 +114,13 @@ enum Snippets {
         try await playGrid([source, source, source])
         // end README.md:220
 
-        // begin README.md:241
+        // begin README.md:244
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:241
+        // end README.md:244
 
-        // begin README.md:272
+        // begin README.md:275
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -134,9 +134,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:272
+        // end README.md:275
 
-        // begin README.md:308
+        // begin README.md:311
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -157,7 +157,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:308
+        // end README.md:311
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -208,7 +208,7 @@ enum Snippets {
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:75
 
         // begin Sources/GIF/GIF.docc/DecodingAGIF.md:89
-        var seeker = image.makeSeeker()              // checkpoints within 64 MiB
+        var seeker = image.makeSeeker()              // DecodingBudget.default: 8 MiB of checkpoints, 48 MiB of indices
         let last = try seeker.frame(at: image.info.frameCount - 1)
         print(last.index)
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:89
