@@ -147,8 +147,10 @@ public struct FrameSeeker {
     /// Drops saved state until at most `bytes` of checkpoints and stored
     /// indices remain: checkpoints first, the furthest frame first, then
     /// the indices of the highest-numbered frames (a looping player gains
-    /// most from the first frames kept). The budgets stay as they were, so
-    /// later decodes may store again; call it again to hold a lower figure.
+    /// most from the first frames kept). Later decodes may save checkpoints
+    /// again, up to the checkpoint budget; the index store keeps no more
+    /// than the trim left it, until it is emptied (see
+    /// `FrameIndexCache.trim(toBytes:)`).
     public mutating func trim(toBytes bytes: Int) {
         let target = max(0, bytes)
         for index in checkpoints.keys.sorted(by: >) where checkpointAndIndexBytes > target {
