@@ -104,7 +104,8 @@ func decode(_ bytes: [UInt8]) -> (image: GIFImage, hashes: [Int])? {
         precondition(error == failure, "parallel error \(error), serial \(String(describing: failure))")
     }
     precondition(index == hashes.count, "parallel gave \(index) frames, serial \(hashes.count)")
-    var seeker = image.makeSeeker(memoryBudget: 1 << 20)
+    var seeker = image.makeSeeker(
+        budget: DecodingBudget(checkpointBytes: 1 << 20, indexBytes: DecodingBudget.default.indexBytes))
     for index in [hashes.count - 1, 0, hashes.count / 2, hashes.count - 2] where index >= 0 {
         if let frame = try? seeker.frame(at: index) {
             precondition(digest(frame.pixels) == hashes[index], "seeker frame \(index)")
@@ -185,7 +186,8 @@ func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
     let budgets = script.next()
     guard let player = try? DrawingPlayer(
         image: image, configuration: PlayerConfiguration(loop: .forever, direction: direction),
-        indexBudget: [0, 1 << 20, 300, -1][Int(budgets % 4)], checkpointBudget: [0, 1 << 20, Int.max][Int(budgets / 4 % 3)],
+        budget: DecodingBudget(
+            checkpointBytes: [0, 1 << 20, Int.max][Int(budgets / 4 % 3)], indexBytes: [0, 1 << 20, 300, -1][Int(budgets % 4)]),
         startingAt: ManualClock.Instant(offset: .zero))
     else {
         precondition(image.info.frameCount == 0, "no DrawingPlayer for \(image.info.frameCount) frames")

@@ -16,10 +16,14 @@ import Darwin
 /// so the library's locks are pthread mutexes, which it understands.
 ///
 /// The lock is held only inside ``withLock(_:)``: taken and released in one
-/// scope, and the state cannot be reached without it. Like `Mutex`, it is
-/// `Sendable` whatever the state: the state never leaves the lock except as
-/// what `body` returns.
-package final class LockedState<State: ~Copyable>: @unchecked Sendable {
+/// scope, and the state cannot be reached without it. As swift-nio's
+/// `NIOLockedValueBox`, it is `Sendable` only when the state is: `body`
+/// could hand a reference inside the state to whatever it returns, so a
+/// state that is not safe to share across threads stays unsafe behind the
+/// lock too. A type whose state holds a non-`Sendable` value on purpose
+/// (confined to the lock and lent out by hand) says so on that value's own
+/// type.
+package final class LockedState<State: ~Copyable> {
     // The pthread object lives at a fixed address, as pthreads requires.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Read and written only with `mutex` held.
@@ -81,3 +85,7 @@ package final class LockedState<State: ~Copyable>: @unchecked Sendable {
         precondition(status == 0, "pthread mutex call failed: \(status)")
     }
 }
+
+/// The lock orders every access to the state, and the state is `Sendable`
+/// itself, so the box may be shared between threads.
+extension LockedState: @unchecked Sendable where State: ~Copyable & Sendable {}

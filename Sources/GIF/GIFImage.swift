@@ -139,15 +139,12 @@ public struct GIFImage: Sendable {
     }
 
     /// Random access to the composited frames, with checkpoints saved within
-    /// `memoryBudget` bytes so that reaching a frame costs a few frames'
+    /// `budget.checkpointBytes` so that reaching a frame costs a few frames'
     /// decoding rather than all the frames before it, and frames' palette
-    /// indices stored within `indexBudget` bytes so that compositing a frame
+    /// indices stored within `budget.indexBytes` so that compositing a frame
     /// again costs no decoding, in `pixelFormat`. See ``FrameSeeker``.
-    public func makeSeeker(
-        memoryBudget: Int = FrameSeeker.defaultMemoryBudget, indexBudget: Int = FrameSeeker.defaultIndexBudget,
-        pixelFormat: PixelFormat = .rgba8
-    ) -> FrameSeeker {
-        FrameSeeker(image: self, memoryBudget: memoryBudget, indexBudget: indexBudget, pixelFormat: pixelFormat)
+    public func makeSeeker(budget: DecodingBudget = .default, pixelFormat: PixelFormat = .rgba8) -> FrameSeeker {
+        FrameSeeker(image: self, budget: budget, pixelFormat: pixelFormat)
     }
 
     /// The composited frame at `index`, built by compositing every frame

@@ -37,8 +37,7 @@ import Playback
 /// then on, frames whose indices fit ``indexBudget`` are composited without
 /// giflib, and frames that do not fit are decoded again, resuming from the
 /// checkpoints ``checkpointBudget`` holds. No canvas is kept besides the
-/// seeker's working one: the host's buffer is the picture. The default
-/// budgets give indices the memory a `Player` spends on its frame cache.
+/// seeker's working one: the host's buffer is the picture.
 ///
 /// It draws with the same engine as `Player.draw(into:bytesPerRow:)` (a
 /// GIF source's drawer over its stored indices), driven on one thread and
@@ -48,11 +47,6 @@ import Playback
 /// draw left; when the host's pixels are lost or replaced, call
 /// ``invalidate()`` so that the next draw writes the whole canvas.
 public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duration == Duration {
-    /// The default budget for stored frame indices: 48 MiB, what a
-    /// `Player` spends on frame cache and indices together (32 + 16 MiB),
-    /// since this player keeps no canvases.
-    public static var defaultIndexBudget: Int { 48 << 20 }
-
     /// The position and the policies, read-only: the player's own methods
     /// move it, with instants of the host's clock. Moving it draws nothing;
     /// the next ``draw(into:bytesPerRow:)`` does. Its times are host time
@@ -111,12 +105,11 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// - Parameters:
     ///   - image: The GIF.
     ///   - configuration: The playback policies.
-    ///   - indexBudget: The most bytes of stored palette indices (one a
-    ///     pixel of each frame's own rectangle; 0 decodes every frame every
-    ///     time). Negative counts as 0.
-    ///   - checkpointBudget: The most bytes of checkpoints (about a canvas,
-    ///     `width × height × 4`, each), which bound how far back a seek or
-    ///     a frame whose indices did not fit resumes decoding.
+    ///   - budget: The most bytes of stored palette indices (one a pixel of
+    ///     each frame's own rectangle; 0 decodes every frame every time) and
+    ///     of checkpoints (about a canvas, `width × height × 4`, each), which
+    ///     bound how far back a seek or a frame whose indices did not fit
+    ///     resumes decoding. Negative counts as 0.
     ///   - pixelFormat: The layout drawn.
     ///   - now: The clock's instant now (the player never reads the clock).
     ///   - epoch: A shared epoch: players given the same one stay in step
@@ -124,8 +117,8 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// - Throws: `PlayerError.emptySource` for a GIF without frames, or
     ///   `PlayerError.invalidRate(_:)`.
     public init(
-        image: GIFImage, configuration: PlayerConfiguration = .init(), indexBudget: Int = DrawingPlayer.defaultIndexBudget,
-        checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget, pixelFormat: PixelFormat = .rgba8,
+        image: GIFImage, configuration: PlayerConfiguration = .init(), budget: DecodingBudget = .default,
+        pixelFormat: PixelFormat = .rgba8,
         startingAt now: Instant, epoch: Instant? = nil
     ) throws(PlayerError) {
         let timing = FrameSourceTiming(
@@ -136,9 +129,10 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
         playhead = try Playhead(
             timeline: timeline, configuration: configuration, now: origin.duration(to: now),
             epoch: epoch == nil ? nil : .zero)
-        self.indexBudget = min(max(0, indexBudget), image.info.framePixelCount)
-        self.checkpointBudget = max(0, checkpointBudget)
-        source = GIFFrameSource(image: image, checkpointBudget: 0, indexBudget: self.indexBudget, pixelFormat: pixelFormat)
+        self.indexBudget = min(max(0, budget.indexBytes), image.info.framePixelCount)
+        self.checkpointBudget = max(0, budget.checkpointBytes)
+        source = GIFFrameSource(
+            image: image, budget: DecodingBudget(checkpointBytes: 0, indexBytes: self.indexBudget), pixelFormat: pixelFormat)
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
     }
 

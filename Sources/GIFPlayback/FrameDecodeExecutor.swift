@@ -11,7 +11,9 @@ import Darwin
 #endif
 
 /// Threads the library owns that run ``GIFFrameSource`` decodes, so that
-/// decoding never occupies a thread of Swift's cooperative pool.
+/// decoding never occupies a thread of Swift's cooperative pool. Each
+/// source's requests wait in a ``FrameDecodeScheduler`` of its own, which
+/// this executor runs.
 ///
 /// A giflib decode is synchronous and can take tens of milliseconds. Run on
 /// the cooperative pool (one thread per core), a few of them starve every
@@ -74,21 +76,30 @@ public final class FrameDecodeExecutor: Sendable {
         core.stop()
     }
 
-    /// Queues `source`, as urgent as `priority`, to run one of its requests
-    /// on a thread of this executor; the source queues itself again while
-    /// it has more.
-    func enqueue(_ source: GIFFrameSource, priority: FrameRequestPriority) {
-        core.enqueue(source, priority: priority)
+    /// Queues `scheduler`, as urgent as `priority`, to run one of its
+    /// requests with `decoder` on a thread of this executor; the scheduler
+    /// queues itself again while it has more. The queue holds `decoder`
+    /// (the source) until then.
+    func enqueue(_ scheduler: FrameDecodeScheduler, decoder: any FrameRequestDecoder, priority: FrameRequestPriority) {
+        core.enqueue(Job(scheduler: scheduler, decoder: decoder), priority: priority)
     }
 
-    /// Moves `source`, if it is waiting in the queue, up to `priority` (a
+    /// Moves `scheduler`, if it is waiting in the queue, up to `priority` (a
     /// more urgent request came while it waited).
-    func raise(_ source: GIFFrameSource, to priority: FrameRequestPriority) {
-        core.raise(source, to: priority)
+    func raise(_ scheduler: FrameDecodeScheduler, to priority: FrameRequestPriority) {
+        core.raise(scheduler, to: priority)
+    }
+
+    /// A scheduler waiting to run one request, with the source that decodes it.
+    private struct Job: Sendable {
+        let scheduler: FrameDecodeScheduler
+        let decoder: any FrameRequestDecoder
+
+        func run() { scheduler.runOneRequest(decoder) }
     }
 
     /// The position of the first of the most urgent elements of `elements`,
-    /// or `nil` when it is empty: how the queue and each source pick.
+    /// or `nil` when it is empty: how the queue and each scheduler pick.
     static func mostUrgent<C: Collection>(
         _ elements: C, _ priority: (C.Element) -> FrameRequestPriority
     ) -> C.Index? {
@@ -109,7 +120,7 @@ public final class FrameDecodeExecutor: Sendable {
     /// The queue and the threads.
     private final class Core: Sendable {
         private struct State {
-            var queue: [(source: GIFFrameSource, priority: FrameRequestPriority)] = []
+            var queue: [(job: Job, priority: FrameRequestPriority)] = []
             /// Threads started and not yet ended.
             var threads = 0
             /// Threads running a request now.
@@ -127,9 +138,9 @@ public final class FrameDecodeExecutor: Sendable {
             state = ConditionLock(initial)
         }
 
-        func enqueue(_ source: GIFFrameSource, priority: FrameRequestPriority) {
+        func enqueue(_ job: Job, priority: FrameRequestPriority) {
             let start = state.withLock(wakingWaiters: true) { state -> Bool in
-                state.queue.append((source, priority))
+                state.queue.append((job, priority))
                 // A thread more when the waiting ones cannot take every request.
                 guard state.queue.count > state.threads - state.busy, state.threads < limit else { return false }
                 state.threads += 1
@@ -149,9 +160,9 @@ public final class FrameDecodeExecutor: Sendable {
             }
         }
 
-        func raise(_ source: GIFFrameSource, to priority: FrameRequestPriority) {
+        func raise(_ scheduler: FrameDecodeScheduler, to priority: FrameRequestPriority) {
             state.withLock { state in
-                if let position = state.queue.firstIndex(where: { $0.source === source }),
+                if let position = state.queue.firstIndex(where: { $0.job.scheduler === scheduler }),
                    state.queue[position].priority < priority {
                     state.queue[position].priority = priority
                 }
@@ -169,7 +180,7 @@ public final class FrameDecodeExecutor: Sendable {
             // `who` 0 is the calling thread on Linux, not the process.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
             #endif
-            while let source = state.withLock(when: { !$0.queue.isEmpty || $0.stopping }, { state -> GIFFrameSource? in
+            while let job = state.withLock(when: { !$0.queue.isEmpty || $0.stopping }, { state -> Job? in
                 guard let next = take(&state) else {
                     state.threads -= 1
                     return nil
@@ -177,7 +188,7 @@ public final class FrameDecodeExecutor: Sendable {
                 state.busy += 1
                 return next
             }) {
-                source.runOneRequest()
+                job.run()
                 state.withLock { $0.busy -= 1 }
             }
         }
@@ -185,12 +196,12 @@ public final class FrameDecodeExecutor: Sendable {
         /// Runs what is queued on the calling thread (only when no thread
         /// could be started).
         private func drain() {
-            while let source = state.withLock({ take(&$0) }) { source.runOneRequest() }
+            while let job = state.withLock({ take(&$0) }) { job.run() }
         }
 
-        private func take(_ state: inout State) -> GIFFrameSource? {
+        private func take(_ state: inout State) -> Job? {
             guard let next = FrameDecodeExecutor.mostUrgent(state.queue, { $0.priority }) else { return nil }
-            return state.queue.remove(at: next).source
+            return state.queue.remove(at: next).job
         }
     }
 }

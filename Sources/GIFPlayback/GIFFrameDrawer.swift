@@ -41,7 +41,12 @@ final class GIFFrameDrawer: FrameDrawer {
     /// keeps ahead once it caught up.
     static let lateLookahead = 4
 
-    private struct State {
+    /// `@unchecked Sendable` for its seeker: a `FrameSeeker` is not (its
+    /// iterator holds giflib's handle and buffers, shared by its copies);
+    /// this one is used only with the ``state`` lock held, by one thread at
+    /// a time, and only values (frames, counts) leave the lock. The other
+    /// fields are `Sendable` values.
+    private struct State: @unchecked Sendable {
         var seeker: FrameSeeker
         /// The frame the host's buffer holds, as far as the drawer knows.
         var drawn: Int?

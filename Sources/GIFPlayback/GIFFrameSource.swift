@@ -10,12 +10,13 @@ import EngineSupport
 /// nearest checkpoint the seeker saved on the way, within its memory budget.
 ///
 /// Decodes run on a ``FrameDecodeExecutor``'s threads, never on Swift's
-/// cooperative pool: a request is queued, the asking task is suspended
-/// (holding no thread) and resumed with its frame. A source's requests run
-/// one at a time, the most urgent first (`FrameRequestPriority`: a frame a
-/// player needs now, then look-ahead, then the rest) and otherwise in the
-/// order asked; a lock guards only the queue and the hand-over of the
-/// seeker, never a decode.
+/// cooperative pool: a request is queued in the source's
+/// ``FrameDecodeScheduler``, the asking task is suspended (holding no
+/// thread) and resumed with its frame. A source's requests run one at a
+/// time, the most urgent first (`FrameRequestPriority`: a frame a player
+/// needs now, then look-ahead, then the rest) and otherwise in the order
+/// asked; the scheduler keeps the seeker between them. This type is the
+/// format side (a request decoded into a frame) and the memory accounting.
 ///
 /// The seeker's memory is split in two budgets. The index budget comes
 /// first: it keeps each decoded frame's palette indices (one byte a pixel of
@@ -30,10 +31,10 @@ import EngineSupport
 /// cell plays forward. Checkpoints (whole canvases) bound
 /// how far back a jump resumes. The composited canvases themselves stay in
 /// the player's `FrameCache`. So a source holds at most
-/// `indexBudget + checkpointBudget` bytes of decoding state, plus its
+/// the `DecodingBudget`'s bytes of decoding state, plus its
 /// working state (``workingStateByteCount``: the canvas and the decoder's
 /// buffers).
-public final class GIFFrameSource: BudgetedFrameSource, Sendable {
+public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
     /// The threads this source's decodes run on.
@@ -46,10 +47,14 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     private let filter: BoxFilter?
     private let checkpointBudget: Int
     private let indexBudget: Int
-    /// The budgets asked for at creation, before the split above: what a
+    /// The budget asked for at creation, before the split above: what a
     /// source for another display size starts from.
-    private let askedBudgets: (checkpoints: Int, indices: Int)
-    private let state: LockedState<State>
+    private let askedBudget: DecodingBudget
+    /// The request queue and the seeker and decode-ahead decoder lent to
+    /// the request that runs.
+    private let scheduler: FrameDecodeScheduler
+    /// The drawers' figures and callbacks.
+    private let drawers = LockedState(Drawers())
     /// The frames' stored palette indices, shared by this source's seeker,
     /// its decode-ahead for drawers and every drawer's seeker.
     private let indices: FrameIndexCache
@@ -57,30 +62,19 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// and its version, taken on by the seeker before each decode.
     private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
 
-    /// The default memory budget for seek checkpoints: 8 MiB, a few canvases
-    /// of a typical GIF, so that nine sources in a feed stay small. The
-    /// player's frame cache has its own budget.
-    public static let defaultCheckpointBudget = 8 << 20
-
-    /// The default budget for stored frame indices: 16 MiB. It holds every
-    /// frame of most GIFs on the web (16 million frame pixels: 60 whole
-    /// 520 × 520 frames, or a 783-frame 640 × 421 screen recording's 7.8 MB
-    /// of changed rectangles), so they loop without decoding, for half the
-    /// bytes of the player's 32 MiB frame cache, which holds 8 such canvases.
-    public static let defaultIndexBudget = 16 << 20
-
-    /// Wraps an opened image; `checkpointBudget` bounds the canvases kept to
-    /// make jumps back cheap, `indexBudget` the frames' palette indices kept
-    /// so that no frame is decoded twice (0 turns that off), `executor` runs
-    /// the decodes, and every frame comes in `pixelFormat` (applied through
-    /// the colour table, at no cost per pixel).
+    /// Wraps an opened image; `budget` bounds the canvases kept to make
+    /// jumps back cheap (its checkpoints) and the frames' palette indices
+    /// kept so that no frame is decoded twice (its indices; 0 turns that
+    /// off), `executor` runs the decodes, and every frame comes in
+    /// `pixelFormat` (applied through the colour table, at no cost per
+    /// pixel). The player's frame cache has a budget of its own.
     ///
     /// With a `displaySize`, frames are composited at full size on the
     /// seeker's canvas and resampled (`BoxFilter`) straight into the
     /// frame the cache holds; the source then reports that frame's size as
     /// its canvas.
     public init(
-        image: GIFImage, checkpointBudget: Int = defaultCheckpointBudget, indexBudget: Int = defaultIndexBudget,
+        image: GIFImage, budget: DecodingBudget = .default,
         executor: FrameDecodeExecutor = .shared, pixelFormat: PixelFormat = .rgba8,
         displaySize: DisplaySize? = nil
     ) {
@@ -94,15 +88,15 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
         // nothing to show again).
         let indexNeed = image.info.framePixelCount
         let frameBytes = (filter?.width ?? image.info.canvasSize.width) * (filter?.height ?? image.info.canvasSize.height) * 4
-        let indexBudget = max(0, indexBudget)
-        self.askedBudgets = (checkpointBudget, indexBudget)
+        let indexBudget = max(0, budget.indexBytes)
+        self.askedBudget = budget
         self.indexBudget = indexNeed < frameBytes * image.info.frameCount ? min(indexBudget, indexNeed) : 0
         self.indices = FrameIndexCache(budget: self.indexBudget)
         // At full size the indices' unused share goes to seek checkpoints; a
         // display-size source is a cell of a feed, which plays forward, so
         // its share is left to the frames.
-        self.checkpointBudget = checkpointBudget + (self.filter == nil ? indexBudget - self.indexBudget : 0)
-        self.state = LockedState(State())
+        self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
+        self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
     }
 
@@ -118,17 +112,17 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// the first snapshot with its canvas known, and `latest` hands the
     /// newest one (the same bytes and frames, and more) to each decode.
     init(
-        progressive image: GIFImage, checkpointBudget: Int, indexBudget: Int = defaultIndexBudget,
+        progressive image: GIFImage, budget: DecodingBudget,
         executor: FrameDecodeExecutor, latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
     ) {
         self.image = image
         self.pixelFormat = .rgba8
         self.executor = executor
-        self.checkpointBudget = checkpointBudget
-        self.indexBudget = max(0, indexBudget)
-        self.askedBudgets = (checkpointBudget, self.indexBudget)
+        self.checkpointBudget = budget.checkpointBytes
+        self.indexBudget = max(0, budget.indexBytes)
+        self.askedBudget = budget
         self.indices = FrameIndexCache(budget: self.indexBudget)
-        self.state = LockedState(State())
+        self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
     }
@@ -148,7 +142,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
 
     /// The seek checkpoints held now (see `FrameSeeker`), for diagnostics:
     /// the count after the latest decode.
-    public var checkpointCount: Int { state.withLock { $0.checkpointCount } }
+    public var checkpointCount: Int { scheduler.holdings.checkpointCount }
 
     /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
     /// diagnostics and memory accounting: the figure after the latest decode.
@@ -157,12 +151,14 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// The bytes of checkpoints and stored indices (with those of frames
     /// handed over in passing) held after the latest decode: the decoding
     /// state beyond the working state (``workingStateByteCount``).
-    public var checkpointAndIndexBytes: Int { state.withLock { $0.checkpointBytes } + indices.byteCount + indices.passingByteCount }
+    public var checkpointAndIndexBytes: Int {
+        scheduler.holdings.checkpointBytes + indices.byteCount + indices.passingByteCount
+    }
 
     /// The frames giflib has decoded for this source so far, across
     /// releases. A player looping over a GIF whose indices fit the index
     /// budget sees it stop growing after the first loop.
-    public var decodeCount: Int { state.withLock { $0.retiredDecodes + $0.decodeCount + $0.indexDecodes } }
+    public var decodeCount: Int { scheduler.holdings.decodeCount }
 
     /// The number of frames the scan found.
     public var frameCount: Int { image.info.frameCount }
@@ -188,17 +184,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// request starts again from frame 0 or a new checkpoint. A decode
     /// running now finishes, and its seeker is dropped after it.
     public func releaseDecodingState() {
-        state.withLock { state in
-            state.generation += 1
-            state.checkpointCount = 0
-            state.checkpointBytes = 0
-            state.workingBytes = 0
-            state.retiredDecodes += state.decodeCount
-            state.decodeCount = 0
-            state.idle = nil
-            state.idleIndexDecoder = nil
-            state.indexDecoderBytes = 0
-        }
+        scheduler.release()
         indices.removeAll()
     }
 
@@ -215,22 +201,14 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// ``releaseDecodingState()`` does, and the next frame starts again
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
-        // The working state read and the trim made under one lock, so a
-        // decode ending between them cannot change the figure trimmed to.
-        let belowWorkingState = state.withLock { state -> Bool in
-            let working = state.workingStateBytes
-            guard bytes >= working else { return true }
-            if state.idle != nil {
-                state.idle!.seeker.trim(toBytes: bytes - working)
-                state.record(state.idle!.seeker)
-            } else if state.seekerLent {
-                state.pendingTrim = min(state.pendingTrim ?? .max, bytes - working)
-            } else {
-                indices.trim(toBytes: bytes - working)
-            }
-            return false
+        switch scheduler.trim(toBytes: bytes, besides: drawers.withLock { $0.bytes }) {
+        case .trimmed:
+            break
+        case .noSeeker(let left):
+            indices.trim(toBytes: left)
+        case .belowWorkingState:
+            if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
         }
-        if belowWorkingState, decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
     }
 
     /// The bytes of the seeker kept between decodes, for a shared memory
@@ -238,7 +216,9 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// (``workingStateByteCount``); 0 after ``releaseDecodingState()``
     /// until the next decode.
     public var decodingStateByteCount: Int {
-        state.withLock { $0.checkpointBytes + $0.workingStateBytes } + indices.byteCount + indices.passingByteCount
+        let holdings = scheduler.holdings
+        return holdings.checkpointBytes + holdings.workingBytes + drawers.withLock { $0.bytes } + indices.byteCount
+            + indices.passingByteCount
     }
 
     /// What the seeker keeps between decodes so that playing on costs one
@@ -249,7 +229,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// giflib's handle). It is the floor a shared budget trims a playing
     /// source's state to. 0 when no decoding state is held.
     public var workingStateByteCount: Int {
-        state.withLock { $0.workingStateBytes }
+        scheduler.holdings.workingBytes + drawers.withLock { $0.bytes }
     }
 
     /// This GIF shown at `size`: a source over the same image that
@@ -260,8 +240,7 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
         if latest != nil { return ScaledFrameSource(base: self, displaySize: size) }
         if size == displaySize { return self }
         return GIFFrameSource(
-            image: image, checkpointBudget: askedBudgets.checkpoints, indexBudget: askedBudgets.indices, executor: executor,
-            pixelFormat: pixelFormat, displaySize: size)
+            image: image, budget: askedBudget, executor: executor, pixelFormat: pixelFormat, displaySize: size)
     }
 
     /// The composited frame at `index`, drawn into `storage` when it is a
@@ -285,221 +264,65 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     public func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
-        var pixels = consume storage
-        let id = state.withLock { state in
-            state.lastRequestID += 1
-            return state.lastRequestID
-        }
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
-                guard !Task.isCancelled else {
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
-                // Move the pixels into the queued request, so that it holds
-                // the only reference and the decode draws into them without
-                // a copy.
-                var moved: [UInt8] = []
-                swap(&moved, &pixels)
-                var request: Request? = Request(
-                    id: id, index: index, priority: priority, pixels: moved, continuation: continuation)
-                moved = []
-                let schedule = state.withLock { state -> Bool in
-                    if let request = request.take() { state.requests.append(request) }
-                    defer { state.scheduled = true }
-                    return !state.scheduled
-                }
-                if schedule {
-                    executor.enqueue(self, priority: priority)
-                } else {
-                    executor.raise(self, to: priority)
-                }
-            }
-        } onCancel: {
-            let dropped = state.withLock { state -> Request? in
-                guard let position = state.requests.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.requests.remove(at: position)
-            }
-            dropped?.continuation?.resume(throwing: CancellationError())
-        }
+        try await scheduler.frame(at: index, reusing: storage, priority: priority, decoder: self)
     }
 
-    // MARK: Running requests on the executor
+    // MARK: Decoding a request
 
-    /// One frame asked for, waiting for its decode.
-    private struct Request: Sendable {
-        /// Names the request for ``frame(at:reusing:)``'s cancellation.
-        var id: Int
-        var index: Int
-        var priority: FrameRequestPriority
-        var pixels: [UInt8]
-        /// `nil` for a drawer's decode-ahead of the frame's indices alone.
-        var continuation: UnsafeContinuation<RenderedFrame, any Error>?
-    }
-
-    /// The seeker between decodes. `@unchecked Sendable`: only the one
-    /// decode running for this source uses it, and the ``state`` lock
-    /// orders the hand-overs.
-    private struct Loan: @unchecked Sendable {
-        var seeker: FrameSeeker
-        /// The ``State/generation`` it was made in.
-        var generation: Int
-        /// The version of the growing image the seeker holds (0: ``image``).
-        var version = 0
-    }
-
-    private struct State: ~Copyable {
-        /// Requests not yet run, in the order asked (run most urgent
-        /// first); storage reused.
-        var requests: [Request] = []
-        /// Whether the source is queued on, or running on, the executor.
-        var scheduled = false
-        /// The latest request's ``Request/id``.
-        var lastRequestID = 0
-        /// The seeker while no decode runs (`nil` also before the first
-        /// decode and after a release).
-        var idle: Loan?
-        var checkpointCount = 0
-        var checkpointBytes = 0
-        /// Whether a decode holds the seeker now.
-        var seekerLent = false
-        /// The decode-ahead of drawers' frames while it does not run.
-        var idleIndexDecoder: FrameIndexDecoder?
-        /// Its buffers' bytes.
-        var indexDecoderBytes = 0
-        /// The frames it decoded.
-        var indexDecodes = 0
+    /// What the drawers hold and want to hear.
+    private struct Drawers {
         /// The drawers' canvases (see ``GIFFrameDrawer``).
-        var drawerBytes = 0
-        /// The seeker's working state (`FrameSeeker.workingStateBytes`),
-        /// kept between decodes (0 before the first decode and after a
-        /// release).
-        var workingBytes = 0
-        /// The giflib decodes of the current seeker, and of those released.
-        var decodeCount = 0
-        var retiredDecodes = 0
-        /// A ``trimDecodingState(toBytes:)`` asked for while the seeker was
-        /// lent, applied when it comes back.
-        var pendingTrim: Int?
-        /// Bumped by ``releaseDecodingState()``: an older seeker is dropped
-        /// when its decode ends.
-        var generation = 0
+        var bytes = 0
+        /// The latest drawer's id.
+        var lastID = 0
         /// Called after the decode-ahead stores a frame (see
         /// ``makeDrawer(notifying:)``).
         var decodedCallbacks: [Int: @Sendable () -> Void] = [:]
-
-        /// Takes the statistics of `seeker`, the current one.
-        mutating func record(_ seeker: FrameSeeker) {
-            checkpointCount = seeker.checkpointCount
-            checkpointBytes = seeker.checkpointByteCount
-            workingBytes = seeker.workingStateBytes
-            decodeCount = seeker.decodeCount
-        }
-
-        /// What the source needs to go on playing: the seeker's working
-        /// state, the decode-ahead's buffers and the drawers' canvases.
-        var workingStateBytes: Int { workingBytes + indexDecoderBytes + drawerBytes }
     }
 
-    /// Runs the most urgent request (the oldest among equals) on the
-    /// calling executor thread, then queues the source again, as urgent as
-    /// its most urgent request, if more are waiting.
-    func runOneRequest() {
-        var next: Request?
-        var lent: Loan?
-        var generation = 0
-        state.withLock { state in
-            guard !state.requests.isEmpty else {
-                state.scheduled = false
-                return
-            }
-            let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) ?? 0
-            next = state.requests.remove(at: position)
-            generation = state.generation
-            if next?.continuation != nil {
-                lent = state.idle.take()
-                state.seekerLent = true
-            }
-        }
-        guard var request = next.take() else { return }
-        guard let continuation = request.continuation else {
-            decodeIndices(of: request.index, generation: generation)
-            return
-        }
-        var loan = lent.take() ?? Loan(
-            seeker: FrameSeeker(
-                image: image, memoryBudget: checkpointBudget, sharing: indices, pixelFormat: pixelFormat),
-            generation: generation)
+    func makeSeeker() -> FrameSeeker {
+        FrameSeeker(image: image, memoryBudget: checkpointBudget, sharing: indices, pixelFormat: pixelFormat)
+    }
+
+    func decodeFrame(
+        _ index: Int, into pixels: inout [UInt8], with loan: inout FrameDecodeScheduler.SeekerLoan
+    ) -> Result<RenderedFrame, any Error> {
         if let (version, grown) = latest?(), version != loan.version {
             loan.seeker.adopt(grown: grown)
             loan.version = version
         }
-        let result: Result<RenderedFrame, any Error>
         do {
             let changed: PixelRect
             if let filter {
                 // Scaled straight from the seeker's canvas (the frame shares
                 // it and is dropped before the next decode draws on it), so
                 // no full-size copy is made or kept.
-                let full = try loan.seeker.frame(at: request.index)
-                filter.apply(full.pixels, into: &request.pixels, premultiplied: pixelFormat == .premultipliedBGRA8)
+                let full = try loan.seeker.frame(at: index)
+                filter.apply(full.pixels, into: &pixels, premultiplied: pixelFormat == .premultipliedBGRA8)
                 changed = filter.outputRect(covering: full.changedRect)
             } else {
                 let canvasBytes = image.info.canvasSize.area * 4
-                if request.pixels.count != canvasBytes { request.pixels = [UInt8](repeating: 0, count: canvasBytes) }
-                let copy = try request.pixels.withUnsafeMutableBytes { buffer throws(GIFError) in
-                    try loan.seeker.copyFrame(at: request.index, into: buffer, bytesPerRow: canvasWidth * 4)
+                if pixels.count != canvasBytes { pixels = [UInt8](repeating: 0, count: canvasBytes) }
+                let copy = try pixels.withUnsafeMutableBytes { buffer throws(GIFError) in
+                    try loan.seeker.copyFrame(at: index, into: buffer, bytesPerRow: canvasWidth * 4)
                 }
                 changed = copy.changedRect
             }
-            result = .success(
+            return .success(
                 RenderedFrame(
-                    index: request.index, width: canvasWidth, height: canvasHeight, pixels: request.pixels,
+                    index: index, width: canvasWidth, height: canvasHeight, pixels: pixels,
                     pixelFormat: pixelFormat, changedRect: changed))
         } catch {
-            result = .failure(error)
+            return .failure(error)
         }
-        var returned: Loan? = loan
-        let more = state.withLock { state -> FrameRequestPriority? in
-            state.seekerLent = false
-            if var loan = returned.take(), loan.generation == state.generation {
-                if let bytes = state.pendingTrim.take() { loan.seeker.trim(toBytes: bytes) }
-                state.record(loan.seeker)
-                state.idle = loan
-            }
-            guard let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) else {
-                state.scheduled = false
-                return nil
-            }
-            return state.requests[position].priority
-        }
-        continuation.resume(with: result)
-        if let more { executor.enqueue(self, priority: more) }
     }
 
-    /// Runs a drawer's decode-ahead request: frame `index`'s indices into
-    /// the shared store, unless held; then queues the source again if more
-    /// requests wait.
-    private func decodeIndices(of index: Int, generation: Int) {
-        let decoder = state.withLock { $0.idleIndexDecoder.take() } ?? FrameIndexDecoder()
-        let decoded = decoder.fill(indices, frame: index, of: image)
-        var returned: FrameIndexDecoder? = decoder
-        let more = state.withLock { state -> FrameRequestPriority? in
-            if generation == state.generation, let decoder = returned.take() {
-                state.idleIndexDecoder = decoder
-                state.indexDecoderBytes = decoder.byteCount
-            }
-            if decoded { state.indexDecodes += 1 }
-            guard let position = FrameDecodeExecutor.mostUrgent(state.requests, { $0.priority }) else {
-                state.scheduled = false
-                return nil
-            }
-            return state.requests[position].priority
-        }
-        if decoded {
-            for callback in state.withLock({ $0.decodedCallbacks.values }) { callback() }
-        }
-        if let more { executor.enqueue(self, priority: more) }
+    func decodeIndices(of index: Int, with decoder: FrameIndexDecoder) -> Bool {
+        decoder.fill(indices, frame: index, of: image)
+    }
+
+    func indicesStored() {
+        for callback in drawers.withLock({ $0.decodedCallbacks.values }) { callback() }
     }
 
     // MARK: Drawing
@@ -519,32 +342,33 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
         // frame cache.
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         indices.keepPassingFrames()
-        let id = state.withLock { state -> Int in
-            state.lastRequestID += 1
-            if let decoded { state.decodedCallbacks[state.lastRequestID] = decoded }
-            return state.lastRequestID
-        }
-        return GIFFrameDrawer(source: self, id: id, indices: indices, filter: filter)
+        return GIFFrameDrawer(source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter)
     }
 
     /// A drawer that decodes on the calling thread (a ``DrawingPlayer``'s),
     /// with `checkpointBudget` bytes of seek checkpoints of its own.
     func makeCallingThreadDrawer(checkpointBudget: Int) -> GIFFrameDrawer {
-        let id = state.withLock { state -> Int in
-            state.lastRequestID += 1
-            return state.lastRequestID
-        }
-        return GIFFrameDrawer(
-            source: self, id: id, indices: indices, filter: filter, checkpointBudget: checkpointBudget,
+        GIFFrameDrawer(
+            source: self, id: nextDrawerID(notifying: nil), indices: indices, filter: filter, checkpointBudget: checkpointBudget,
             decodesOnCallingThread: true)
+    }
+
+    /// A new drawer's id, with `decoded` kept for it (see
+    /// ``makeDrawer(notifying:)``).
+    private func nextDrawerID(notifying decoded: (@Sendable () -> Void)?) -> Int {
+        drawers.withLock { drawers -> Int in
+            drawers.lastID += 1
+            if let decoded { drawers.decodedCallbacks[drawers.lastID] = decoded }
+            return drawers.lastID
+        }
     }
 
     /// Forgets drawer `id`'s callback and its canvases' bytes: the drawer
     /// went away.
     func drawerEnded(_ id: Int, bytes: Int) {
-        state.withLock { state in
-            state.decodedCallbacks[id] = nil
-            state.drawerBytes -= bytes
+        drawers.withLock { drawers in
+            drawers.decodedCallbacks[id] = nil
+            drawers.bytes -= bytes
         }
     }
 
@@ -552,34 +376,14 @@ public final class GIFFrameSource: BudgetedFrameSource, Sendable {
     /// queued already), as ``FrameRequestPriority/needed`` when `urgent`,
     /// else as look-ahead.
     func requestIndices(_ frames: [Int], urgent: Bool) {
-        let priority: FrameRequestPriority = urgent ? .now : .prefetch
         guard !indices.holdsAll(frames) else { return }
-        let schedule = state.withLock { state -> Bool? in
-            var added = false
-            for index in frames where indices.entry(index) == nil {
-                if let queued = state.requests.firstIndex(where: { $0.continuation == nil && $0.index == index }) {
-                    if state.requests[queued].priority < priority { state.requests[queued].priority = priority }
-                    continue
-                }
-                state.lastRequestID += 1
-                state.requests.append(
-                    Request(id: state.lastRequestID, index: index, priority: priority, pixels: [], continuation: nil))
-                added = true
-            }
-            guard added else { return nil }
-            defer { state.scheduled = true }
-            return !state.scheduled
-        }
-        guard let schedule else { return }
-        if schedule {
-            executor.enqueue(self, priority: priority)
-        } else {
-            executor.raise(self, to: priority)
+        scheduler.requestIndices(frames, priority: urgent ? .now : .prefetch, decoder: self) {
+            indices.entry($0) != nil
         }
     }
 
     /// A drawer's canvases grew or shrank by `delta` bytes.
     func drawerBytesChanged(by delta: Int) {
-        state.withLock { $0.drawerBytes += delta }
+        drawers.withLock { $0.bytes += delta }
     }
 }

@@ -26,7 +26,7 @@ import EngineSupport
 /// - **Frames.** ``frame(at:)`` gives any available frame, in any order, as
 ///   ``GIFFrameSource`` does: one `FrameSeeker` kept between calls, which
 ///   takes on the bytes read furthest before each decode, with checkpoints
-///   within ``checkpointBudget``. Decodes run on the ``executor``'s threads,
+///   and stored indices within ``budget``. Decodes run on the ``executor``'s threads,
 ///   never on Swift's cooperative pool.
 /// - **Memory.** The bytes received (held once: the seeker's image shares
 ///   them, and an append writes past what it reads, so appends cost the
@@ -46,13 +46,21 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     public let limits: DecodingLimits
     /// The threads decodes run on.
     public let executor: FrameDecodeExecutor
-    /// The most bytes the seek checkpoints hold.
-    public let checkpointBudget: Int
+    /// The most bytes the seek checkpoints and the stored indices hold.
+    public let budget: DecodingBudget
 
     private let state: LockedState<State>
 
-    private struct State: ~Copyable {
+    /// The stream being read. `@unchecked Sendable`: a `ProgressiveGIF` is
+    /// not (its frame iterator holds giflib's handle and buffers); this one
+    /// is read and changed only with the ``state`` lock held, and only
+    /// `Sendable` values (its info, its images, counts) leave the lock.
+    private struct Stream: @unchecked Sendable {
         var gif: ProgressiveGIF
+    }
+
+    private struct State: ~Copyable {
+        var stream: Stream
         /// Bumped whenever frames arrive or the stream ends: what the
         /// decoder's seeker compares.
         var version = 1
@@ -68,16 +76,15 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     /// A source with no bytes yet.
     /// - Parameters:
     ///   - limits: The limits the stream is read with.
-    ///   - checkpointBudget: The most bytes seek checkpoints hold.
+    ///   - budget: The most bytes seek checkpoints and stored indices hold.
     ///   - executor: The threads decodes run on.
     public init(
-        limits: DecodingLimits = .default, checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget,
-        executor: FrameDecodeExecutor = .shared
+        limits: DecodingLimits = .default, budget: DecodingBudget = .default, executor: FrameDecodeExecutor = .shared
     ) {
         self.limits = limits
         self.executor = executor
-        self.checkpointBudget = checkpointBudget
-        self.state = LockedState(State(gif: ProgressiveGIF(limits: limits)))
+        self.budget = budget
+        self.state = LockedState(State(stream: Stream(gif: ProgressiveGIF(limits: limits))))
     }
 
     // MARK: Feeding bytes
@@ -131,12 +138,12 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     /// file.)
     public var error: GIFError? {
         state.withLock { state in
-            state.failure ?? (state.timing.isComplete ? state.gif.info?.error : nil)
+            state.failure ?? (state.timing.isComplete ? state.stream.gif.info?.error : nil)
         }
     }
 
     /// The number of bytes received.
-    public var receivedByteCount: Int { state.withLock { $0.gif.receivedByteCount } }
+    public var receivedByteCount: Int { state.withLock { $0.stream.gif.receivedByteCount } }
 
     /// The canvas, once the first frame's descriptor is in; `nil` before.
     public var canvasSize: PixelSize? { state.withLock { $0.canvas } }
@@ -229,7 +236,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
 
     /// The bytes read furthest, for the decoder's seeker.
     private func latestImage() -> (version: Int, image: GIFImage)? {
-        state.withLock { state in state.gif.image.map { (state.version, $0) } }
+        state.withLock { state in state.stream.gif.image.map { (state.version, $0) } }
     }
 
     /// Applies `change` to the stream, then tells the listeners what arrived.
@@ -238,12 +245,12 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
         let (timing, hub) = state.withLock { state -> (FrameSourceTiming?, EventHub<FrameSourceTiming>?) in
             guard !state.timing.isComplete else { return (nil, nil) }
             do throws(GIFError) {
-                try change(&state.gif)
+                try change(&state.stream.gif)
             } catch {
                 thrown = error
                 state.failure = error
             }
-            let gif = state.gif
+            let gif = state.stream.gif
             let timing = FrameSourceTiming(
                 frameDelays: gif.info?.frames.map(\.delay) ?? [],
                 storedLoopCount: gif.info?.loopCount.stored,
@@ -251,7 +258,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
             if state.canvas == nil, let canvas = gif.canvasSize { state.canvas = canvas }
             if state.decoder == nil, let image = gif.image {
                 state.decoder = GIFFrameSource(
-                    progressive: image, checkpointBudget: checkpointBudget, executor: executor,
+                    progressive: image, budget: budget, executor: executor,
                     latest: { [weak self] in self?.latestImage() })
             }
             guard timing != state.timing else { return (nil, nil) }

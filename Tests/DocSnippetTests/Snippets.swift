@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:207
+        // begin README.md:210
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:207
+        // end README.md:210
 
-        // begin README.md:242
+        // begin README.md:245
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:242
+        // end README.md:245
 
-        // begin README.md:278
+        // begin README.md:281
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:278
+        // end README.md:281
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -177,7 +177,7 @@ enum Snippets {
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:75
 
         // begin Sources/GIF/GIF.docc/DecodingAGIF.md:89
-        var seeker = image.makeSeeker()              // checkpoints within 64 MiB
+        var seeker = image.makeSeeker()              // DecodingBudget.default: 8 MiB of checkpoints, 48 MiB of indices
         let last = try seeker.frame(at: image.info.frameCount - 1)
         print(last.index)
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:89

@@ -32,12 +32,9 @@ import Testing
     /// A player of `image` starting at ``start``.
     static func player(
         _ image: GIFImage, configuration: PlayerConfiguration = .init(),
-        indexBudget: Int = DrawingPlayer<ManualClock.Instant>.defaultIndexBudget,
-        checkpointBudget: Int = GIFFrameSource.defaultCheckpointBudget
+        budget: DecodingBudget = .default
     ) throws -> DrawingPlayer<ManualClock.Instant> {
-        try DrawingPlayer(
-            image: image, configuration: configuration, indexBudget: indexBudget, checkpointBudget: checkpointBudget,
-            startingAt: start)
+        try DrawingPlayer(image: image, configuration: configuration, budget: budget, startingAt: start)
     }
 
     /// The frames of the plain whole-file iterator (no seeker, no stored
@@ -158,10 +155,10 @@ import Testing
             let expected = Self.expected(image)
         else { return }
         let need = image.info.frames.reduce(0) { $0 + $1.rect.clipped(toWidth: image.info.canvasSize.width, height: image.info.canvasSize.height).area }
-        for indexBudget in [DrawingPlayer<ManualClock.Instant>.defaultIndexBudget, 0] {
+        for indexBudget in [DecodingBudget.default.indexBytes, 0] {
             let player = try Self.player(
-                image, configuration: PlayerConfiguration(loop: .forever), indexBudget: indexBudget,
-                checkpointBudget: image.info.canvasSize.area * 4 * 4)
+                image, configuration: PlayerConfiguration(loop: .forever),
+                budget: DecodingBudget(checkpointBytes: image.info.canvasSize.area * 4 * 4, indexBytes: indexBudget))
             let buffer = HostBuffer(player)
             func check(_ context: String) throws {
                 let drawn = try buffer.draw(player)

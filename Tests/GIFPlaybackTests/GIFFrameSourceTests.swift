@@ -186,7 +186,8 @@ import Testing
         let frames = image.info.frameCount
         let canvasBytes = image.info.canvasSize.area * 4
         let budget = FrameMemoryBudget(byteBudget: canvasBytes * 4)
-        let sources = [GIFFrameSource(image: image, checkpointBudget: 0), GIFFrameSource(image: image, checkpointBudget: 0)]
+        let noCheckpoints = DecodingBudget(checkpointBytes: 0, indexBytes: DecodingBudget.default.indexBytes)
+        let sources = [GIFFrameSource(image: image, budget: noCheckpoints), GIFFrameSource(image: image, budget: noCheckpoints)]
         let caches = sources.map { FrameCache(source: $0, budget: budget, lookahead: 0) }
         for cache in caches { cache.beginPlaying() }
         for _ in 0..<2 {
@@ -201,7 +202,7 @@ import Testing
 
     @Test func aZeroIndexBudgetDecodesEveryTime() async throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
-        let source = GIFFrameSource(image: image, checkpointBudget: 0, indexBudget: 0)
+        let source = GIFFrameSource(image: image, budget: DecodingBudget(checkpointBytes: 0, indexBytes: 0))
         for index in [0, 1, 2, 0, 1, 2] { _ = try await source.frame(at: index) }
         #expect(source.decodeCount == 6)
         #expect(source.indexBytes == 0)
@@ -212,7 +213,8 @@ import Testing
     /// frame 0 no more, and the frames after it follow on from it.
     @Test func aLoopStartingAgainCopiesFrameZeroBack() async throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
-        let source = GIFFrameSource(image: image, indexBudget: 0)
+        let source = GIFFrameSource(
+            image: image, budget: DecodingBudget(checkpointBytes: DecodingBudget.default.checkpointBytes, indexBytes: 0))
         var first: [[UInt8]] = []
         for index in [0, 1, 2] { first.append(try await source.frame(at: index).pixels) }
         #expect(source.checkpointCount >= 1)

@@ -135,7 +135,9 @@ enum NineGrid {
                     // take the budget from frames.
                     let image = grid.holdsBytes
                         ? try GIFImage(contentsOf: path) : try GIFImage(readingFramesFromFileAt: path)
-                    return GIFFrameSource(image: image, checkpointBudget: checkpointBytes, executor: executor)
+                    var budget = DecodingBudget.default
+                    budget.checkpointBytes = checkpointBytes
+                    return GIFFrameSource(image: image, budget: budget, executor: executor)
                 }
                 canvasPixels += cache.source.canvasWidth * cache.source.canvasHeight
                 players.append(try Player(source: cache.source, configuration: configuration,

@@ -22,7 +22,7 @@ enum PlayerReport {
     static func printSection(workloads: [Workload], cBaseline: [String: Double]) {
         print()
         print("Player: host-driven (advance to nextChangeInstant, currentImage, read a byte; no sleeping),")
-        print("  default cache budget (32 MiB) and checkpoint budget (8 MiB); each workload in a fresh process.")
+        print("  default cache budget (32 MiB) and decoding budget; each workload in a fresh process.")
         let preload = mallocCountingPreload()
         print()
         let runs = workloads.map { workload in

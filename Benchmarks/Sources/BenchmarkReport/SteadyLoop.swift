@@ -160,10 +160,11 @@ enum SteadyLoop {
             ],
             rows: rows)
         print()
-        print("Each workload in a fresh process; 4 loops, every frame drawn. DrawingPlayer: default budgets (48 MiB")
-        print("  indices, 8 MiB checkpoints), advanced to each frame change and drawn into a canvas-sized buffer on")
-        print("  the calling thread. Player (for comparison): default budgets (32 MiB frame cache, 16 MiB indices,")
-        print("  8 MiB checkpoints), paced, currentImage() per frame through the cache and the decode thread.")
+        let budget = DecodingBudget.default
+        print("Each workload in a fresh process; 4 loops, every frame drawn. DrawingPlayer: default budget (\(budget.indexBytes >> 20) MiB")
+        print("  indices, \(budget.checkpointBytes >> 20) MiB checkpoints), advanced to each frame change and drawn into a canvas-sized buffer on")
+        print("  the calling thread. Player (for comparison): default budgets (32 MiB frame cache, the same decoding")
+        print("  budget), paced, currentImage() per frame through the cache and the decode thread.")
         print("  Loop 4 CPU: process CPU time (getrusage user + system, every thread) of loop 4 alone. ×C: over the")
         print("  least of 3 C baseline decode + composite of the whole file, same process, CPU time. Decodes: frames")
         print("  giflib decoded in that loop (DrawingPlayer.decodeCount, GIFFrameSource.decodeCount).")

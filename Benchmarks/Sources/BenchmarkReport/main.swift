@@ -234,8 +234,8 @@ print("GIF 1 thread ×C: GIF's time to decode and composite every frame over the
 print("GIF parallel ×C: the same with makeFrameIterator(parallel: true) (target ≤ 0.65 with ≥ 20 frames);")
 print("  * = frames too small on average to hand to another thread, decoded on the calling thread.")
 print("decode ÷ scan: how many times faster the scan is than GIF's full one-thread decode (target ≥ 20).")
-print("seek (frames): FrameSeeker.frame(at:) to every frame once in shuffled order, checkpoints saved (64 MiB")
-print("  default budget), mean per seek in units of GIF's mean one-thread time per frame (target ≤ 3).")
+print("seek (frames): FrameSeeker.frame(at:) to every frame once in shuffled order, checkpoints and indices")
+print("  saved (DecodingBudget.default: \(DecodingBudget.default.checkpointBytes >> 20) MiB and \(DecodingBudget.default.indexBytes >> 20) MiB), mean per seek in units of GIF's mean one-thread time per frame (target ≤ 3).")
 print("Load average after: \(Timing.loadAverage). Parallel figures need idle cores: on a loaded machine")
 print("  they approach the one-thread figures.")
 

@@ -35,6 +35,10 @@ package final class FrameIndexCache: Sendable {
     }
 
     private struct Table {
+        /// The most bytes stored: the budget, lowered by each trim (see
+        /// ``FrameIndexCache/trim(toBytes:)``), back to the budget when
+        /// everything is dropped.
+        var limit: Int
         /// By frame index; grows as frames are offered.
         var entries: [Entry?] = []
         var byteCount = 0
@@ -50,7 +54,7 @@ package final class FrameIndexCache: Sendable {
 
     /// The most bytes of indices held.
     let budget: Int
-    private let table = LockedState(Table())
+    private let table: LockedState<Table>
     /// Whether frames past the budget are kept as passing: set once a
     /// drawing seeker reads from this cache.
     private let keepsPassing = Atomic<Bool>(false)
@@ -61,6 +65,7 @@ package final class FrameIndexCache: Sendable {
 
     package init(budget: Int) {
         self.budget = max(0, budget)
+        table = LockedState(Table(limit: self.budget))
     }
 
     /// Bytes of indices held now within the budget.
@@ -119,13 +124,13 @@ package final class FrameIndexCache: Sendable {
         guard area <= indices.count || !outcome.decodedAnything else { return }
         let fits = table.withLock { table -> Bool? in
             if frame.index < table.entries.count, table.entries[frame.index] != nil { return nil }
-            if table.byteCount + area <= budget { return true }
+            if table.byteCount + area <= table.limit { return true }
             return passing && !table.passing.contains(where: { $0.index == frame.index }) ? false : nil
         }
         guard let fits else { return }
         let entry = Entry(indices: outcome.decodedAnything ? Array(indices[..<area]) : [], outcome: outcome)
         table.withLock { table in
-            if fits, table.byteCount + entry.indices.count <= budget {
+            if fits, table.byteCount + entry.indices.count <= table.limit {
                 if frame.index >= table.entries.count {
                     table.entries.append(contentsOf: repeatElement(nil, count: frame.index + 1 - table.entries.count))
                 }
@@ -155,25 +160,35 @@ package final class FrameIndexCache: Sendable {
         table.frameCount -= 1
     }
 
-    /// Drops the passing frames, then the highest-numbered frames until at
-    /// most `bytes` are held, keeping the prefix a looping player gains most
-    /// from.
+    /// Drops the highest-numbered frames, then the oldest passing frames,
+    /// until at most `bytes` are held in all, keeping the prefix a looping
+    /// player gains most from and the frames just passed on to a drawing
+    /// seeker (the next draw's); and stores no more than the trim left from
+    /// then on, until ``removeAll()``, frames past that being passed on.
+    /// A store that grew back to its own budget after each trim, or a trim
+    /// that dropped the passing frames first, would give a shared budget
+    /// smaller than the GIF's indices the very frames the decode-ahead had
+    /// just decoded for the next draw, again and again, and the draw would
+    /// never find them.
     package func trim(toBytes bytes: Int) {
         table.withLock { table in
-            table.passing.removeAll()
-            table.passingBytes = 0
+            let target = max(0, bytes)
+            table.limit = min(table.limit, max(0, target - table.passingBytes))
             var index = table.entries.count - 1
-            while table.byteCount > max(0, bytes), index >= 0 {
+            while table.byteCount > table.limit, index >= 0 {
                 Self.remove(index, from: &table)
                 index -= 1
             }
             while let last = table.entries.last, last == nil { table.entries.removeLast() }
+            while table.byteCount + table.passingBytes > target, !table.passing.isEmpty {
+                table.passingBytes -= table.passing.removeFirst().entry.indices.count
+            }
         }
     }
 
     /// Drops every entry.
     package func removeAll() {
-        table.withLock { $0 = Table() }
+        table.withLock { $0 = Table(limit: budget) }
     }
 
     /// Drops the entries that `grown` (the same GIF read further) may decode

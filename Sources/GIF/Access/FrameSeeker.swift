@@ -33,13 +33,6 @@
 /// show(frame.pixels, frame.size)
 /// ```
 public struct FrameSeeker {
-    /// The default budget for checkpoints: 64 MiB.
-    public static let defaultMemoryBudget = 64 << 20
-    /// The default budget for stored frame indices: 16 MiB, the indices of
-    /// 16 million frame pixels (for instance 60 whole 520 × 520 frames, or
-    /// a long screen recording of small changed rectangles).
-    public static let defaultIndexBudget = 16 << 20
-
     /// The image being decoded.
     public private(set) var image: GIFImage
     /// The most bytes the checkpoints may hold.
@@ -59,19 +52,19 @@ public struct FrameSeeker {
     /// the same reference, unused).
     private let indices: FrameIndexCache
 
-    /// A seeker over `image` whose checkpoints hold at most `memoryBudget`
-    /// bytes (each holds about one canvas, width × height × 4 bytes) and
-    /// whose stored frame indices hold at most `indexBudget` bytes (one a
-    /// pixel of each frame's rectangle; 0 turns the index tier off), with
-    /// canvases in `pixelFormat`. Negative budgets count as 0.
-    public init(
-        image: GIFImage, memoryBudget: Int = Self.defaultMemoryBudget, indexBudget: Int = Self.defaultIndexBudget,
-        pixelFormat: PixelFormat = .rgba8
-    ) {
-        self.init(image: image, memoryBudget: memoryBudget, sharing: FrameIndexCache(budget: indexBudget), pixelFormat: pixelFormat)
+    /// A seeker over `image` whose checkpoints hold at most
+    /// `budget.checkpointBytes` (each holds about one canvas, width × height
+    /// × 4 bytes) and whose stored frame indices hold at most
+    /// `budget.indexBytes` (one a pixel of each frame's rectangle; 0 turns
+    /// the index tier off), with canvases in `pixelFormat`. Negative budgets
+    /// count as 0.
+    public init(image: GIFImage, budget: DecodingBudget = .default, pixelFormat: PixelFormat = .rgba8) {
+        self.init(
+            image: image, memoryBudget: budget.checkpointBytes, sharing: FrameIndexCache(budget: budget.indexBytes),
+            pixelFormat: pixelFormat)
     }
 
-    /// A seeker like ``init(image:memoryBudget:indexBudget:pixelFormat:)``
+    /// A seeker like ``init(image:budget:pixelFormat:)``
     /// whose stored indices live in `indices`, which other seekers of the
     /// same image (on other threads) read and fill too: a decoding seeker
     /// fills it ahead of the drawing seekers of the players of one GIF.
@@ -155,8 +148,10 @@ public struct FrameSeeker {
     /// Drops saved state until at most `bytes` of checkpoints and stored
     /// indices remain: checkpoints first, the furthest frame first, then
     /// the indices of the highest-numbered frames (a looping player gains
-    /// most from the first frames kept). The budgets stay as they were, so
-    /// later decodes may store again; call it again to hold a lower figure.
+    /// most from the first frames kept). Later decodes may save checkpoints
+    /// again, up to the checkpoint budget; the index store keeps no more
+    /// than the trim left it, until it is emptied (see
+    /// `FrameIndexCache.trim(toBytes:)`).
     public mutating func trim(toBytes bytes: Int) {
         let target = max(0, bytes)
         for index in checkpoints.keys.sorted(by: >) where checkpointAndIndexBytes > target {

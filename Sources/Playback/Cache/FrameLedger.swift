@@ -6,7 +6,12 @@ extension FrameMemoryBudget {
     /// table: a struct this large changed through `Dictionary`'s `_modify`
     /// accessor costs a heap-allocated coroutine frame per change, several
     /// per frame shown.
-    final class Member {
+    ///
+    /// `@unchecked Sendable`: a member is reached only through the ledger,
+    /// with the budget's lock held, and never handed out of it (callers get
+    /// copies: its source, a statistics snapshot), so the lock orders every
+    /// read and write of its fields.
+    final class Member: @unchecked Sendable {
         let source: any FrameSource
         /// The source as one that reports and gives back decoding state, or
         /// `nil` (it then counts as holding none).

@@ -51,11 +51,11 @@ import Testing
         let canvas = image.info.canvasSize.area * 4
         // Three loops and 64 seeks with every frame's indices held; two
         // loops and 32 seeks with half of them; two loops with none.
-        for (indexBudget, loops, seeks) in [(FrameSeeker.defaultIndexBudget, 3, 64), (need / 2, 2, 32), (0, 2, 0)] {
+        for (indexBudget, loops, seeks) in [(DecodingBudget.default.indexBytes, 3, 64), (need / 2, 2, 32), (0, 2, 0)] {
             // Checkpoints for about every fourth frame, so seeks resume from
             // them too, and a seek costs a few frames.
             let checkpoints = canvas * max(1, expected.count / 4)
-            var seeker = image.makeSeeker(memoryBudget: checkpoints, indexBudget: indexBudget)
+            var seeker = image.makeSeeker(budget: DecodingBudget(checkpointBytes: checkpoints, indexBytes: indexBudget))
             var decodesAfterLoop: [Int] = []
             for _ in 0..<loops {
                 for index in expected.indices { try Self.check(&seeker, index, expected, file) }

@@ -34,14 +34,15 @@ import Testing
         guard let image = try? GIFImage(contentsOf: path), image.info.frameCount > 0 else { return }
         let expected = Self.checksums(image)
         // The default budget, and budgets that fit only a few canvases.
-        for budget in [FrameSeeker.defaultMemoryBudget, image.info.canvasSize.area * 4 * 3, 1] {
-            var seeker = image.makeSeeker(memoryBudget: budget)
+        for budget in [DecodingBudget.default.checkpointBytes, image.info.canvasSize.area * 4 * 3, 1] {
+            var seeker = image.makeSeeker(
+                budget: DecodingBudget(checkpointBytes: budget, indexBytes: DecodingBudget.default.indexBytes))
             // Every frame, twice, with the default budget on small files; with
             // small budgets or large files (a debug build checksums slowly), a
             // shorter tour and its backward jumps.
             let order = Self.order(expected.count)
             let small = image.info.canvasSize.area * expected.count < 4_000_000
-            let tour = budget == FrameSeeker.defaultMemoryBudget && small
+            let tour = budget == DecodingBudget.default.checkpointBytes && small
                 ? order : Array(order.prefix(48)) + order.suffix(3)
             for index in tour {
                 let frame = try seeker.frame(at: index)
@@ -54,7 +55,8 @@ import Testing
     @Test func checkpointsStayWithinTheBudget() throws {
         let image = try Fixture.open("demo.gif")
         let canvas = image.info.canvasSize.area * 4
-        var seeker = image.makeSeeker(memoryBudget: canvas * 10)
+        var seeker = image.makeSeeker(
+            budget: DecodingBudget(checkpointBytes: canvas * 10, indexBytes: DecodingBudget.default.indexBytes))
         try seeker.prepare()
         #expect(seeker.checkpointCount <= 10)
         #expect(seeker.checkpointInterval == (image.info.frameCount + 9) / 10)
@@ -75,7 +77,8 @@ import Testing
         builder.trailer()
         let image = try GIFImage(bytes: builder.bytes)
         #expect(image.info.frameCount == 3)
-        var seeker = image.makeSeeker(memoryBudget: budgets.checkpoints, indexBudget: budgets.indices)
+        var seeker = image.makeSeeker(
+            budget: DecodingBudget(checkpointBytes: budgets.checkpoints, indexBytes: budgets.indices))
         var failure: GIFError?
         for index in [0, 1, 2, 2, 1, 0, 2, 0, 0, 1] {
             do {
@@ -101,7 +104,7 @@ import Testing
         try #require(empty.info.canvasSize.area == 0)
         for image in [empty, try Fixture.open("demo.gif")] {
             for budget in [Int.max, Int.max - 1, 0, -1, Int.min] {
-                var seeker = image.makeSeeker(memoryBudget: budget, indexBudget: budget)
+                var seeker = image.makeSeeker(budget: DecodingBudget(checkpointBytes: budget, indexBytes: budget))
                 #expect(seeker.checkpointInterval >= 1)
                 _ = try? seeker.frame(at: 0)
                 _ = try? seeker.frame(at: image.info.frameCount - 1)

@@ -122,7 +122,9 @@ import Testing
     func seekingGivesTheSameChangedRect(_ file: String) throws {
         let image = try GIFImage(contentsOf: Corpus.path(file))
         let expected = Self.frames(image).frames.map(\.changedRect)
-        var seeker = image.makeSeeker(memoryBudget: image.info.canvasSize.area * 4 * 2)
+        var budget = DecodingBudget.default
+        budget.checkpointBytes = image.info.canvasSize.area * 4 * 2
+        var seeker = image.makeSeeker(budget: budget)
         let count = expected.count
         for index in [count - 1, 1, count / 2, 0, count - 1, (count / 2 + 1) % count] {
             #expect(try seeker.frame(at: index).changedRect == expected[index], "frame \(index)")

@@ -1,0 +1,45 @@
+/// The memory a decoder keeps so that later frames cost less than decoding
+/// them again: seek checkpoints and stored palette indices.
+///
+/// Every decoder that keeps such state takes one: `FrameSeeker` and
+/// ``GIFImage/makeSeeker(budget:pixelFormat:)``, and in GIFPlayback the
+/// frame sources and the drawing player. Each keeps at most what the GIF
+/// needs: a budget larger than the GIF's indices or checkpoints costs
+/// nothing.
+///
+/// - **Indices** (``indexBytes``) come first: one byte a pixel of each
+///   frame's own rectangle, kept in the order frames are first decoded. A
+///   frame held there is composited again without giflib, about a tenth of
+///   a decode, so a loop over a GIF whose indices fit decodes each frame
+///   once, and a seek resumes from a checkpoint by compositing.
+/// - **Checkpoints** (``checkpointBytes``): whole canvases (about
+///   `width × height × 4` bytes each) saved at even intervals, which bound
+///   how far back a seek, or a frame whose indices did not fit, resumes.
+public struct DecodingBudget: Sendable, Hashable {
+    /// The most bytes of seek checkpoints. Negative counts as 0.
+    public var checkpointBytes: Int
+    /// The most bytes of stored palette indices; 0 turns storing them off.
+    /// Negative counts as 0.
+    public var indexBytes: Int
+
+    /// A budget of `checkpointBytes` of checkpoints and `indexBytes` of
+    /// stored indices. To change one of them, start from ``default``:
+    /// `var budget = DecodingBudget.default; budget.indexBytes = 0`.
+    public init(checkpointBytes: Int, indexBytes: Int) {
+        self.checkpointBytes = checkpointBytes
+        self.indexBytes = indexBytes
+    }
+
+    /// 8 MiB of checkpoints and 48 MiB of indices.
+    ///
+    /// 48 MiB holds the indices of 48 million frame pixels: every frame of
+    /// the GIFs measured (`sample_big.gif`'s 259 whole 1000 × 175 frames
+    /// take 43 MiB), so they loop without giflib after the first pass, and a
+    /// seek composites stored frames from the nearest checkpoint instead of
+    /// decoding them. A GIF of smaller frames keeps only what it needs (a
+    /// 600-frame screen recording of small changes, 7.8 MB). 8 MiB of
+    /// checkpoints is a few canvases of a typical GIF: with the frames on
+    /// the way stored, a seek to any frame costs a few frames' decoding
+    /// (see the benchmarks' seek figure).
+    public static let `default` = DecodingBudget(checkpointBytes: 8 << 20, indexBytes: 48 << 20)
+}
