@@ -21,15 +21,7 @@ swift="${SWIFT:-swift}"
 missing=()
 echo '#include <X11/Xlib.h>' | ${CC:-cc} -E -x c - >/dev/null 2>&1 || missing+=(libx11-dev pkg-config)
 if { $testing || [ -z "${DISPLAY:-}" ]; } && ! command -v Xvfb >/dev/null; then missing+=(xvfb); fi
-install() {
-    command -v apt-get >/dev/null || { echo "example: apt-get is not available: install ${missing[*]} by hand." >&2; return 1; }
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    echo "Installing ${missing[*]} with apt-get…" >&2
-    $sudo apt-get update -qq &&
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
-if [ ${#missing[@]} -gt 0 ] && ! install; then
+if [ ${#missing[@]} -gt 0 ] && ! scripts/apt-install.sh "${missing[@]}"; then
     if $testing; then echo "example: SKIPPED: the window test needs ${missing[*]}, which could not be installed"; exit 0; fi
     exit 1
 fi
