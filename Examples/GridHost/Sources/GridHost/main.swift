@@ -135,9 +135,9 @@ guard image.pointee.bits_per_pixel == 32, image.pointee.byte_order == LSBFirst e
 // group, the changed players drawn, the changed rectangles put.
 let refresh = Duration.nanoseconds(16_666_667)
 let maxScroll = height - windowHeight
-var scroll = -1, keyScroll = 0, mapped = false, running = true
+var scroll = -1, keyScroll = 0, mapped = false, running = true  // scroll: the grid pixel row at the top (-1: none yet)
 var dirty: [PixelRect] = [], redrawAll = false
-var paused = Duration.zero  // grid time spent stopped at stops already passed
+var paused = Duration.zero  // the time the grid's clock stood still at the stops passed
 var draws = 0, lateDraws = 0, failures = 0
 var wake = clock.now
 for cell in cells { await cell.player.play(at: epoch) }
