@@ -20,15 +20,7 @@ Darwin)
     brew list giflib >/dev/null 2>&1 || brew install giflib
     ;;
 *)
-    if ! command -v apt-get >/dev/null; then
-        echo "giflib's headers (gif_lib.h) are missing and apt-get is not available: install giflib by hand." >&2
-        exit 1
-    fi
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    echo "Installing libgif-dev (giflib's headers) with apt-get…" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libgif-dev pkg-config >/dev/null
+    "$(dirname "$0")/apt-install.sh" libgif-dev pkg-config
     ;;
 esac
 
