@@ -1,26 +1,26 @@
 # The two commands of the quick start are `make demo` and `make test`; each
-# installs giflib's headers first when they are missing.
+# installs giflib's and libpng's headers first when they are missing.
 
 SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test test-long build release giflib fixtures clean bench fuzz docs snippets example
+.PHONY: demo test test-long build release libraries fixtures clean bench fuzz docs snippets example
 
-giflib:
-	@scripts/ensure-giflib.sh
+libraries:
+	@scripts/ensure-libraries.sh
 
-build: giflib
+build: libraries
 	$(SWIFT) build --product gif
 
 ## The `gif` command as it is benchmarked: release, and on Linux one
-## static executable (Swift's runtime and giflib inside, no dynamic loader),
+## static executable (Swift's runtime, giflib and libpng inside, no dynamic loader),
 ## which starts in half the time of a dynamically linked one: a 1-frame dump
 ## is 2.1 M instructions instead of 4.7 M.
 ifeq ($(shell uname -s),Linux)
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -static-executable
 endif
-release: giflib
+release: libraries
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product gif
 
 ## Builds the `gif` command and runs it on the bundled demo fixture: its info,
@@ -43,7 +43,7 @@ demo: build
 ## it in debug and runs it: on $DISPLAY, or for 10 s under Xvfb with its last
 ## picture saved to out/gridhost.ppm.
 EXAMPLE_FLICK ?= 2000
-example: giflib
+example: libraries
 	scripts/example.sh --flick $(EXAMPLE_FLICK)
 
 ## The whole test suite in one build under AddressSanitizer (every test,
@@ -53,14 +53,14 @@ example: giflib
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:
 ## `make test SWEEP_SEED=N` replays a run exactly.
-test: giflib
+test: libraries
 	SWEEP_SEED=$(SWEEP_SEED) scripts/test.sh
 
 ## Everything in full: every planned prefix and byte change of the corruption
 ## sweep, every file streamed 1 and 7 bytes at a time, every corpus file
 ## through the index tier and the premultiplied layout, and 10 minutes of
 ## fuzzing.
-test-long: giflib
+test-long: libraries
 	SWEEP_SEED=$(SWEEP_SEED) scripts/test.sh long
 
 ## The benchmarks: ordo-one's absolute figures for every workload,
@@ -69,7 +69,7 @@ test-long: giflib
 ## `swift build -c release` one (built in .build-plain) against the plain C
 ## program Benchmarks/CPlainDump/main.c, which the report compiles with cc.
 ## The benchmarks are their own package in Benchmarks/, with their own .build.
-bench: giflib
+bench: libraries
 	cd Benchmarks && $(SWIFT) package benchmark
 	$(MAKE) release
 	$(SWIFT) build -c release --product gif --scratch-path .build-plain
@@ -80,21 +80,22 @@ bench: giflib
 ## evenly (GIF seeds from Fixtures/ and ../shared/corpus); inputs and crashes
 ## land in the git-ignored .fuzz-corpus/.
 FUZZ_SECONDS ?= 900
-fuzz: giflib
+fuzz: libraries
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## The DocC reference for Pixels, GIF, Playback and GIFPlayback, built with
 ## the toolchain's docc; a DocC warning fails it. Archives in .build/docs/.
-docs: giflib
+docs: libraries
 	scripts/docs.sh
 
 ## Regenerates Tests/DocSnippetTests/Snippets.swift from the Swift blocks of the
-## README and the DocC articles; the tests compile and run them.
+## README and the DocC articles, which the tests compile and run, and
+## DocCommentSnippets.swift from the doc comments' examples, which they compile.
 snippets:
 	scripts/snippets.py
 
 ## Regenerates Fixtures/ with giflib's encoder (deterministic output).
-fixtures: giflib
+fixtures: libraries
 	$(SWIFT) run GIFFixtureGenerator Fixtures
 
 clean:

@@ -8,7 +8,8 @@
 /// print(image.info.frameCount, image.info.loopCount)
 /// var frames = image.makeFrameIterator()
 /// while let frame = try frames.next() {
-///     show(frame.pixels, frame.size, for: frame.browserDelay)
+///     show(frame.pixels, frame.size)
+///     try await Task.sleep(for: frame.browserDelay)   // as long as a browser shows it
 /// }
 /// ```
 public struct GIFImage: Sendable {
@@ -124,10 +125,13 @@ public struct GIFImage: Sendable {
     /// the canvas without converting them.
     ///
     /// ```swift
+    /// import Foundation
+    ///
+    /// let output = FileHandle.standardOutput
     /// var frames = image.makeFrameIterator(parallel: true, background: .white)
     /// var buffer: [UInt8] = []
     /// while let frame = try frames.next() {
-    ///     try PNMWriter.writePPM(frame, buffer: &buffer) { bytes in try output.write(bytes) }
+    ///     try PNMWriter.writePPM(frame, buffer: &buffer) { bytes in try output.write(contentsOf: bytes) }
     /// }
     /// ```
     public func makeFrameIterator(parallel: Bool = false, background: Palette.Color) -> FrameIterator {

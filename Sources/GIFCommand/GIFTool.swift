@@ -16,19 +16,20 @@ import Darwin
 struct GIFTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gif",
-        abstract: "Inspect, dump, play and benchmark GIF files.",
+        abstract: "Inspect, dump, play and benchmark GIF files, and lay their frames out in a sheet.",
         discussion: """
             Examples:
               gif sniff *.gif
               gif info cat.gif
               gif dump cat.gif -o frames
+              gif sheet cat.gif -o sheet.png
               gif play cat.gif
               gif bench cat.gif --iterations 10
 
             Errors are reported on one line, "gif: FILE: what went wrong (where)", \
             with a non-zero exit status.
             """,
-        subcommands: [Sniff.self, Info.self, Dump.self, Play.self, Bench.self]
+        subcommands: [Sniff.self, Info.self, Dump.self, Sheet.self, Play.self, Bench.self]
     )
 
     /// Runs the command like ArgumentParser's own `main`, except that a usage

@@ -14,8 +14,10 @@ import GIF
 /// library's API.
 ///
 /// ```swift
-/// let bytes = try load("cat.gif")
-/// let frames = try GIFLibReference.slurp(bytes)
+/// import GIFLibBaseline
+///
+/// let frameCount = try GIFLibReference.slurp(bytes)   // bytes: the file's contents
+/// print(frameCount)
 /// ```
 public enum GIFLibReference {
     /// Decodes all frames of `bytes` with `DGifSlurp`, reading from memory

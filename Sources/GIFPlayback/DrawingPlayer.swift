@@ -28,7 +28,7 @@ import Playback
 /// // Each display refresh:
 /// gif.advance(to: clock.now)
 /// if let drawn = try gif.draw(into: buffer, bytesPerRow: bytesPerRow) {
-///     // redraw `drawn.changedRect` of the buffer
+///     print(drawn.index, drawn.changedRect)   // present only this part of the buffer
 /// }
 /// ```
 ///

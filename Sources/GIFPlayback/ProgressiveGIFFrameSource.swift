@@ -13,6 +13,7 @@ import EngineSupport
 /// }
 /// try await source.waitUntilPlayable()       // the header and frame 0 are in
 /// let player = try Player(source: source, startingAt: clock.now)
+/// await player.play()
 /// ```
 ///
 /// - **Timing so far.** ``frameCount``, ``frameDelays`` and

@@ -8,6 +8,7 @@
 ///
 /// ```swift
 /// let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
+/// print(still.width, still.height)                                // each at most 128
 /// ```
 ///
 /// Nothing here traps or reads out of bounds on bad input: a frame from a

@@ -9,7 +9,7 @@ typealias SnippetDocument = (
     String, [UInt8], GIFImage, any FrameSource, ContinuousClock, Player<ContinuousClock.Instant>
 ) async throws -> Void
 
-/// Runs a document's snippets on `Fixtures/demo.gif` (240 frames, 64 × 64,
+/// Runs a document's snippets on `Fixtures/demo.gif` (240 frames, 160 × 120,
 /// looping forever), with the names the docs say their snippets may use.
 func run(_ document: SnippetDocument) async throws {
     let path = packageRoot.appendingPathComponent("Fixtures/demo.gif").path

@@ -143,6 +143,15 @@ import Testing
         return out
     }
 
+    /// Each of `frames` through `filter`: what a display-size drawer must draw.
+    static func filtered(_ frames: [[UInt8]], by filter: BoxFilter) -> [[UInt8]] {
+        frames.map { full in
+            var out: [UInt8] = []
+            filter.apply(full, into: &out)
+            return out
+        }
+    }
+
     /// Plays `image` through one loop on a manual clock, drawing each frame
     /// change, and checks each drawn frame and changed rectangle.
     static func checkLoop(
@@ -235,11 +244,7 @@ import Testing
             for size in sizes {
                 let canvas = image.info.canvasSize
                 let filter = BoxFilter(sourceWidth: canvas.width, sourceHeight: canvas.height, displaySize: size)
-                let expected = frames.map { full in
-                    var out: [UInt8] = []
-                    filter.apply(full, into: &out)
-                    return out
-                }
+                let expected = Self.filtered(frames, by: filter)
                 let source = try #require(
                     GIFFrameSource(image: image, executor: Self.executor).displaying(at: size) as? GIFFrameSource)
                 #expect(source.canvasWidth == filter.width && source.canvasHeight == filter.height)

@@ -20,6 +20,7 @@ import Darwin
 //        BenchmarkReport --progressive [--rounds N]
 //        BenchmarkReport --layout [--rounds N]
 //        BenchmarkReport --box-filter [--rounds N]
+//        BenchmarkReport --png [--rounds N]
 //        BenchmarkReport --steady
 //        BenchmarkReport --feed
 //        BenchmarkReport --realtime-grid [SECONDS]
@@ -31,7 +32,8 @@ import Darwin
 // (CommandReport.swift), which the full report prints last; the fifth only
 // the progressive decoding section (ProgressiveReport.swift); the sixth only
 // drawing into a host buffer in each pixel format (LayoutReport.swift), and
-// `--box-filter` only the box filter's figures (BoxFilterReport.swift); the
+// `--box-filter` only the box filter's figures (BoxFilterReport.swift),
+// `--png` only `gif dump --format png` against ImageMagick (PNGReport.swift); the
 // seventh only the index tier's steady-loop figures (SteadyLoop.swift), which
 // the player section prints too; the eighth only
 // the nine-grid memory figure (NineGrid.swift), each grid in its own process,
@@ -79,6 +81,7 @@ var commandOnly = false
 var progressiveOnly = false
 var layoutOnly = false
 var boxFilterOnly = false
+var pngOnly = false
 var steadyOnly = false
 var decodeOnly = false
 /// `--workload NAME`: the decode table for that workload alone.
@@ -93,6 +96,7 @@ while let argument = arguments.popFirst() {
     case "--progressive": progressiveOnly = true
     case "--layout": layoutOnly = true
     case "--box-filter": boxFilterOnly = true
+    case "--png": pngOnly = true
     case "--steady": steadyOnly = true
     case "--decode": decodeOnly = true
     case "--workload": onlyWorkload = arguments.popFirst()
@@ -118,12 +122,18 @@ if boxFilterOnly {
     BoxFilterReport.printSection(rounds: rounds)
     exit(0)
 }
+if pngOnly {
+    PNGReport.printSection(rounds: rounds)
+    exit(0)
+}
 if steadyOnly {
     SteadyLoop.printSection(preload: nil)
     exit(0)
 }
 if commandOnly {
     CommandReport.printSection(rounds: rounds)
+// At most 5 rounds: sample_big's 259 frames take ImageMagick about 27 s a run.
+PNGReport.printSection(rounds: min(rounds, 5))
     exit(0)
 }
 
@@ -240,3 +250,5 @@ BoxFilterReport.printSection(rounds: rounds)
 NineGrid.printSection()
 
 CommandReport.printSection(rounds: rounds)
+// At most 5 rounds: sample_big's 259 frames take ImageMagick about 27 s a run.
+PNGReport.printSection(rounds: min(rounds, 5))

@@ -30,6 +30,7 @@
 /// ```swift
 /// var seeker = image.makeSeeker()
 /// let frame = try seeker.frame(at: 120)
+/// show(frame.pixels, frame.size)
 /// ```
 public struct FrameSeeker {
     /// The default budget for checkpoints: 64 MiB.

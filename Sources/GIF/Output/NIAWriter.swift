@@ -10,6 +10,7 @@
 /// var frames = image.makeFrameIterator()
 /// while let frame = try frames.next() { out += nia.frame(frame) }
 /// out += nia.footer()
+/// print(CRC32.checksum(out))                  // the checksum the corpora publish
 /// ```
 ///
 /// To stream a long animation in constant memory, append each part to one
@@ -17,13 +18,20 @@
 /// the first frame, no call allocates.
 ///
 /// ```swift
+/// import Foundation
+///
+/// let output = FileHandle.standardOutput
+/// var nia = NIAWriter(canvasSize: image.info.canvasSize)
+/// var frames = image.makeFrameIterator()
 /// var buffer: [UInt8] = []
 /// nia.appendHeader(to: &buffer)
 /// while let frame = try frames.next() {
 ///     nia.appendFrame(frame, to: &buffer)
-///     try output.write(buffer)
+///     try output.write(contentsOf: buffer)
 ///     buffer.removeAll(keepingCapacity: true)
 /// }
+/// nia.appendFooter(to: &buffer)
+/// try output.write(contentsOf: buffer)
 /// ```
 public struct NIAWriter: Sendable {
     /// The canvas size written in the header.

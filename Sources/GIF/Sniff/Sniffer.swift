@@ -2,8 +2,10 @@
 /// from the header where the format puts it there (GIF and PNG).
 ///
 /// ```swift
-/// let sniff = Sniffer.sniff(firstBytes)
-/// if sniff.format.isGIF, let size = sniff.pixelSize { layOutCell(size) }
+/// let sniff = Sniffer.sniff(bytes.prefix(32))         // a file's first bytes
+/// if sniff.format.isGIF, let size = sniff.pixelSize {
+///     print(size.width, size.height)                  // lay out its cell before decoding
+/// }
 /// ```
 ///
 /// The sniffer is stricter than giflib, which accepts any `GIF` prefix: only

@@ -14,6 +14,11 @@ extension DumpJob {
         case .ppm: return 32 + 3 * pixels
         case .pam: return 80 + 4 * pixels
         case .nia: return 24 + 4 * pixels + (pixels % 2 == 1 ? 4 : 0)
+        // At most the filtered rows stored uncompressed (a filter byte a
+        // row), with deflate's and the chunks' framing (under 1 in 1,000).
+        case .png:
+            let rows = (4 * size.width + 1) * size.height
+            return 128 + rows + rows / 1000
         }
     }
 

@@ -61,13 +61,14 @@ struct DumpJob {
         let wanted = selection?.count(in: count) ?? count
         // Decoding ahead pays only when several frames are wanted. Each
         // format's frames are composited in the layout it stores (NIA's
-        // BGRA, PPM's RGB over the background, PAM's RGBA) and written from
-        // the canvas as they stand; a frame scaled to --max-size is RGBA.
+        // BGRA, PPM's RGB over the background, PAM's and PNG's RGBA) and
+        // written from the canvas as they stand; a frame scaled to
+        // --max-size is RGBA.
         let parallel = format == .nia || wanted > 1
         var frames = switch format {
         case .nia: image.makeFrameIterator(parallel: parallel, pixelFormat: .premultipliedBGRA8)
         case .ppm where maxSize == nil: image.makeFrameIterator(parallel: parallel, background: background)
-        case .ppm, .pam: image.makeFrameIterator(parallel: parallel)
+        case .ppm, .pam, .png: image.makeFrameIterator(parallel: parallel)
         }
         return format == .nia ? try writeNIA(&frames) : try writeImages(&frames)
     }
@@ -77,9 +78,11 @@ struct DumpJob {
         format == .nia ? try writeNIA(&stream) : try writeImages(&stream)
     }
 
-    /// One PPM or PAM per selected frame, each written as soon as it is
-    /// composited, through one reused buffer; a frame file appears under its
-    /// name only once whole.
+    /// One PPM, PAM or PNG per selected frame, each written as soon as it
+    /// is composited, through one reused buffer (a PNG's rows are handed to
+    /// libpng from the canvas); a frame file appears under its name only
+    /// once whole. To standard output the frames are concatenated, PNGs as
+    /// the Netpbm ones (each PNG ends with its own IEND chunk).
     private func writeImages(_ iterator: inout some FrameSupply) throws(CommandFailure) -> Outcome {
         let known = frameCount.map { count in (count: count, wanted: selection?.count(in: count) ?? count) }
         let digits = max(3, String(max((frameCount ?? 0) - 1, 0)).count)
@@ -87,6 +90,7 @@ struct DumpJob {
         let frameBytes = Self.bytesPerFrame(canvasSize, format: format, maxSize: maxSize)
         let standardOutput = directory == nil ? OutputSink.standardOutput : nil
         var buffer: [UInt8] = []
+        let png = format == .png ? PNGWriter() : nil
         var names: (first: String, last: String)?
         var written = 0
         var partial = false
@@ -126,7 +130,11 @@ struct DumpJob {
                 }
                 // Closures passed inline stay non-escaping: no context to
                 // allocate per frame.
-                if format == .ppm {
+                if let png {
+                    try png.write(
+                        width: still.size.width, height: still.size.height, pixels: still.pixels,
+                        bytesPerRow: still.size.width * 4, to: sink)
+                } else if format == .ppm {
                     try PNMWriter.writePPM(still, background: background, buffer: &buffer) {
                         (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes)
                     }

@@ -4,18 +4,18 @@ import GIFPlayback
 import Playback
 
 extension GIFTool {
-    /// `gif dump FILE [-o DIR|-] [--format ppm|pam|nia] [--frames …]
+    /// `gif dump FILE [-o DIR|-] [--format ppm|pam|png|nia] [--frames …]
     /// [--background RRGGBB]`: writes composited frames.
     struct Dump: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a GIF's composited frames as PPM, PAM or NIA.",
+            abstract: "Write a GIF's composited frames as PPM, PAM, PNG or NIA.",
             discussion: """
                 Every frame is the whole canvas as it is shown, after the frames before it \
-                and their disposal. PPM and PAM write one file per frame, named \
+                and their disposal. PPM, PAM and PNG write one file per frame, named \
                 frame-000.ppm, frame-001.ppm, … (zero-padded to the largest index); NIA \
                 writes the whole animation as one stream, NAME.nia. With -o -, the frames \
-                go to standard output (PPM and PAM frames concatenated) and the summary \
-                line to standard error. Each frame is written as soon as it is composited; \
+                go to standard output (PPM, PAM and PNG frames concatenated, each PNG \
+                ending with its IEND chunk) and the summary line to standard error. Each frame is written as soon as it is composited; \
                 a file appears under its name only once whole (it is written under a \
                 temporary name and renamed), so a failure never leaves a truncated file. \
                 FILE may be - for standard input, read as it arrives: each frame is written \
@@ -25,7 +25,9 @@ extension GIFTool {
                 frame is reported once it ends, after the frames selected before it.
 
                 PPM has no alpha: transparent pixels show the --background colour \
-                (default FFFFFF, white). PAM keeps the alpha channel.
+                (default FFFFFF, white). PAM keeps the alpha channel, and so does PNG \
+                (written with libpng, unfiltered, zlib level 6; as RGB when every pixel of \
+                the frame is opaque).
 
                 When a frame fails to decode, the frames before it are written (and the \
                 failing frame's decoded rows, as browsers show them), the summary says how \
@@ -35,7 +37,8 @@ extension GIFTool {
                   $ gif dump cat.gif -o frames
                   wrote 12 frames as PPM (100x100) to frames: frame-000.ppm … frame-011.ppm
                   $ gif dump cat.gif -o frames --format pam --frames 0,3,5-9
-                  $ gif dump cat.gif --frames 0 --background 000000 -o - | pnmtopng > first.png
+                  $ gif dump cat.gif --frames 0 --format png -o - > first.png
+                  $ gif dump cat.gif --frames 0 --background 000000 -o - > first.ppm
                   $ gif dump cat.gif --format nia -o - | crc32 /dev/stdin
                   $ gif dump cat.gif --frames 0 --max-size 128 -o poster
 

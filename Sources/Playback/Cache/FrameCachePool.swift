@@ -19,8 +19,9 @@
 ///
 /// ```swift
 /// let pool = FrameCachePool()
-/// let cache = try await pool.cache(for: url) { try GIFFrameSource(contentsOf: path) }
+/// let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
 /// let player = try Player(source: cache.source, startingAt: clock.now, cache: cache)
+/// await player.play()
 /// ```
 public actor FrameCachePool {
     /// The byte budget of each cache the pool makes; with a shared

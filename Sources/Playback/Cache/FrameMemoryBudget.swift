@@ -67,7 +67,10 @@ import EngineSupport
 ///
 /// ```swift
 /// let budget = FrameMemoryBudget(byteBudget: 24 << 20)
-/// let pool = FrameCachePool(budget: budget)
+/// let pool = FrameCachePool(budget: budget)       // its caches share the 24 MiB
+/// let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
+/// let player = try Player(source: cache.source, startingAt: clock.now, cache: cache)
+/// await player.play()
 /// // on a memory warning:
 /// budget.trim(to: 4 << 20)
 /// ```

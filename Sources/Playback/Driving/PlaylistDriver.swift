@@ -7,8 +7,11 @@
 /// for starts at the clock's time of its arrival.
 ///
 /// ```swift
-/// let driver = PlaylistDriver(playlist: playlist, clock: ContinuousClock())
+/// let item = PlaylistItem(key: path) { try GIFFrameSource(contentsOf: path) }
+/// let playlist = try Playlist(items: [item], startingAt: clock.now)
+/// let driver = PlaylistDriver(playlist: playlist, clock: clock)
 /// let task = Task { await driver.run() }
+/// await playlist.play()
 /// // …
 /// task.cancel()
 /// ```

@@ -6,10 +6,19 @@
 /// thumbnails, ``anyOverlap`` to start as soon as a pixel shows).
 ///
 /// ```swift
-/// let viewport = Viewport(bounds: LayoutRect(x: 0, y: scrollY, width: 390, height: 844),
+/// let posts = [
+///     FeedGroupLayout(id: "post 1", items: [
+///         FeedItemLayout(key: "a.gif", frame: LayoutRect(x: 0, y: 0, width: 390, height: 300)),
+///         FeedItemLayout(key: "b.gif", frame: LayoutRect(x: 0, y: 300, width: 390, height: 300)),
+///     ]),
+///     FeedGroupLayout(id: "post 2", items: [
+///         FeedItemLayout(key: "c.gif", frame: LayoutRect(x: 0, y: 700, width: 390, height: 300)),
+///     ]),
+/// ]
+/// let viewport = Viewport(bounds: LayoutRect(x: 0, y: 200, width: 390, height: 844),
 ///                         insets: EdgeInsets(bottom: 83))          // tab bar
 /// if let selection = VisibilityRule.halfHeight.select(from: posts, in: viewport) {
-///     await playlist.replace(items: selection.keys.map(item(for:)))
+///     print(selection.keys)   // ["b.gif"]: a.gif is a third in, c.gif's post comes second
 /// }
 /// ```
 public enum VisibilityRule: Sendable, Hashable {

@@ -1,8 +1,15 @@
 import EngineSupport
 
 /// Plays a ``FrameSource`` on a host-owned clock: the deterministic
-/// ``Playhead`` in an actor, with `Clock` instants, event delivery and a
-/// ``FrameCache`` for pixels.
+/// ``Playhead``, with `Clock` instants, event delivery and a ``FrameCache``
+/// for pixels.
+///
+/// The actor is a thin asynchronous layer over a synchronous engine that
+/// keeps the playhead, the listeners and the frame published for drawing
+/// behind one lock. Its calls take the lock and return; a ``GroupDriver``
+/// ticks the engine on its own thread, with no hop to the actor, and
+/// ``draw(into:bytesPerRow:)`` runs on the host's thread. Events reach
+/// observers and streams in the order the changes were made.
 ///
 /// The generic parameter is the clock's instant type, inferred from the
 /// `startingAt:` argument: `Player<ContinuousClock.Instant>` for real time,
@@ -18,7 +25,8 @@ import EngineSupport
 /// let player = try Player(source: source, startingAt: clock.now)
 /// await player.play()
 /// await player.advance(to: clock.now)
-/// let pixels = try await player.currentImage()
+/// let shown = try await player.currentImage()
+/// show(shown.pixels, PixelSize(width: shown.width, height: shown.height))
 /// ```
 ///
 /// Time axis: the player measures host time from its `epoch` when one is

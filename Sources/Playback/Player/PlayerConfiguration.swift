@@ -4,6 +4,8 @@
 /// var configuration = PlayerConfiguration()   // autoplay off, browser rules
 /// configuration.rate = 2
 /// configuration.direction = .bounce
+/// let player = try Player(source: source, configuration: configuration, startingAt: clock.now)
+/// await player.play()
 /// ```
 public struct PlayerConfiguration: Sendable, Hashable {
     /// How many plays in all. Default: ``LoopPolicy/fromSource``.

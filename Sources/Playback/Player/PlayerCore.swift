@@ -119,21 +119,20 @@ final class PlayerCore: Sendable {
 
     /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
     func advance(to time: Duration) -> [PlayerEvent] {
-        state.withLock { state in
-            state.events.removeAll(keepingCapacity: true)
-            state.playhead.advance(to: time, into: &state.events)
-            state.hub.deliver(state.events)
-            state.hub.signalWakes()
-            afterChange(&state)
-            return state.events
-        }
+        hostAdvance { $0.advance(to: time, into: &$1) }
     }
 
     /// Moves time forward by `duration` (see ``Player/advance(by:)``).
     func advance(by duration: Duration) -> [PlayerEvent] {
+        hostAdvance { $0.advance(by: duration, into: &$1) }
+    }
+
+    /// A host's advance: `move` reports into the reused event list, which
+    /// is delivered, and the drivers woken.
+    private func hostAdvance(_ move: (inout Playhead, inout [PlayerEvent]) -> Void) -> [PlayerEvent] {
         state.withLock { state in
             state.events.removeAll(keepingCapacity: true)
-            state.playhead.advance(by: duration, into: &state.events)
+            move(&state.playhead, &state.events)
             state.hub.deliver(state.events)
             state.hub.signalWakes()
             afterChange(&state)

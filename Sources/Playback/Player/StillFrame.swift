@@ -6,6 +6,8 @@
 /// var configuration = PlayerConfiguration()
 /// configuration.playTimeLimit = .seconds(5)   // WCAG 2.2.2
 /// configuration.stillFrame = .last            // end on the last frame
+/// let player = try Player(source: source, configuration: configuration, startingAt: clock.now)
+/// await player.play()
 /// ```
 public enum StillFrame: Sendable, Hashable {
     /// The frame on screen when motion stops: the animation freezes where

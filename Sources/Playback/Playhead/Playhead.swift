@@ -13,9 +13,11 @@
 /// synchronous loop (a game, a terminal UI).
 ///
 /// ```swift
+/// let timeline = try PlaybackTimeline(frameDelays: [.milliseconds(100), .milliseconds(100)], storedLoopCount: nil)
 /// var head = try Playhead(timeline: timeline)      // idle, frame 0 shown
 /// head.play()                                       // at .zero
-/// let events = head.advance(to: .milliseconds(100)) // [.frameChanged(frame: 1)]
+/// let events = head.advance(to: .milliseconds(100))
+/// print(events)                                     // [.frameChanged(frame: 1)]
 /// ```
 ///
 /// Position is the step shown (its loop and frame) plus media time; media

@@ -13,12 +13,15 @@ import EngineSupport
 ///
 /// ```swift
 /// let clock = ContinuousClock()
-/// let playlist = try Playlist(items: visibleItems, startingAt: clock.now)
+/// let items = ["a.gif", "b.gif", "c.gif"].map { path in
+///     PlaylistItem(key: path) { try GIFFrameSource(contentsOf: path) }
+/// }
+/// let playlist = try Playlist(items: items, startingAt: clock.now)
 /// let driver = PlaylistDriver(playlist: playlist, clock: clock)
 /// Task { await driver.run() }
 /// await playlist.play()
-/// // On a feed refresh, the GIF being watched goes on where it was:
-/// await playlist.replace(items: refreshedVisibleItems)
+/// // On a feed refresh that keeps a.gif, the GIF being watched goes on where it was:
+/// await playlist.replace(items: Array(items.prefix(2)))
 /// ```
 ///
 /// The playing state lives here, not in any view: a host that rebuilds its

@@ -6,9 +6,11 @@
 /// only after a ``Playlist/replace(items:at:)`` that hands it in anew).
 ///
 /// ```swift
-/// let item = PlaylistItem(key: url.absoluteString) {
-///     try GIFFrameSource(image: GIFImage(bytes: try await downloader.data(from: url)))
+/// let item = PlaylistItem(key: path) {
+///     try GIFFrameSource(contentsOf: path)    // when the playlist loads the item
 /// }
+/// let playlist = try Playlist(items: [item], startingAt: clock.now)
+/// await playlist.play()
 /// ```
 public struct PlaylistItem: Sendable {
     /// The host's identity for the item (a URL string, say). Keys are unique

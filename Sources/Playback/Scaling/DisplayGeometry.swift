@@ -10,7 +10,7 @@
 ///
 /// ```swift
 /// let thumb = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
-/// // thumb.width == 200, thumb.height == 133, thumb.y == 33: a band above and below
+/// print(thumb.width, thumb.height, thumb.y)   // 200 133 33: a band above and below
 /// ```
 public struct DisplayGeometry: Sendable, Hashable {
     /// The canvas width (negative sides read as 0).

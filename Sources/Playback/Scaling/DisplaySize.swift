@@ -30,7 +30,8 @@
 ///
 /// ```swift
 /// let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
-/// let small = source.displaying(at: cell)      // 500 × 300 frames become 160 × 96
+/// let small = source.displaying(at: cell)
+/// print(small.canvasWidth, small.canvasHeight) // 160 96 for 500 × 300 frames
 /// ```
 public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// How the canvas is sized to the cell (see ``DisplaySize``).

@@ -1,0 +1,131 @@
+import Playback
+import Testing
+
+@Suite("GridFeed: the visible cells of a grid play, in step with the viewport")
+struct GridFeedTests {
+    typealias Feed = GridFeed<ManualClock>
+
+    /// A grid of 100 × 100 cells, `columns` wide, keys "r<row>c<column>".
+    static func grid(rows: Int, columns: Int) -> [Feed.Cell] {
+        (0..<rows).flatMap { row in
+            (0..<columns).map { column in
+                Feed.Cell(key: "r\(row)c\(column)",
+                          frame: LayoutRect(x: Double(column) * 100, y: Double(row) * 100, width: 100, height: 100))
+            }
+        }
+    }
+
+    static func viewport(y: Double, height: Double = 200, width: Double = 300) -> Viewport {
+        Viewport(bounds: LayoutRect(x: 0, y: y, width: width, height: height))
+    }
+
+    @Test("Which cells play as a 300 × 200 viewport scrolls a 4 × 3 grid (half-height rule)",
+          arguments: [
+            // (viewport top, selection, the keys that play: worked out from the cells' rows)
+            (0.0, Feed.Selection.everyVisible, ["r0c0", "r0c1", "r0c2", "r1c0", "r1c1", "r1c2"]),
+            (50.0, .everyVisible, ["r0c0", "r0c1", "r0c2", "r1c0", "r1c1", "r1c2", "r2c0", "r2c1", "r2c2"]),
+            (50.5, .everyVisible, ["r1c0", "r1c1", "r1c2", "r2c0", "r2c1", "r2c2"]),
+            (149.5, .everyVisible, ["r1c0", "r1c1", "r1c2", "r2c0", "r2c1", "r2c2"]),
+            (150.0, .everyVisible, ["r1c0", "r1c1", "r1c2", "r2c0", "r2c1", "r2c2", "r3c0", "r3c1", "r3c2"]),
+            (400.0, .everyVisible, []),
+            (50.0, .first(4), ["r0c0", "r0c1", "r0c2", "r1c0"]),
+            (150.0, .first(1), ["r1c0"]),
+            (0.0, .first(0), []),
+            (0.0, .first(-3), []),
+          ])
+    func selection(top: Double, selection: Feed.Selection, expected: [String]) {
+        let keys = Feed.playingKeys(
+            cells: Self.grid(rows: 4, columns: 3), viewport: Self.viewport(y: top), rule: .halfHeight,
+            selection: selection)
+        #expect(keys == expected)
+    }
+
+    /// One column of six 100-high cells, each a 4-frame loop of 100 ms
+    /// frames, in a 200-high viewport.
+    static func column() -> [Feed.Cell] { grid(rows: 6, columns: 1) }
+
+    static func makeFeed(resume: Feed.Resume, clock: ManualClock, group: GroupDriver<ManualClock>) -> Feed {
+        GridFeed(
+            driver: group, pool: FrameCachePool(byteBudget: 1 << 20),
+            configuration: PlayerConfiguration(loop: .forever), resume: resume, startingAt: clock.now
+        ) { key in
+            guard key != "bad" else { throw PlayerError.emptySource }
+            return FakeFrameSource.milliseconds(100, 100, 100, 100)
+        }
+    }
+
+    @Test("Cells leave and join the driver as the viewport moves, and come back where their policy says",
+          arguments: [
+            // Left at 250 ms on frame 2, back at 550 ms: where it left (frame 2), from its
+            // start (frame 0), or in step with the epoch (550 ms into 400 ms loops: frame 1).
+            (Feed.Resume.whereItLeft, 2), (.fromStart, 0), (.inStep, 1),
+          ])
+    func scrollAndResume(resume: Feed.Resume, frameOnReturn: Int) async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: resume, clock: clock, group: group)
+        let first = await feed.update(cells: Self.column(), viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(first.started == ["r0c0", "r1c0"])
+        #expect(await group.memberCount == 2)
+
+        clock.advance(to: start.advanced(by: .milliseconds(250)))
+        let tick = await group.tick(at: clock.now)
+        #expect(tick.changed.count == 2, "both playing cells moved on")
+        let top = try #require(await feed.player(for: "r0c0"))
+        #expect(await top.currentFrame == 2)
+
+        let away = await feed.update(viewport: Self.viewport(y: 200), at: clock.now)
+        #expect(away.stopped == ["r0c0", "r1c0"])
+        #expect(away.started == ["r2c0", "r3c0"])
+        #expect(await group.memberCount == 2)
+        #expect(await top.state == (resume == .whereItLeft ? .paused : .idle))
+
+        clock.advance(to: start.advanced(by: .milliseconds(550)))
+        _ = await group.tick(at: clock.now)
+        #expect(await top.currentFrame == (resume == .whereItLeft ? 2 : 0), "a cell out of view is not advanced")
+
+        let back = await feed.update(viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(back.started == ["r0c0", "r1c0"])
+        #expect(await feed.player(for: "r0c0") === top, "a cell near the view keeps its player")
+        #expect(await top.state == .playing)
+        #expect(await top.currentFrame == frameOnReturn)
+    }
+
+    @Test("Players of cells more than a viewport away, or no longer in the grid, are dropped")
+    func farCellsDropTheirPlayers() async {
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: .whereItLeft, clock: clock, group: group)
+        await feed.update(cells: Self.column(), viewport: Self.viewport(y: 0), at: clock.now)
+        await feed.update(viewport: Self.viewport(y: 200), at: clock.now)
+        // Near 200…400 is 0…600: rows 0 and 1 keep their (paused) players.
+        #expect(await feed.player(for: "r0c0") != nil)
+        await feed.update(viewport: Self.viewport(y: 400), at: clock.now)
+        // Near 400…600 is 200…800: rows 0 and 1 are past it.
+        #expect(await feed.player(for: "r0c0") == nil)
+        #expect(await feed.player(for: "r1c0") == nil)
+        #expect(await feed.player(for: "r2c0") != nil)
+        #expect(await feed.playingKeys == ["r4c0", "r5c0"])
+        await feed.update(cells: Array(Self.column().prefix(5)), viewport: Self.viewport(y: 400), at: clock.now)
+        #expect(await feed.player(for: "r5c0") == nil, "a cell taken out of the grid drops its player")
+        #expect(await feed.playingKeys == ["r4c0"])
+        #expect(await group.memberCount == 1)
+    }
+
+    @Test("A cell whose source cannot be opened is reported and does not play; the others do")
+    func failedSource() async {
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: .whereItLeft, clock: clock, group: group)
+        let cells = [
+            Feed.Cell(key: "bad", frame: LayoutRect(x: 0, y: 0, width: 100, height: 100)),
+            Feed.Cell(key: "good", frame: LayoutRect(x: 100, y: 0, width: 100, height: 100)),
+        ]
+        let change = await feed.update(cells: cells, viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(change.failed == ["bad"])
+        #expect(change.started == ["good"])
+        #expect(await feed.playingKeys == ["good"])
+        #expect(await group.memberCount == 1)
+    }
+}
