@@ -49,7 +49,8 @@ if $testing; then
     # A row scrolled every 300 ms (moving for the last 200 ms of each), and
     # the grid's clock stopped at four instants where it rests: 77 ms (the
     # first rows), 977 ms (rows 4 to 6), 1877 ms (the last rows) and 2177 ms
-    # (the first rows again, whose players left the driver and came back).
+    # (the first rows again: the feed dropped their players while they were
+    # far out of view, and new ones show the frames of the feed's epoch).
     # Each stop is 77 ms into a rest, so the cells that changed since the
     # last full redraw were put by their changed rectangles alone; and off
     # every 10 ms boundary, so no frame change falls on one.

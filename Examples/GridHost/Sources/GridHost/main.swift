@@ -37,8 +37,9 @@ while let argument = arguments.popFirst() {
     default: if argument.hasPrefix("-") { fail("unknown option \(argument)\n\(usage)") } else { paths.append(argument) }
     }
 }
-guard !stops.contains(where: { $0 < 0 }), stops == stops.sorted(), flick >= 0, seconds.map({ $0 > 0 }) ?? true else {
-    fail("times, speeds and seconds must be numbers, the stops in order\n\(usage)")
+guard !stops.contains(where: { $0 < 0 }), stops == stops.sorted(), Set(paths).count == paths.count, flick >= 0,
+    seconds.map({ $0 > 0 }) ?? true else {
+    fail("times and seconds must be numbers, the stops in order, each file once\n\(usage)")
 }
 if paths.isEmpty { paths = animatedFixtures() }
 guard !paths.isEmpty else { fail("no GIF to show") }
@@ -50,36 +51,29 @@ let width = columns * side, height = rows * side, windowHeight = min(height, 3 *
 let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * height, alignment: 64)
 pixels.initializeMemory(as: UInt8.self, repeating: 0)
 
-// Every cell a player at the cell's display size, as a feed sets them up:
-// one pool over one 24 MiB budget, sources reading frames from their files,
-// every player on one epoch, all looping. Aspect fill, cropped to the top
-// left; the fixtures are pixel art, so enlarged cells repeat pixels.
+// The cells, as a feed sets them up: a GridFeed plays every cell in view,
+// its players from one pool over one 24 MiB budget, sources reading frames
+// from their files, all looping in step with one epoch (a cell back in view
+// shows what it would have shown), in one group driver the loop ticks.
+// Aspect fill, cropped to the top left; the fixtures are pixel art, so
+// enlarged cells repeat pixels.
 let size = DisplaySize(width: side, height: side, contentMode: .aspectFill, alignment: .topLeft, upscaling: .nearest)
+var cells: [GridFeed<ContinuousClock>.Cell] = [], origins: [String: (x: Int, y: Int)] = [:]  // where frames go
+for (index, path) in paths.enumerated() {
+    let canvas: PixelSize
+    do { canvas = try GIFImage(readingFramesFromFileAt: path).info.canvasSize } catch { fail("\(path): \(error)") }
+    let (x, y) = (index % columns * side, index / columns * side)
+    let place = size.geometry(width: canvas.width, height: canvas.height)
+    cells.append(.init(key: path, frame: LayoutRect(x: Double(x), y: Double(y), width: Double(side), height: Double(side))))
+    origins[path] = (x + place.x, y + place.y)
+}
 let clock = ContinuousClock()
-let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20))
-let group = GroupDriver(clock: clock)
-struct Cell {
-    let path: String, player: Player<ContinuousClock.Instant>, row: Int, frame: PixelRect  // where it draws in the grid
-    var inGroup = false, owed = true  // whether it plays now, and its frame is to be drawn
-}
-var cells: [Cell] = []
 let epoch = clock.now
-do {
-    for (index, path) in paths.enumerated() {
-        let image = try GIFImage(readingFramesFromFileAt: path)
-        let cache = await pool.cache(for: path, displaySize: size) {
-            GIFFrameSource(image: image, pixelFormat: .premultipliedBGRA8)
-        }
-        let player = try Player(source: cache.source, configuration: PlayerConfiguration(loop: .forever),
-                                startingAt: epoch, epoch: epoch, cache: cache)
-        let place = size.geometry(width: image.info.canvasSize.width, height: image.info.canvasSize.height)
-        let frame = PixelRect(x: index % columns * side + place.x, y: index / columns * side + place.y,
-                              width: player.drawer.width, height: player.drawer.height)
-        cells.append(Cell(path: path, player: player, row: index / columns, frame: frame))
-    }
-} catch {
-    fail("\(error)")
-}
+let feed = GridFeed(
+    driver: GroupDriver(clock: clock), pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
+    displaySize: size, configuration: PlayerConfiguration(loop: .forever), rule: .anyOverlap, resume: .inStep,
+    startingAt: epoch
+) { path in GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), pixelFormat: .premultipliedBGRA8) }
 
 // The window, and the XImage over the grid's pixels (no copy).
 guard let display = XOpenDisplay(nil) else { fail("cannot open the X display (is DISPLAY set?)") }
@@ -110,14 +104,14 @@ guard image.pointee.bits_per_pixel == 32, image.pointee.byte_order == LSBFirst e
     let shown = windowPixels(display, window, width: width, height: windowHeight)
     var expected = [UInt8](repeating: 0, count: shown.count)  // black where no cell is
     var checked: [String] = []
-    for cell in cells where cell.inGroup {
-        let frame: [UInt8]
-        do { frame = try expectedFrame(path: cell.path, at: ms, size: size) } catch { fail("\(cell.path): \(error)") }
-        for y in 0..<cell.frame.height where (scroll..<scroll + windowHeight).contains(cell.frame.y + y) {
-            let row = (cell.frame.y + y - scroll) * rowBytes + cell.frame.x * 4
-            expected[row..<row + cell.frame.width * 4] = frame[y * cell.frame.width * 4..<(y + 1) * cell.frame.width * 4]
+    for (path, player) in playing {
+        let frame: [UInt8], (x, top) = origins[path]!, rowWidth = player.drawer.width * 4
+        do { frame = try expectedFrame(path: path, at: ms, size: size) } catch { fail("\(path): \(error)") }
+        for y in 0..<player.drawer.height where (scroll..<scroll + windowHeight).contains(top + y) {
+            let row = (top + y - scroll) * rowBytes + x * 4
+            expected[row..<row + rowWidth] = frame[y * rowWidth..<(y + 1) * rowWidth]
         }
-        checked.append(String(cell.path.split(separator: "/").last ?? ""))
+        checked.append(String(path.split(separator: "/").last ?? ""))
     }
     // The server keeps 24 bits a pixel: blue, green and red are compared.
     var wrong: [Int] = []
@@ -137,10 +131,10 @@ let refresh = Duration.nanoseconds(16_666_667)
 let maxScroll = height - windowHeight
 var scroll = -1, keyScroll = 0, mapped = false, running = true  // scroll: the grid pixel row at the top (-1: none yet)
 var dirty: [PixelRect] = [], redrawAll = false
+var playing: [(key: String, player: Player<ContinuousClock.Instant>)] = [], owed: Set<String> = []  // owed: to draw
 var paused = Duration.zero  // the time the grid's clock stood still at the stops passed
 var draws = 0, lateDraws = 0, failures = 0
 var wake = clock.now
-for cell in cells { await cell.player.play(at: epoch) }
 while running {
     try await clock.sleep(until: wake)
     while XPending(display) > 0 {
@@ -175,26 +169,27 @@ while running {
     if newScroll != scroll {
         scroll = newScroll
         redrawAll = true
-        for index in cells.indices {  // the rows in view play; the others leave the group, keeping their pixels
-            let visible = cells[index].row * side < scroll + windowHeight && (cells[index].row + 1) * side > scroll
-            guard visible != cells[index].inGroup else { continue }
-            if visible { await group.add(cells[index].player) } else { await group.remove(cells[index].player) }
-            cells[index].inGroup = visible
-            cells[index].owed = cells[index].owed || visible
-        }
+        // The cells in view play; those that leave keep their pixels in the grid's image.
+        let view = Viewport(bounds: LayoutRect(x: 0, y: Double(scroll), width: Double(width), height: Double(windowHeight)))
+        let change = await feed.update(cells: cells, viewport: view, at: epoch.advanced(by: now))
+        for path in change.failed { print("GridHost: \(path) cannot be played") }
+        owed.formUnion(change.started)
+        playing = []
+        for key in await feed.playingKeys { if let player = await feed.player(for: key) { playing.append((key, player)) } }
     }
-    let tick = await group.tick(at: epoch.advanced(by: now))
-    for id in tick.changed { cells.firstIndex { ObjectIdentifier($0.player) == id }.map { cells[$0].owed = true } }
-    for index in cells.indices where cells[index].inGroup && cells[index].owed {
-        let frame = cells[index].frame, start = frame.y * rowBytes + frame.x * 4
-        let drawn = try cells[index].player.draw(into: UnsafeMutableRawBufferPointer(rebasing: pixels[start...]), bytesPerRow: rowBytes)
+    let tick = await feed.driver.tick(at: epoch.advanced(by: now))
+    for (key, player) in playing where tick.changed.contains(ObjectIdentifier(player)) { owed.insert(key) }
+    for (key, player) in playing where owed.contains(key) {
+        let (x, y) = origins[key]!
+        let cell = UnsafeMutableRawBufferPointer(rebasing: pixels[(y * rowBytes + x * 4)...])  // rows a whole grid apart
+        let drawn = try player.draw(into: cell, bytesPerRow: rowBytes)
         if case .drawn(_, let changed, _) = drawn {
             draws += 1
-            dirty.append(PixelRect(x: frame.x + changed.x, y: frame.y + changed.y, width: changed.width, height: changed.height))
+            dirty.append(PixelRect(x: x + changed.x, y: y + changed.y, width: changed.width, height: changed.height))
         } else if case .failed(let shown, _, let reason) = drawn {
-            print("GridHost: \(cells[index].path) frame \(shown): \(reason)")
+            print("GridHost: \(key) frame \(shown): \(reason)")
         }
-        if case .late = drawn { lateDraws += 1 } else { cells[index].owed = false }  // a late frame is drawn next time
+        if case .late = drawn { lateDraws += 1 } else { owed.remove(key) }  // a late frame is drawn next time
     }
     if redrawAll { dirty = [PixelRect(x: 0, y: scroll, width: width, height: windowHeight)] }
     for rect in dirty {
@@ -209,7 +204,7 @@ while running {
     XFlush(display)
 
     // At a stop, once every cell in view shows its frame: the check, then on.
-    let settled = mapped && !cells.contains { $0.inGroup && $0.owed }
+    let settled = mapped && owed.isDisjoint(with: playing.map(\.key))
     if let stop, now == stop, settled, checking {
         XSync(display, 0)
         failures += check(at: ms)
@@ -228,7 +223,9 @@ while running {
         wake = max(wake, min(change.advanced(by: paused), clock.now.advanced(by: .milliseconds(100))))
     }
 }
-if let screenshotPath { writePPM(windowPixels(display, window, width: width, height: windowHeight), width: width, to: screenshotPath) }
+if let screenshotPath {
+    writePPM(windowPixels(display, window, width: width, height: windowHeight), width: width, to: screenshotPath)
+}
 print("GridHost: \(cells.count) GIFs, \(draws) draws, \(lateDraws) late, \(clock.now - epoch)")
 XCloseDisplay(display)
 if checking, !stops.isEmpty { fail("quit before checking at \(stops.map(String.init).joined(separator: ", ")) ms") }
