@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test test-long build release libraries fixtures clean bench fuzz docs snippets
+.PHONY: demo test test-long build release libraries fixtures clean bench fuzz docs snippets example
 
 libraries:
 	@scripts/ensure-libraries.sh
@@ -35,10 +35,21 @@ demo: build
 	@$(SWIFT) run --skip-build gif dump $(DEMO_GIF) -o $(DEMO_OUT) --format ppm
 	@echo "The frames are PPM files in $(CURDIR)/$(DEMO_OUT)/"
 
+## The example host, Examples/GridHost (its own package): a grid of the
+## fixtures in an X11 window, 200-pixel cells, the players drawing into the
+## window's image, scrolled a row by a flick every EXAMPLE_FLICK ms (the arrow
+## keys scroll too, q quits). Installs Xlib's headers, and Xvfb when there is
+## no DISPLAY, with apt-get when they are missing (sudo when not root), builds
+## it in debug and runs it: on $DISPLAY, or for 10 s under Xvfb with its last
+## picture saved to out/gridhost.ppm.
+EXAMPLE_FLICK ?= 2000
+example: libraries
+	scripts/example.sh --flick $(EXAMPLE_FLICK)
+
 ## The whole test suite in one build under AddressSanitizer (every test,
 ## sampled sweeps), the player and parallel-decoder tests under
-## ThreadSanitizer, 20 seconds of both fuzz targets side by side and the
-## DocC build; each phase's time
+## ThreadSanitizer, 20 seconds of both fuzz targets side by side, the
+## DocC build and the example host's window checked under Xvfb; each phase's time
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:
 ## `make test SWEEP_SEED=N` replays a run exactly.

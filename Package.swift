@@ -97,11 +97,13 @@ let package = Package(
 // `GIF_PACKAGE=threads` keeps only what the ThreadSanitizer run of
 // `scripts/test.sh` executes (the player tests and the parallel decoder's):
 // the command, its argument parser and the snippet tests are left unbuilt.
-if Context.environment["GIF_PACKAGE"] == "threads" {
-    let kept: Set = [
-        "CGIFLib", "EngineSupport", "GIFKernels", "PixelKernels", "Pixels", "GIF", "Playback", "GIFPlayback",
-        "PlaybackTestSupport", "PlaybackTests", "GIFPlaybackTests", "GIFTests",
-    ]
+// `GIF_PACKAGE=library` keeps the library's modules alone, for a package
+// that depends on this one by path (`scripts/example.sh` builds
+// Examples/GridHost so): no argument parser to fetch, and no plugins of it
+// to compile.
+let library: Set = ["CGIFLib", "EngineSupport", "GIFKernels", "PixelKernels", "Pixels", "GIF", "Playback", "GIFPlayback"]
+let threadTests: Set = ["PlaybackTestSupport", "PlaybackTests", "GIFPlaybackTests", "GIFTests"]
+if let kept = ["threads": library.union(threadTests), "library": library][Context.environment["GIF_PACKAGE"] ?? ""] {
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { product in product.name == "gif" }
     package.dependencies.removeAll()

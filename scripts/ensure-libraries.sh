@@ -39,15 +39,7 @@ Darwin)
     done
     ;;
 *)
-    if ! command -v apt-get >/dev/null; then
-        echo "${headers[*]} missing and apt-get is not available: install ${apt_packages[*]} by hand." >&2
-        exit 1
-    fi
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    echo "Installing ${apt_packages[*]} (the headers of ${headers[*]}) with apt-get…" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${apt_packages[@]}" pkg-config >/dev/null
+    "$(dirname "$0")/apt-install.sh" "${apt_packages[@]}" pkg-config
     ;;
 esac
 

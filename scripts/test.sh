@@ -19,6 +19,10 @@
 #   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
 # - docs: the DocC build from the modules the asan phase compiled; a DocC
 #   warning fails it.
+# - example window: the example host (Examples/GridHost, scripts/example.sh)
+#   built in debug and run under Xvfb, its window read back at four instants
+#   where its clock stops and compared pixel for pixel with the library's
+#   frames; skipped, saying so, where Xvfb cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -80,3 +84,4 @@ phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}"
 phase "tsan parallel decoder" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh
+phase "example window" scripts/example.sh --test
