@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 # -O: the fuzzer should spend its time on inputs, not on debug-build overhead;
 # -g keeps sanitizer reports symbolised.
-flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -package-name swift_gif_engine -I Sources/CGIFLib -I Sources/GIFKernels/include -I "$out")
+flags=(-O -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -package-name swift_gif_engine -I Sources/CGIFLib -I Sources/GIFKernels/include -I Sources/PixelKernels/include -I "$out")
 
 module() {  # module NAME SOURCES...
     local name="$1"
@@ -29,11 +29,14 @@ module() {  # module NAME SOURCES...
         -o "$out/lib$name.a" "$@"
 }
 
-# The C kernels (only called where the processor has AVX-512) and the
-# shared locks and threads first.
+# The C kernels (the decoder's, only called where the processor has
+# AVX-512, and the box filter's) and the shared locks and threads first.
 "${CLANG:-clang}" -O2 -g -fsanitize=address -I Sources/GIFKernels/include -c Sources/GIFKernels/kernels.c \
     -o "$out/kernels.o"
 ar rcs "$out/libGIFKernels.a" "$out/kernels.o"
+"${CLANG:-clang}" -O2 -g -fsanitize=address -I Sources/PixelKernels/include -c Sources/PixelKernels/box_filter.c \
+    -o "$out/box_filter.o"
+ar rcs "$out/libPixelKernels.a" "$out/box_filter.o"
 module EngineSupport $(find Sources/EngineSupport -name '*.swift' | sort)
 module Pixels $(find Sources/Pixels -name '*.swift' | sort)
 # The sources sit in stage folders below each module.
@@ -45,9 +48,9 @@ module Playback $(find Sources/Playback -name '*.swift' | sort)
 wait "$gif"
 module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
-    -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixels -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
+    -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixelKernels -lPixels -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
 fuzzer=$!
 "$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
-    -L "$out" -lPlayback -lPixels -lEngineSupport -o "$out/playback-fuzzer"
+    -L "$out" -lPlayback -lPixelKernels -lPixels -lEngineSupport -o "$out/playback-fuzzer"
 wait "$fuzzer"
 echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2
