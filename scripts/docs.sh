@@ -29,7 +29,7 @@ rm -rf "$graphs"
 mkdir -p "$graphs"
 for module in "${modules[@]}"; do
     swift-symbolgraph-extract -module-name "$module" -target "$triple" \
-        -I "$bin/Modules" -I Sources/CGIFLib -I Sources/GIFKernels/include \
+        -I "$bin/Modules" -I Sources/CGIFLib -I Sources/GIFKernels/include -I Sources/PixelKernels/include \
         -minimum-access-level public \
         -output-dir "$graphs"
 done

@@ -12,7 +12,7 @@ import Darwin
 
 /// Threads the library owns that run ``GIFFrameSource`` decodes, so that
 /// decoding never occupies a thread of Swift's cooperative pool. Each
-/// source's requests wait in a ``FrameDecodeScheduler`` of its own, which
+/// source's requests wait in a `FrameDecodeScheduler` of its own, which
 /// this executor runs.
 ///
 /// A giflib decode is synchronous and can take tens of milliseconds. Run on

@@ -2,7 +2,7 @@ import EngineSupport
 import GIF
 import Playback
 
-/// How a ``FrameDecodeScheduler``'s requests become frames: the format side
+/// How a `FrameDecodeScheduler`'s requests become frames: the format side
 /// (a ``GIFFrameSource``), given the tools the scheduler lends to the
 /// request that runs.
 protocol FrameRequestDecoder: AnyObject, Sendable {

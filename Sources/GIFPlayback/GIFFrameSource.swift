@@ -11,7 +11,7 @@ import EngineSupport
 ///
 /// Decodes run on a ``FrameDecodeExecutor``'s threads, never on Swift's
 /// cooperative pool: a request is queued in the source's
-/// ``FrameDecodeScheduler``, the asking task is suspended (holding no
+/// `FrameDecodeScheduler`, the asking task is suspended (holding no
 /// thread) and resumed with its frame. A source's requests run one at a
 /// time, the most urgent first (`FrameRequestPriority`: a frame a player
 /// needs now, then look-ahead, then the rest) and otherwise in the order

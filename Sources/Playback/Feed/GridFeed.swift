@@ -61,7 +61,8 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
     private let epoch: C.Instant
     private let open: @Sendable (String) throws -> any FrameSource
 
-    private var cells: [Cell] = []
+    /// The grid's cells, as the last update gave them.
+    private var grid: [Cell] = []
     private var players: [String: Player<C.Instant>] = [:]
     /// The playing cells' keys, in the cells' order.
     private var playing: [String] = []
@@ -140,10 +141,10 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
     /// - Returns: The cells that started and stopped, and those whose
     ///   source could not be opened.
     @discardableResult
-    public func update(cells newCells: [Cell]? = nil, viewport: Viewport, at instant: C.Instant) async -> Change {
-        if let newCells { cells = newCells }
+    public func update(cells: [Cell]? = nil, viewport: Viewport, at instant: C.Instant) async -> Change {
+        if let cells { grid = cells }
         var change = Change()
-        let wanted = Self.playingKeys(cells: cells, viewport: viewport, rule: rule, selection: selection)
+        let wanted = Self.playingKeys(cells: grid, viewport: viewport, rule: rule, selection: selection)
         let wantedSet = Set(wanted)
         for key in playing where !wantedSet.contains(key) {
             guard let player = players[key] else { continue }
@@ -169,7 +170,7 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
         let near = LayoutRect(
             x: visible.x - visible.width, y: visible.y - visible.height,
             width: 3 * visible.width, height: 3 * visible.height)
-        let kept = Set(cells.filter { $0.frame.intersection(near) != nil }.map(\.key)).union(playing)
+        let kept = Set(grid.filter { $0.frame.intersection(near) != nil }.map(\.key)).union(playing)
         for key in players.keys where !kept.contains(key) { players[key] = nil }
         return change
     }
