@@ -30,16 +30,20 @@ public struct DecodingBudget: Sendable, Hashable {
         self.indexBytes = indexBytes
     }
 
-    /// 8 MiB of checkpoints and 48 MiB of indices.
+    /// 8 MiB of checkpoints and 16 MiB of indices.
     ///
-    /// 48 MiB holds the indices of 48 million frame pixels: every frame of
-    /// the GIFs measured (`sample_big.gif`'s 259 whole 1000 × 175 frames
-    /// take 43 MiB), so they loop without giflib after the first pass, and a
-    /// seek composites stored frames from the nearest checkpoint instead of
-    /// decoding them. A GIF of smaller frames keeps only what it needs (a
-    /// 600-frame screen recording of small changes, 7.8 MB). 8 MiB of
-    /// checkpoints is a few canvases of a typical GIF: with the frames on
-    /// the way stored, a seek to any frame costs a few frames' decoding
-    /// (see the benchmarks' seek figure).
-    public static let `default` = DecodingBudget(checkpointBytes: 8 << 20, indexBytes: 48 << 20)
+    /// 16 MiB holds the indices of 16 million frame pixels: every frame of
+    /// most GIFs (a 600-frame screen recording of small changes takes
+    /// 7.8 MB), so they loop without giflib after the first pass. A GIF whose
+    /// indices take more decodes the frames past them each loop
+    /// (`sample_big.gif`'s 259 whole 1000 × 175 frames take 43 MiB: 164 of
+    /// them); pass a larger ``indexBytes`` to a player of such a GIF that has
+    /// the memory. The figure is not larger by default because under a
+    /// shared `FrameMemoryBudget` a source's indices grow within one decode
+    /// before the budget trims them: with 48 MiB, nine full-size GIFs under
+    /// a 24 MiB budget peaked at 40.7 MiB counted and 91 MiB resident, where
+    /// 16 MiB keeps them at 24.1 and 61. 8 MiB of checkpoints is a few
+    /// canvases of a typical GIF: with the frames on the way stored, a seek
+    /// to any frame costs a few frames' decoding.
+    public static let `default` = DecodingBudget(checkpointBytes: 8 << 20, indexBytes: 16 << 20)
 }

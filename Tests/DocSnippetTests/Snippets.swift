@@ -177,7 +177,7 @@ enum Snippets {
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:75
 
         // begin Sources/GIF/GIF.docc/DecodingAGIF.md:89
-        var seeker = image.makeSeeker()              // DecodingBudget.default: 8 MiB of checkpoints, 48 MiB of indices
+        var seeker = image.makeSeeker()              // DecodingBudget.default: 8 MiB of checkpoints, 16 MiB of indices
         let last = try seeker.frame(at: image.info.frameCount - 1)
         print(last.index)
         // end Sources/GIF/GIF.docc/DecodingAGIF.md:89

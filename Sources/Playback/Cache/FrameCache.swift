@@ -74,7 +74,12 @@ public actor FrameCache {
     /// See ``addWatcher(_:)``.
     private var watchers: [(token: Int, watch: @Sendable () -> Void)] = []
     private var lastWatcherToken = 0
-    private nonisolated let requests: AsyncStream<[Int]>.Continuation
+    private nonisolated let requests: AsyncStream<(number: Int, frames: [Int])>.Continuation
+    /// The number of the latest ``requestPrefetch(_:)``, and of the latest
+    /// one applied: ``waitForPrefetch()`` also waits for a request made
+    /// before it and not applied yet.
+    private nonisolated let requestsMade = LockedState(0)
+    private var requestsApplied = 0
     /// The look-ahead's task and its wake-up: replaced only when a decode
     /// in flight must be cancelled. The task holds the cache weakly, so a
     /// cache nobody holds goes away even while its look-ahead decodes.
@@ -104,15 +109,16 @@ public actor FrameCache {
         self.memoryBudget = budget
         self.member = budget.register(source: source, budgeted: budgeted)
         self.lookahead = max(0, lookahead)
-        let (requestStream, requests) = AsyncStream.makeStream(of: [Int].self, bufferingPolicy: .bufferingNewest(1))
+        let (requestStream, requests) = AsyncStream.makeStream(
+            of: (number: Int, frames: [Int]).self, bufferingPolicy: .bufferingNewest(1))
         self.requests = requests
         pending.reserveCapacity(self.lookahead)
         wanted.reserveCapacity(self.lookahead)
         // Two long-lived tasks, so that prefetching starts none per frame:
         // one applies requests made from outside the actor, one decodes.
         Task { [weak self] in
-            for await list in requestStream {
-                await self?.prefetch(list)
+            for await request in requestStream {
+                await self?.apply(request)
             }
         }
         startPrefetcher()
@@ -234,12 +240,23 @@ public actor FrameCache {
     /// in order, with only the newest request kept if several are queued.
     /// - Parameter indices: The frames that will be needed next, soonest first.
     public nonisolated func requestPrefetch(_ indices: [Int]) {
-        requests.yield(indices)
+        // Numbered and yielded under one lock, so numbers arrive in order.
+        requestsMade.withLock { made in
+            made += 1
+            requests.yield((made, indices))
+        }
     }
 
-    /// Waits until the background task has decoded everything asked for so far.
+    /// A request from ``requestPrefetch(_:)``, on the actor.
+    private func apply(_ request: (number: Int, frames: [Int])) {
+        requestsApplied = request.number
+        prefetch(request.frames)
+    }
+
+    /// Waits until the background task has decoded everything asked for so
+    /// far, ``requestPrefetch(_:)`` included.
     public func waitForPrefetch() async {
-        while draining || !pending.isEmpty || decodingPrefetch {
+        while requestsApplied < requestsMade.withLock({ $0 }) || draining || !pending.isEmpty || decodingPrefetch {
             await withUnsafeContinuation { idleWaiters.append($0) }
         }
     }
