@@ -58,8 +58,10 @@ summary() {
 }
 trap summary EXIT
 
-asan=(--sanitize=address --scratch-path .build-asan)
-tsan=(--sanitize=thread --scratch-path .build-tsan)
+# Line tables are all a sanitizer report needs (file and line of each
+# frame); full debug information is about a quarter of a debug build's work.
+asan=(--sanitize=address --scratch-path .build-asan -Xswiftc -gline-tables-only)
+tsan=(--sanitize=thread --scratch-path .build-tsan -Xswiftc -gline-tables-only)
 # The ThreadSanitizer phases build and run only the targets their tests need
 # (Package.swift reads GIF_PACKAGE): not the command, its argument parser or
 # the snippets, which no thread test runs.
@@ -77,10 +79,11 @@ phase "asan snippets" "$swift" test --skip-build "${asan[@]}" --filter '^DocSnip
 phase "tsan build" "${tsan_env[@]}" "$swift" build --build-tests "${tsan[@]}"
 # Code under ThreadSanitizer runs 5 to 15 times slower: waits get 60 s.
 phase "tsan player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^PlaybackTests\.'
-# The index tier's 600-frame loop checks pixels and decode counts, not
-# threads (the ASan run has it): under ThreadSanitizer it alone took 80 s.
+# Tests that check pixels and decode counts, not threads (the ASan run has
+# them): the index tier's 600-frame loop (80 s alone under ThreadSanitizer),
+# the damage walk and the display-mode redraws.
 phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
-    --skip 'GIFFrameSourceIndexTierTests'
+    --skip 'GIFFrameSourceIndexTierTests|DamageTests|displayModesDrawWhatAFullRedrawMakes'
 phase "tsan parallel decoder" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh

@@ -60,7 +60,7 @@ import Testing
         #expect(whole == PixelRect(x: 0, y: 0, width: host.drawing.width, height: host.drawing.height),
                 "\(label): a new cell is drawn whole")
         var steps = Steps(state: seed)
-        for step in 0..<60 {
+        for step in 0..<36 {
             let what: String
             switch steps.next(6) {
             case 0:
