@@ -444,7 +444,7 @@ enum Snippets {
         _ = gridPlaylist
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:259
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:260
         let feedClock = ContinuousClock()
         let feedGroup = GroupDriver(clock: feedClock)
         let gridFeed = GridFeed(
@@ -466,9 +466,23 @@ enum Snippets {
         // On every refresh of the display:
         let gridTick = await feedGroup.tick(at: feedClock.now)
         print(gridTick.changed.count)     // then draw those players with draw(into:bytesPerRow:)
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:259
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:260
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:300
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:290
+        let relayFeed = GridFeed(
+            driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
+            selection: .relay(loops: 2), startingAt: feedClock.now
+        ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }
+        await relayFeed.update(cells: cells, viewport: shown, at: feedClock.now)
+        let relayMoves = await relayFeed.changes()
+        Task {
+            for await move in relayMoves {
+                print(move.stopped, "→", move.started)   // redraw both cells
+            }
+        }
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:290
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:321
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -479,12 +493,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:300
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:321
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:315
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:336
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:315
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:336
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

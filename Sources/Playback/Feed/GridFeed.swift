@@ -10,9 +10,10 @@
 /// The host ticks the driver (``GroupDriver/tick(at:)`` from its display
 /// link, or ``GroupDriver/run()``) and draws the players it names with
 /// ``Player/draw(into:bytesPerRow:)``; ``player(for:)`` finds a cell's player.
-/// A feed that plays one cell at a time, each in turn, is a ``Playlist``
-/// (with ``VisibilityRule/select(from:in:)``), not a grid.
-public actor GridFeed<C: Clock> where C.Duration == Duration {
+/// With ``Selection/relay(loops:)`` one visible cell plays at a time, each
+/// in turn, as a ``Playlist`` plays its items: the feed moves on by itself
+/// when the playing cell's turn ends and reports it on ``changes()``.
+public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     /// A cell: what it shows (``FeedItemLayout/key``, which its source
     /// opens by, unique in a grid) and where (``FeedItemLayout/frame``, in
     /// the viewport's coordinates).
@@ -24,6 +25,17 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
         case everyVisible
         /// The first `n` playable cells in the cells' order (`n` below 0 reads as 0).
         case first(Int)
+        /// One playable cell at a time, each in turn for `loops` loops (below
+        /// 1 reads as 1), in the cells' order and round again: a relay. A
+        /// turn starts from frame 0 (every cell player's loop policy is
+        /// replaced by the turn's loops) and ends when the cell's player
+        /// finishes, or reaches its ``PlayerConfiguration/playTimeLimit``;
+        /// the next playable cell then plays at the driver's clock's instant
+        /// (within one tick of the end), and the feed reports the move on
+        /// ``GridFeed/changes()``. The finished cell keeps its last frame.
+        /// When the viewport moves, the playing cell plays on while it stays
+        /// playable; otherwise the first playable cell takes over.
+        case relay(loops: Int)
     }
 
     /// Where a cell that comes back into view plays from.
@@ -39,7 +51,7 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
         case inStep
     }
 
-    /// What an ``update(cells:viewport:at:)`` changed.
+    /// What an ``update(cells:viewport:at:)`` changed, or a relay's move (``changes()``).
     public struct Change: Sendable, Hashable {
         /// The cells that started or resumed playing, in the cells' order.
         public var started: [String] = []
@@ -48,6 +60,17 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
         /// The cells whose source could not be opened: they do not play, and
         /// are tried again at each update that selects them.
         public var failed: [String] = []
+
+        /// Creates a change.
+        /// - Parameters:
+        ///   - started: The cells that started or resumed playing.
+        ///   - stopped: The cells that stopped playing.
+        ///   - failed: The cells whose source could not be opened.
+        public init(started: [String] = [], stopped: [String] = [], failed: [String] = []) {
+            self.started = started
+            self.stopped = stopped
+            self.failed = failed
+        }
     }
 
     /// The driver the playing cells' players are members of.
@@ -66,6 +89,10 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
     private var players: [String: Player<C.Instant>] = [:]
     /// The playing cells' keys, in the cells' order.
     private var playing: [String] = []
+    /// The viewport of the last update: where a relay looks for the next cell.
+    private var viewport: Viewport?
+    /// Listeners of the moves a relay makes by itself.
+    package var hub = EventHub<Change>()
 
     /// Creates a feed with no cells.
     /// - Parameters:
@@ -104,7 +131,8 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
     }
 
     /// The keys of the cells that play in `viewport`: the playable cells
-    /// (by `rule`), in the cells' order, all or the first few.
+    /// (by `rule`), in the cells' order, all or the first few; for a relay,
+    /// the first (where a relay starts).
     /// - Parameters:
     ///   - cells: The grid's cells.
     ///   - viewport: What the host shows.
@@ -117,8 +145,16 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
         switch selection {
         case .everyVisible: return visible
         case .first(let count): return Array(visible.prefix(max(0, count)))
+        case .relay: return Array(visible.prefix(1))
         }
     }
+
+    /// The moves the feed makes by itself, from now on: a relay's turn that
+    /// ended (its cell in ``Change/stopped``, the next in
+    /// ``Change/started``). ``update(cells:viewport:at:)`` returns its own
+    /// changes and does not repeat them here. Each call makes an
+    /// independent stream, which ends when the consumer stops iterating.
+    public func changes() -> AsyncStream<Change> { makeEventStream() }
 
     /// The cells that play now, in the cells' order.
     public var playingKeys: [String] { playing }
@@ -143,8 +179,13 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
     @discardableResult
     public func update(cells: [Cell]? = nil, viewport: Viewport, at instant: C.Instant) async -> Change {
         if let cells { grid = cells }
+        self.viewport = viewport
         var change = Change()
-        let wanted = Self.playingKeys(cells: grid, viewport: viewport, rule: rule, selection: selection)
+        var wanted = Self.playingKeys(cells: grid, viewport: viewport, rule: rule, selection: selection)
+        if case .relay = selection, let current = playing.first,
+            grid.contains(where: { $0.key == current && rule.isPlayable($0.frame, in: viewport) }) {
+            wanted = [current]
+        }
         let wantedSet = Set(wanted)
         for key in playing where !wantedSet.contains(key) {
             guard let player = players[key] else { continue }
@@ -161,9 +202,12 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
             }
             playing.append(key)
             guard !wasPlaying.contains(key) else { continue }
-            await driver.add(player)
-            await player.play(at: instant)
+            await start(player, at: instant)
             change.started.append(key)
+        }
+        if case .relay = selection, playing.isEmpty, !change.failed.isEmpty {
+            // The first playable cell failed: the relay goes on from the next one.
+            await relay(after: change.failed[change.failed.count - 1], at: instant, into: &change)
         }
         // Near the view: within one viewport size of it on every side.
         let visible = viewport.visibleRect
@@ -175,16 +219,60 @@ public actor GridFeed<C: Clock> where C.Duration == Duration {
         return change
     }
 
+    private func start(_ player: Player<C.Instant>, at instant: C.Instant) async {
+        await driver.add(player)
+        await player.play(at: instant)
+    }
+
+    /// A relay's turn on `key` ended: the next playable cell after it, in
+    /// the cells' order and round again, plays.
+    private func turnEnded(_ key: String) async {
+        guard case .relay = selection, playing == [key], let player = players[key] else { return }
+        let instant = driver.clock.now
+        await driver.remove(player)
+        playing = []
+        var change = Change(stopped: [key])
+        await relay(after: key, at: instant, into: &change)
+        hub.deliver([change])
+    }
+
+    /// Starts the first playable cell after `key` (round again, `key` itself
+    /// last) whose player opens, recording what started and failed.
+    private func relay(after key: String, at instant: C.Instant, into change: inout Change) async {
+        guard let viewport else { return }
+        let visible = grid.filter { rule.isPlayable($0.frame, in: viewport) }.map(\.key)
+        let position = visible.firstIndex(of: key) ?? -1
+        let order = visible[(position + 1)...] + visible[..<(position + 1)]
+        for next in order where !change.failed.contains(next) {
+            guard let player = await player(opening: next, at: instant) else {
+                change.failed.append(next)
+                continue
+            }
+            playing = [next]
+            await start(player, at: instant)
+            change.started.append(next)
+            return
+        }
+    }
+
     /// The player of `key`, made through the pool when it has none; `nil`
     /// when the source cannot be opened or played.
     private func player(opening key: String, at instant: C.Instant) async -> Player<C.Instant>? {
         if let player = players[key] { return player }
         let open = self.open
+        var configuration = self.configuration
+        if case .relay(let loops) = selection { configuration.loop = .count(max(1, loops)) }
         do {
             let cache = try await pool.cache(for: key, displaySize: displaySize) { try open(key) }
             let player = try Player(
                 source: cache.source, configuration: configuration, startingAt: instant,
                 epoch: resume == .inStep ? epoch : nil, cache: cache)
+            if case .relay = selection {
+                await player.addObserver { [weak self] event in
+                    guard event == .finished || event == .timeLimitReached else { return }
+                    Task { await self?.turnEnded(key) }
+                }
+            }
             players[key] = player
             return player
         } catch {

@@ -32,6 +32,9 @@ struct GridFeedTests {
             (150.0, .first(1), ["r1c0"]),
             (0.0, .first(0), []),
             (0.0, .first(-3), []),
+            (50.0, .relay(loops: 1), ["r0c0"]),
+            (50.5, .relay(loops: 2), ["r1c0"]),
+            (400.0, .relay(loops: 1), []),
           ])
     func selection(top: Double, selection: Feed.Selection, expected: [String]) {
         let keys = Feed.playingKeys(
@@ -44,10 +47,14 @@ struct GridFeedTests {
     /// frames, in a 200-high viewport.
     static func column() -> [Feed.Cell] { grid(rows: 6, columns: 1) }
 
-    static func makeFeed(resume: Feed.Resume, clock: ManualClock, group: GroupDriver<ManualClock>) -> Feed {
+    static func makeFeed(
+        resume: Feed.Resume, selection: Feed.Selection = .everyVisible, clock: ManualClock,
+        group: GroupDriver<ManualClock>
+    ) -> Feed {
         GridFeed(
             driver: group, pool: FrameCachePool(byteBudget: 1 << 20),
-            configuration: PlayerConfiguration(loop: .forever), resume: resume, startingAt: clock.now
+            configuration: PlayerConfiguration(loop: .forever), selection: selection, resume: resume,
+            startingAt: clock.now
         ) { key in
             guard key != "bad" else { throw PlayerError.emptySource }
             return FakeFrameSource.milliseconds(100, 100, 100, 100)
@@ -125,6 +132,76 @@ struct GridFeedTests {
         let change = await feed.update(cells: cells, viewport: Self.viewport(y: 0), at: clock.now)
         #expect(change.failed == ["bad"])
         #expect(change.started == ["good"])
+        #expect(await feed.playingKeys == ["good"])
+        #expect(await group.memberCount == 1)
+    }
+
+    @Test("A relay plays one visible cell at a time for its loops, then the next, and round again",
+          .timeLimit(.minutes(1)))
+    func relayTakesTurns() async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: .whereItLeft, selection: .relay(loops: 2), clock: clock, group: group)
+        var moves = await feed.changes().makeAsyncIterator()
+        let first = await feed.update(cells: Self.column(), viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(first.started == ["r0c0"])
+        #expect(await group.memberCount == 1)
+
+        // Two loops of 400 ms (the configuration's `.forever` gives way to the
+        // relay's loops): still playing at 799 ms, finished at 800 ms.
+        clock.advance(to: start.advanced(by: .milliseconds(799)))
+        _ = await group.tick(at: clock.now)
+        #expect(await feed.playingKeys == ["r0c0"])
+        clock.advance(to: start.advanced(by: .milliseconds(800)))
+        _ = await group.tick(at: clock.now)
+        let turn = try #require(await moves.next())
+        #expect(turn == Feed.Change(started: ["r1c0"], stopped: ["r0c0"]))
+        #expect(await feed.playingKeys == ["r1c0"])
+        #expect(await group.memberCount == 1)
+        let top = try #require(await feed.player(for: "r0c0"))
+        #expect(await top.state == .finished, "the finished cell keeps its last frame")
+        #expect(await top.currentFrame == 3)
+
+        // r1c0 started at 800 ms: 250 ms later it shows frame 2.
+        clock.advance(to: start.advanced(by: .milliseconds(1050)))
+        _ = await group.tick(at: clock.now)
+        #expect(await feed.player(for: "r1c0")?.currentFrame == 2)
+
+        // Its turn ends at 1600 ms; r0c0 plays again, from frame 0.
+        clock.advance(to: start.advanced(by: .milliseconds(1600)))
+        _ = await group.tick(at: clock.now)
+        #expect(try #require(await moves.next()) == Feed.Change(started: ["r0c0"], stopped: ["r1c0"]))
+        #expect(await top.state == .playing)
+        #expect(await top.currentFrame == 0)
+    }
+
+    @Test("A relay's cell plays on while it stays playable; when it leaves, the first playable cell takes over")
+    func relayFollowsTheViewport() async {
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: .whereItLeft, selection: .relay(loops: 1), clock: clock, group: group)
+        await feed.update(cells: Self.column(), viewport: Self.viewport(y: 0), at: clock.now)
+        // Rows 1 and 2 in view: row 0 is out, so row 1 takes the relay.
+        let down = await feed.update(viewport: Self.viewport(y: 100), at: clock.now)
+        #expect(down == Feed.Change(started: ["r1c0"], stopped: ["r0c0"]))
+        // Rows 0 and 1 in view: row 1 still plays (row 0 comes first, but waits its turn).
+        let up = await feed.update(viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(up == Feed.Change())
+        #expect(await feed.playingKeys == ["r1c0"])
+        #expect(await group.memberCount == 1)
+    }
+
+    @Test("A relay skips a cell whose source cannot be opened")
+    func relaySkipsFailures() async {
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: .whereItLeft, selection: .relay(loops: 1), clock: clock, group: group)
+        let cells = ["bad", "good", "other"].enumerated().map { index, key in
+            Feed.Cell(key: key, frame: LayoutRect(x: Double(index) * 100, y: 0, width: 100, height: 100))
+        }
+        let change = await feed.update(cells: cells, viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(change == Feed.Change(started: ["good"], failed: ["bad"]))
         #expect(await feed.playingKeys == ["good"])
         #expect(await group.memberCount == 1)
     }
