@@ -1,5 +1,5 @@
 /// What a driver needs of what it drives (a ``Player`` or a ``Playlist``):
-/// a tick that advances to an instant and says when the next change is due,
+/// an engine it ticks to an instant, which says when the next change is due,
 /// and a wake-up the host's changes call (see ``EventHub``).
 protocol DrivenMember<Instant>: Actor {
     associatedtype Instant: InstantProtocol where Instant.Duration == Duration
@@ -14,11 +14,22 @@ protocol DrivenMember<Instant>: Actor {
     /// The instant the member measures host time from.
     nonisolated var origin: Instant { get }
 
-    /// The synchronous engine a driver ticks on its own thread, without a
-    /// hop to the member's actor, in host time from ``origin``; `nil` when
-    /// the member has none.
-    nonisolated var core: PlayerCore? { get }
+    /// What the driver advances: a player's synchronous engine, ticked on
+    /// the driver's own thread without a hop to the player's actor, or a
+    /// playlist, ticked on its actor.
+    nonisolated var engine: DrivenEngine<Instant> { get }
+}
 
+/// How a driver advances a member.
+enum DrivenEngine<Instant: InstantProtocol> where Instant.Duration == Duration {
+    /// A player's engine, in host time from the member's ``DrivenMember/origin``.
+    case core(PlayerCore)
+    /// A member ticked on its own actor.
+    case actor(any ActorDrivenMember<Instant>)
+}
+
+/// A member ticked on its actor: a ``Playlist``, whose sequencing lives there.
+protocol ActorDrivenMember<Instant>: DrivenMember {
     /// Advances to `instant` without signalling drivers, marks the wake-up
     /// registered under `token` as consumed, and returns the instant the next
     /// change is due, or `nil` when nothing is scheduled.
@@ -44,9 +55,9 @@ extension DrivenMember {
 }
 
 extension Player: DrivenMember {
-    nonisolated var core: PlayerCore? { playerCore }
+    nonisolated var engine: DrivenEngine<Instant> { .core(playerCore) }
 }
 
-extension Playlist: DrivenMember {
-    nonisolated var core: PlayerCore? { nil }
+extension Playlist: ActorDrivenMember {
+    nonisolated var engine: DrivenEngine<Instant> { .actor(self) }
 }

@@ -36,14 +36,19 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private struct Member {
         let id: ObjectIdentifier
         let target: any DrivenMember<C.Instant>
-        /// A player's engine, ticked on the driver's thread without a hop
-        /// to the player's actor; `nil` for a playlist.
-        let core: PlayerCore?
+        let engine: DrivenEngine<C.Instant>
         /// The instant the member's host time counts from.
         let origin: C.Instant
         /// The wake-up registered in the member while the driver runs.
         var token: Int?
         var deadline: C.Instant?
+
+        init(_ target: any DrivenMember<C.Instant>) {
+            id = ObjectIdentifier(target)
+            self.target = target
+            engine = target.engine
+            origin = target.origin
+        }
     }
 
     /// The clock that supplies time and sleeps.
@@ -130,7 +135,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         hosted.withLock { hosted in
             let index = hosted.members.firstIndex { $0.id == id }
             if add, index == nil {
-                hosted.members.append(Member(id: id, target: member, core: member.core, origin: member.origin))
+                hosted.members.append(Member(member))
             } else if !add, let index {
                 hosted.members.remove(at: index)
             }
@@ -203,12 +208,13 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         for member in members {
             var moved: Bool
             var deadline: C.Instant?
-            if let core = member.core {
+            switch member.engine {
+            case .core(let core):
                 let step = core.hostTick(to: member.origin.duration(to: instant))
                 moved = step.moved
                 if let time = step.next { deadline = member.origin.advanced(by: time) }
-            } else {
-                (moved, deadline) = await member.target.hostTick(to: instant)
+            case .actor(let target):
+                (moved, deadline) = await target.hostTick(to: instant)
             }
             if moved { changed.append(member.id) }
             if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
@@ -248,12 +254,11 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private func tick(_ index: Int, at now: C.Instant) async {
         guard let token = members[index].token else { return }
         counters.ticks += 1
+        let origin = members[index].origin
         members[index].deadline =
-            if let core = members[index].core {
-                core.tick(to: members[index].origin.duration(to: now), wake: token)
-                    .map { [origin = members[index].origin] in origin.advanced(by: $0) }
-            } else {
-                await members[index].target.tick(to: now, wake: token)
+            switch members[index].engine {
+            case .core(let core): core.tick(to: origin.duration(to: now), wake: token).map { origin.advanced(by: $0) }
+            case .actor(let target): await target.tick(to: now, wake: token)
             }
     }
 
@@ -272,7 +277,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
             let index = members.firstIndex { $0.id == id }
             if change.add {
                 guard index == nil else { continue }
-                members.append(Member(id: id, target: change.member, core: change.member.core, origin: change.member.origin))
+                members.append(Member(change.member))
                 await register(members.count - 1)
             } else if let index {
                 let member = members.remove(at: index)

@@ -241,20 +241,6 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
         playerCore.advance(by: duration)
     }
 
-    /// A driver's tick (see ``DrivenMember``): advance without waking
-    /// drivers, then report when the next change is due.
-    func tick(to instant: Instant, wake token: Int) -> Instant? {
-        playerCore.tick(to: hostTime(instant), wake: token).map { origin.advanced(by: $0) }
-    }
-
-    /// A host's tick through its ``GroupDriver`` (see
-    /// ``GroupDriver/tick(at:)``): advance without waking drivers, and say
-    /// whether the frame shown changed.
-    func hostTick(to instant: Instant) -> (moved: Bool, next: Instant?) {
-        let step = playerCore.hostTick(to: hostTime(instant))
-        return (step.moved, step.next.map { origin.advanced(by: $0) })
-    }
-
     private nonisolated func hostTime(_ instant: Instant) -> Duration {
         origin.duration(to: instant)
     }
