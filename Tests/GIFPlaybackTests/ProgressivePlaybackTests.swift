@@ -167,4 +167,44 @@ struct ProgressivePlaybackTests {
         #expect(events.all.map(\.0) == expected.map(\.0))
         #expect(events.all.map(\.1) == expected.map(\.1))
     }
+
+    @Test("A playlist that waited for its last frame finishes when the rest arrives, and wraps",
+          .timeLimit(.minutes(1)))
+    func playlistFinishesAfterWaitingForTheLastFrame() async throws {
+        let run = try Run()
+        let last = run.whole.info.frames.count - 1
+        let fed = try run.feed(through: last - 1, from: 0)
+        let item = PlaylistItem(key: "demo", loops: 1) { [source = run.source] in
+            try await source.waitUntilPlayable()
+            return source
+        }
+        let clock = run.clock
+        let playlist = try Playlist(items: [item], startingAt: clock.now)
+        let events = TimedEvents<PlaylistEvent>()
+        await playlist.addObserver { events.record($0, at: clock.now.offset) }
+        let driving = Task { await PlaylistDriver(playlist: playlist, clock: clock).run() }
+        await playlist.play(at: clock.now)
+        let waiting = PlaylistEvent.player(key: "demo", event: .waitingForFrame(frame: last))
+        func saw(_ event: PlaylistEvent) -> Bool { events.all.contains { $0.0 == event } }
+        /// Moves the clock to the driver's next deadline, once it sleeps
+        /// toward one; `false` when it rests with none.
+        func step() async -> Bool {
+            guard await clock.waitForSleepers(limit: .milliseconds(500), until: { !$0.isEmpty }),
+                  let next = clock.pendingDeadlines.first else { return false }
+            clock.advance(to: next)
+            return await clock.waitForSleepers(limit: Changes.limit) { ($0.first ?? next.advanced(by: .seconds(1))) > next }
+        }
+        // Deadline by deadline to the wait for the last frame (each of the
+        // 40 frames is one deadline).
+        for _ in 0..<(2 * last) where !saw(waiting) { _ = await step() }
+        #expect(saw(waiting))
+        clock.advance(by: .seconds(1))
+        try run.source.append(run.bytes[fed...])
+        try run.source.finish()
+        // The last frame shows for its delay; then the one loop is done.
+        for _ in 0..<4 where !saw(.playlistWrapped(lapsDone: 1)) { _ = await step() }
+        #expect(saw(.playlistWrapped(lapsDone: 1)), "events: \(events.all.suffix(4).map(\.0))")
+        driving.cancel()
+        await driving.value
+    }
 }

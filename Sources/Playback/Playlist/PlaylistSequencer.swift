@@ -367,10 +367,21 @@ public struct PlaylistSequencer: Sendable {
                 continue
             }
             if var head = current.head {
-                let finish = finishNanos(of: head)
-                let target: Int64
-                if case .carryLag = configuration.player.catchUp { target = host } else { target = min(host, finish ?? host) }
-                events += wrap(head.advance(to: Nanoseconds.duration(target)), current.key)
+                // To the item's finish first, so the next item starts then.
+                var reached: Int64
+                if case .carryLag = configuration.player.catchUp {
+                    reached = host
+                } else {
+                    reached = min(host, finishNanos(of: head) ?? host)
+                }
+                events += wrap(head.advance(to: Nanoseconds.duration(reached)), current.key)
+                while head.state != .finished, reached < host {
+                    // A wait for frames still arriving moved the finish
+                    // later: on to it, or to the host's time.
+                    let later = min(host, finishNanos(of: head) ?? host)
+                    reached = later > reached ? later : host
+                    events += wrap(head.advance(to: Nanoseconds.duration(reached)), current.key)
+                }
                 if head.state == .finished {
                     nowNanos = max(nowNanos, head.nowNanos)
                     current.head = head
@@ -379,7 +390,6 @@ public struct PlaylistSequencer: Sendable {
                     next(&self)
                     continue
                 }
-                if target < host { events += wrap(head.advance(to: Nanoseconds.duration(host)), current.key) }
                 current.head = head
                 turn = current
                 break
