@@ -48,6 +48,19 @@ struct ProgressivePlaybackTests {
 
         func count(_ event: PlayerEvent) -> Int { events.all.filter { $0.0 == event }.count }
 
+        /// A playlist of one item, "demo", whose loader hands the source
+        /// back as soon as frame 0 is in, and its events with their times.
+        func playlist(loops: Int?) async throws -> (Playlist<ManualClock.Instant>, TimedEvents<PlaylistEvent>) {
+            let item = PlaylistItem(key: "demo", loops: loops) { [source] in
+                try await source.waitUntilPlayable()
+                return source
+            }
+            let playlist = try Playlist(items: [item], startingAt: clock.now)
+            let events = TimedEvents<PlaylistEvent>()
+            await playlist.addObserver { [clock] in events.record($0, at: clock.now.offset) }
+            return (playlist, events)
+        }
+
         var waitsEnded: Int {
             events.all.filter { if case .waitEnded = $0.0 { true } else { false } }.count
         }
@@ -135,14 +148,8 @@ struct ProgressivePlaybackTests {
     func playlistStartsBeforeLoadFinished() async throws {
         let run = try Run()
         let fed = try run.feed(through: 1, from: 0)
-        let item = PlaylistItem(key: "demo") { [source = run.source] in
-            try await source.waitUntilPlayable()
-            return source
-        }
         let clock = run.clock
-        let playlist = try Playlist(items: [item], startingAt: clock.now)
-        let events = TimedEvents<PlaylistEvent>()
-        await playlist.addObserver { events.record($0, at: clock.now.offset) }
+        let (playlist, events) = try await run.playlist(loops: nil)
         await playlist.play(at: clock.now)
         #expect(await eventually(watching: [playlist]) { await playlist.loadState(of: "demo") == .ready })
         #expect(!run.source.isComplete)
@@ -174,14 +181,8 @@ struct ProgressivePlaybackTests {
         let run = try Run()
         let last = run.whole.info.frames.count - 1
         let fed = try run.feed(through: last - 1, from: 0)
-        let item = PlaylistItem(key: "demo", loops: 1) { [source = run.source] in
-            try await source.waitUntilPlayable()
-            return source
-        }
         let clock = run.clock
-        let playlist = try Playlist(items: [item], startingAt: clock.now)
-        let events = TimedEvents<PlaylistEvent>()
-        await playlist.addObserver { events.record($0, at: clock.now.offset) }
+        let (playlist, events) = try await run.playlist(loops: 1)
         let driving = Task { await PlaylistDriver(playlist: playlist, clock: clock).run() }
         await playlist.play(at: clock.now)
         let waiting = PlaylistEvent.player(key: "demo", event: .waitingForFrame(frame: last))

@@ -176,11 +176,15 @@ struct GridFeedTests {
         #expect(await top.currentFrame == 0)
     }
 
-    @Test("A relay's cell plays on while it stays playable; when it leaves, the first playable cell takes over")
-    func relayFollowsTheViewport() async {
+    static func makeRelay() -> (ManualClock, GroupDriver<ManualClock>, Feed) {
         let clock = ManualClock()
         let group = GroupDriver(clock: clock)
-        let feed = Self.makeFeed(resume: .whereItLeft, selection: .relay(loops: 1), clock: clock, group: group)
+        return (clock, group, makeFeed(resume: .whereItLeft, selection: .relay(loops: 1), clock: clock, group: group))
+    }
+
+    @Test("A relay's cell plays on while it stays playable; when it leaves, the first playable cell takes over")
+    func relayFollowsTheViewport() async {
+        let (clock, group, feed) = Self.makeRelay()
         await feed.update(cells: Self.column(), viewport: Self.viewport(y: 0), at: clock.now)
         // Rows 1 and 2 in view: row 0 is out, so row 1 takes the relay.
         let down = await feed.update(viewport: Self.viewport(y: 100), at: clock.now)
@@ -194,9 +198,7 @@ struct GridFeedTests {
 
     @Test("A relay skips a cell whose source cannot be opened")
     func relaySkipsFailures() async {
-        let clock = ManualClock()
-        let group = GroupDriver(clock: clock)
-        let feed = Self.makeFeed(resume: .whereItLeft, selection: .relay(loops: 1), clock: clock, group: group)
+        let (clock, group, feed) = Self.makeRelay()
         let cells = ["bad", "good", "other"].enumerated().map { index, key in
             Feed.Cell(key: key, frame: LayoutRect(x: Double(index) * 100, y: 0, width: 100, height: 100))
         }
