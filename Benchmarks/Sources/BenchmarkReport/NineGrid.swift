@@ -112,12 +112,12 @@ enum NineGrid {
 
     /// The child: plays the grid `mode` names (a ``Grid``'s raw value) and
     /// prints one ``ProbeLine``.
-    static func probe(mode: String) async -> Int32 {
+    static func probe(mode: String, cutCopy: String?) async -> Int32 {
         guard let grid = Grid(rawValue: mode) else {
             print("probe failed: no grid \(mode)")
             return 1
         }
-        if grid == .drawn { return await drawnProbe() }
+        if grid == .drawn { return await drawnProbe(cutCopy: cutCopy) }
         let small = grid.atDisplaySize
         do {
             let start = ProcessProbe.residentMemory().currentKiB
@@ -190,6 +190,11 @@ enum NineGrid {
         return next
     }
 
+    /// The file of the ``Grid/drawn`` grid that is cut short.
+    static func cutIndex(in paths: [String]) -> Int {
+        paths.firstIndex { $0.hasSuffix("quicksort.gif") } ?? 0
+    }
+
     /// `path`'s bytes cut in the middle of the data of its middle frame,
     /// written to a temporary file: a download that stopped. Returns the
     /// temporary file's path.
@@ -208,13 +213,10 @@ enum NineGrid {
     /// 160 × 160 buffer at each of its frame changes (a late draw waits a
     /// millisecond and draws again; a frame that fails is left, as a host
     /// would, and the grid goes on).
-    static func drawnProbe() async -> Int32 {
+    static func drawnProbe(cutCopy: String?) async -> Int32 {
         do {
             var paths = files()
-            let cutIndex = paths.firstIndex { $0.hasSuffix("quicksort.gif") } ?? 0
-            let cut = try cutShortCopy(of: paths[cutIndex])
-            defer { unlink(cut) }
-            paths[cutIndex] = cut
+            if let cutCopy { paths[cutIndex(in: paths)] = cutCopy }
             let start = ProcessProbe.residentMemory().currentKiB
             let budget = FrameMemoryBudget(byteBudget: budgetBytes)
             let pool = FrameCachePool(budget: budget)
@@ -280,8 +282,15 @@ enum NineGrid {
         print("")
         print("| grid | frames drawn | decodes | RSS at start / after opening MiB | peak RSS MiB | target | budget peak MiB | evictions | state trims | CPU s |")
         print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+        // The parent writes the cut-short copy, so that the child's figures
+        // hold the grid and not the copying (Foundation's file reading and
+        // writing alone add about 3 MiB to a process).
+        let paths = files()
+        let cut = paths.isEmpty ? nil : try? cutShortCopy(of: paths[cutIndex(in: paths)])
+        defer { if let cut { unlink(cut) } }
         for grid in Grid.allCases {
-            let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", grid.rawValue])
+            let cutArgument = grid == .drawn ? cut.map { [$0] } ?? [] : []
+            let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", grid.rawValue] + cutArgument)
             guard status == 0, let line = output.split(separator: "\n").compactMap(ProbeLine.init(parsing:)).first else {
                 print("| \(grid.name) | probe failed (status \(status)) | | | | | | | | |")
                 continue

@@ -43,7 +43,7 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe"
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
 }
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--nine-grid-probe" {
-    exit(await NineGrid.probe(mode: CommandLine.arguments[2]))
+    exit(await NineGrid.probe(mode: CommandLine.arguments[2], cutCopy: CommandLine.arguments.dropFirst(3).first))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--nine-grid" {
     NineGrid.printSection()
