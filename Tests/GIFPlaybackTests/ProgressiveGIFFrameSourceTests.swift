@@ -135,7 +135,9 @@ struct ProgressiveGIFFrameSourceTests {
     func endlessFrameData() async throws {
         let bytes = try fixtureBytes("demo.gif")
         let frame0 = try GIFImage(bytes: bytes).info.frames[0]
-        let source = ProgressiveGIFFrameSource(limits: DecodingLimits(maxFrameDataBytes: 1 << 16))
+        var limits = DecodingLimits()
+        limits.maxFrameDataBytes = 1 << 16
+        let source = ProgressiveGIFFrameSource(limits: limits)
         try source.append(bytes[..<frame0.dataEnd])
         let descriptor = frame0.dataEnd
         try source.append([0x2C, 0, 0, 0, 0, 10, 0, 10, 0, 0, 8])
