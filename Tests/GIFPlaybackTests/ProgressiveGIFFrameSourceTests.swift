@@ -9,7 +9,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     try [UInt8](Data(contentsOf: URL(fileURLWithPath: GIFFrameSourceTests.fixture(name))))
 }
 
-/// A growing frame source: the timing of the frames
+/// A progressive frame source: the timing of the frames
 /// arrived so far, an update when more arrive and when the file completes,
 /// and frames equal to the whole-file decode's.
 @Suite("Progressive GIF frame source")
