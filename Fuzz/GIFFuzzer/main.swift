@@ -14,9 +14,15 @@ import Playback
 /// Smaller than the defaults so that one input costs milliseconds, not
 /// seconds: the fuzzer looks for logic errors, and the default limits' sizes
 /// are proven by LimitsTests instead. Same code paths, smaller numbers.
-let limits = DecodingLimits(
-    maxCanvasPixels: 1 << 20, maxFramePixels: 1 << 20, maxFrameCount: 2048, maxInputBytes: 1 << 17,
-    maxFrameDataBytes: 1 << 14)
+let limits: DecodingLimits = {
+    var limits = DecodingLimits()
+    limits.maxCanvasPixels = 1 << 20
+    limits.maxFramePixels = 1 << 20
+    limits.maxFrameCount = 2048
+    limits.maxInputBytes = 1 << 17
+    limits.maxFrameDataBytes = 1 << 14
+    return limits
+}()
 
 /// Bytes read from the end of the input, then zeros: the playhead's script.
 struct Script {

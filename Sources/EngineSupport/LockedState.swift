@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A value guarded by a pthread mutex: what `Synchronization.Mutex` gives,
 /// but with a lock ThreadSanitizer can see.
 ///
@@ -24,41 +16,21 @@ import Darwin
 /// (confined to the lock and lent out by hand) says so on that value's own
 /// type.
 package final class LockedState<State: ~Copyable> {
-    // The pthread object lives at a fixed address, as pthreads requires.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     /// Read and written only with `mutex` held.
     private var state: State
 
     /// A lock around `state`.
     package init(_ state: consuming State) {
         self.state = state
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        #if DEBUG
-        // In debug builds a thread that takes the lock it holds gets
-        // EDEADLK, which ``check(_:)`` turns into a stop naming it, instead
-        // of waiting for ever.
-        var attributes = pthread_mutexattr_t()
-        Self.check(pthread_mutexattr_init(&attributes))
-        Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)))
-        Self.check(pthread_mutex_init(mutex, &attributes))
-        Self.check(pthread_mutexattr_destroy(&attributes))
-        #else
-        Self.check(pthread_mutex_init(mutex, nil))
-        #endif
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` on the state with the lock held.
     package func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        Self.check(pthread_mutex_lock(mutex))
-        defer { Self.check(pthread_mutex_unlock(mutex)) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&state)
     }
 
@@ -67,22 +39,9 @@ package final class LockedState<State: ~Copyable> {
     package func withLockIfAvailable<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        let status = pthread_mutex_trylock(mutex)
-        guard status == 0 else {
-            Self.check(status == EBUSY ? 0 : status)
-            return nil
-        }
-        defer { Self.check(pthread_mutex_unlock(mutex)) }
+        guard mutex.tryLock() else { return nil }
+        defer { mutex.unlock() }
         return try body(&state)
-    }
-
-    /// A pthread mutex call fails only on a lock used wrongly (not
-    /// initialised, unlocked by a thread that does not own it, taken again
-    /// by the thread holding it): a bug in this library, never the host's
-    /// input.
-    private static func check(_ status: Int32) {
-        precondition(status != EDEADLK, "a thread took a lock it already holds")
-        precondition(status == 0, "pthread mutex call failed: \(status)")
     }
 }
 

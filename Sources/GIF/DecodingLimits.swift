@@ -58,15 +58,15 @@ public struct DecodingLimits: Sendable, Hashable {
 
     /// Largest canvas, in pixels (width × height). Default 2²⁶ (64 Mi pixels,
     /// 256 MiB of RGBA).
-    public var maxCanvasPixels: Int
+    public var maxCanvasPixels: Int = 1 << 26
     /// Largest single frame rectangle, in pixels, before clipping. A frame is
     /// decoded in full even when most of it lies off the canvas, so this bounds
     /// the time one frame can take. Default 2²⁶.
-    public var maxFramePixels: Int
+    public var maxFramePixels: Int = 1 << 26
     /// Most frames in one file. Default 65,536.
-    public var maxFrameCount: Int
+    public var maxFrameCount: Int = 65_536
     /// Largest input, in bytes. Default 1 GiB.
-    public var maxInputBytes: Int
+    public var maxInputBytes: Int = 1 << 30
     /// Most pixels decoded from one file: the sum of every frame's rectangle
     /// (before clipping, since LZW decodes the whole rectangle). This bounds
     /// the decoding and compositing work of a file as ``maxFramePixels``
@@ -74,19 +74,19 @@ public struct DecodingLimits: Sendable, Hashable {
     /// the frames before it are kept and nothing is decoded beyond it.
     /// Default 2³⁰ (1 Gi pixels: 16 frames of 8192 × 8192, or 3,900 frames
     /// of 640 × 430).
-    public var maxTotalPixels: Int
+    public var maxTotalPixels: Int = 1 << 30
     /// Most bytes of extension blocks (comments, application data, graphic
     /// control and unknown extensions, headers and sub-block lengths
     /// included) in one file; the scan stops at the extension that would
     /// pass it. Default 16 MiB.
-    public var maxExtensionBytes: Int
+    public var maxExtensionBytes: Int = 16 << 20
     /// Most extension blocks in one file (each frame usually has one, its
     /// graphic control extension). Default 2¹⁸ (262,144).
-    public var maxExtensionCount: Int
+    public var maxExtensionCount: Int = 1 << 18
     /// Most bytes a consumer that writes whole frames (the `gif dump`
     /// command's NIA, PPM and PAM output) may write for one file; see
     /// ``checkOutput(frames:bytesPerFrame:)``. Default 4 GiB.
-    public var maxOutputBytes: Int
+    public var maxOutputBytes: Int = 1 << 32
     /// Most bytes the decoding of one frame may hold at once: the canvas
     /// (4 bytes a pixel), the saved copy of the canvas under a frame with
     /// disposal 3 (4 bytes a pixel of its clipped rectangle) and the frame's
@@ -94,13 +94,13 @@ public struct DecodingLimits: Sendable, Hashable {
     /// refuses the first frame that would need more. Default 384 MiB: an
     /// 8192 × 8192 canvas with frames as large is decoded (320 MiB), but not
     /// when a frame covering it asks to be restored (disposal 3: 576 MiB).
-    public var maxDecodeBytes: Int
+    public var maxDecodeBytes: Int = 384 << 20
     /// Most files a consumer that writes one file per frame (the `gif dump`
     /// command's PPM and PAM output into a directory) may create for one
     /// file; see ``checkOutputFiles(_:)``. Creating and renaming a file costs
     /// system time whatever its size: 65,536 one-pixel frames would take
     /// seconds of it. Default 16,384.
-    public var maxOutputFiles: Int
+    public var maxOutputFiles: Int = 16_384
     /// Most bytes of one frame's image data: its LZW code size byte and its
     /// data sub-blocks, length bytes included (not the terminator). Nothing
     /// else bounds them: data may go on past the frame's last pixel (an
@@ -113,34 +113,18 @@ public struct DecodingLimits: Sendable, Hashable {
     /// an encoder that writes the widest codes, 12 bits a pixel (96 MiB),
     /// plus a length byte per 255 bytes and a clear code per 3,838 codes
     /// (under 0.5 MiB more), rounded up.
-    public var maxFrameDataBytes: Int
+    public var maxFrameDataBytes: Int = 100 << 20
 
-    /// Creates limits; every argument defaults to the value documented above.
-    public init(
-        maxCanvasPixels: Int = 1 << 26,
-        maxFramePixels: Int = 1 << 26,
-        maxFrameCount: Int = 65_536,
-        maxInputBytes: Int = 1 << 30,
-        maxTotalPixels: Int = 1 << 30,
-        maxExtensionBytes: Int = 16 << 20,
-        maxExtensionCount: Int = 1 << 18,
-        maxOutputBytes: Int = 1 << 32,
-        maxDecodeBytes: Int = 384 << 20,
-        maxOutputFiles: Int = 16_384,
-        maxFrameDataBytes: Int = 100 << 20
-    ) {
-        self.maxCanvasPixels = maxCanvasPixels
-        self.maxFramePixels = maxFramePixels
-        self.maxFrameCount = maxFrameCount
-        self.maxInputBytes = maxInputBytes
-        self.maxTotalPixels = maxTotalPixels
-        self.maxExtensionBytes = maxExtensionBytes
-        self.maxExtensionCount = maxExtensionCount
-        self.maxOutputBytes = maxOutputBytes
-        self.maxDecodeBytes = maxDecodeBytes
-        self.maxOutputFiles = maxOutputFiles
-        self.maxFrameDataBytes = maxFrameDataBytes
-    }
+    /// Creates the default limits, each the value documented on it. Change
+    /// one by setting it:
+    ///
+    /// ```swift
+    /// var limits = DecodingLimits()
+    /// limits.maxFrameCount = 1_000
+    /// let image = try GIFImage(contentsOf: path, limits: limits)
+    /// print(image.info.frameCount)   // at most 1,000
+    /// ```
+    public init() {}
 
     /// The default limits.
     public static let `default` = DecodingLimits()
@@ -153,19 +137,21 @@ public struct DecodingLimits: Sendable, Hashable {
     /// of one frame's data (12 bits a pixel of 2²⁴ pixels, as the default
     /// is derived). By the formula above a decode
     /// then holds at most about 64 (input) + 144 + 1 MiB, 209 MiB.
-    public static let uploads = DecodingLimits(
-        maxCanvasPixels: 1 << 24,
-        maxFramePixels: 1 << 24,
-        maxFrameCount: 4_096,
-        maxInputBytes: 64 << 20,
-        maxTotalPixels: 1 << 27,
-        maxExtensionBytes: 1 << 20,
-        maxExtensionCount: 1 << 14,
-        maxOutputBytes: 512 << 20,
-        maxDecodeBytes: 160 << 20,
-        maxOutputFiles: 4_096,
-        maxFrameDataBytes: 25 << 20
-    )
+    public static let uploads: DecodingLimits = {
+        var limits = DecodingLimits()
+        limits.maxCanvasPixels = 1 << 24
+        limits.maxFramePixels = 1 << 24
+        limits.maxFrameCount = 4_096
+        limits.maxInputBytes = 64 << 20
+        limits.maxTotalPixels = 1 << 27
+        limits.maxExtensionBytes = 1 << 20
+        limits.maxExtensionCount = 1 << 14
+        limits.maxOutputBytes = 512 << 20
+        limits.maxDecodeBytes = 160 << 20
+        limits.maxOutputFiles = 4_096
+        limits.maxFrameDataBytes = 25 << 20
+        return limits
+    }()
 
     /// Checks, before anything is written, that writing `frames` frames of
     /// `bytesPerFrame` bytes each stays within ``maxOutputBytes``.

@@ -104,7 +104,7 @@ final class FrameDecodeScheduler: Sendable {
         var seeker: FrameSeeker
         /// The ``State/generation`` it was made in.
         fileprivate(set) var generation: Int
-        /// The version of the growing image the seeker holds (0: the
+        /// The version of the progressive image the seeker holds (0: the
         /// source's first image).
         var version = 0
     }

@@ -24,6 +24,21 @@ enum DocCommentSnippets {
         // end Sources/GIF/Access/FrameSeeker.swift#1
     }
 
+    /// The example of Sources/GIF/DecodingLimits.swift#1.
+    static func decodingLimits1(
+        path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
+        clock: ContinuousClock, player: Player<ContinuousClock.Instant>,
+        download: AsyncThrowingStream<[UInt8], any Error>, buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int, players: [Player<ContinuousClock.Instant>], show: ([UInt8], PixelSize) -> Void
+    ) async throws {
+        // begin Sources/GIF/DecodingLimits.swift#1
+        var limits = DecodingLimits()
+        limits.maxFrameCount = 1_000
+        let image = try GIFImage(contentsOf: path, limits: limits)
+        print(image.info.frameCount)   // at most 1,000
+        // end Sources/GIF/DecodingLimits.swift#1
+    }
+
     /// The example of Sources/GIF/GIFImage.swift#1.
     static func gifImage1(
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,

@@ -264,11 +264,11 @@ enum Snippets {
         }
         network.finish()
 
-        let growing = ProgressiveGIFFrameSource()
-        let downloading = Task { await download(chunks, into: growing) }
-        try await growing.waitUntilPlayable()
+        let progressive = ProgressiveGIFFrameSource()
+        let downloading = Task { await download(chunks, into: progressive) }
+        try await progressive.waitUntilPlayable()
 
-        let live = try Player(source: growing, startingAt: clock.now)
+        let live = try Player(source: progressive, startingAt: clock.now)
         await live.addObserver { event in
             switch event {
             case .waitingForFrame(let frame): print("buffering: frame \(frame) has not arrived")
@@ -287,7 +287,7 @@ enum Snippets {
 
         // begin Sources/Playback/Playback.docc/LoadingProgressively.md:92
         let onSchedule = try Player(
-            source: growing, configuration: PlayerConfiguration(waiting: .keepSchedule), startingAt: clock.now)
+            source: progressive, configuration: PlayerConfiguration(waiting: .keepSchedule), startingAt: clock.now)
         print(await onSchedule.state)   // idle until play(), like any player
         // end Sources/Playback/Playback.docc/LoadingProgressively.md:92
 

@@ -9,7 +9,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     try [UInt8](Data(contentsOf: URL(fileURLWithPath: GIFFrameSourceTests.fixture(name))))
 }
 
-/// A growing frame source: the timing of the frames
+/// A progressive frame source: the timing of the frames
 /// arrived so far, an update when more arrive and when the file completes,
 /// and frames equal to the whole-file decode's.
 @Suite("Progressive GIF frame source")
@@ -135,7 +135,9 @@ struct ProgressiveGIFFrameSourceTests {
     func endlessFrameData() async throws {
         let bytes = try fixtureBytes("demo.gif")
         let frame0 = try GIFImage(bytes: bytes).info.frames[0]
-        let source = ProgressiveGIFFrameSource(limits: DecodingLimits(maxFrameDataBytes: 1 << 16))
+        var limits = DecodingLimits()
+        limits.maxFrameDataBytes = 1 << 16
+        let source = ProgressiveGIFFrameSource(limits: limits)
         try source.append(bytes[..<frame0.dataEnd])
         let descriptor = frame0.dataEnd
         try source.append([0x2C, 0, 0, 0, 0, 10, 0, 10, 0, 0, 8])

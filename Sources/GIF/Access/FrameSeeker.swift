@@ -278,7 +278,7 @@ public struct FrameSeeker {
     private mutating func saveCheckpoint() {
         let index = live.nextIndex
         // Frame 0 whole only: one cut short by bytes still arriving (a
-        // growing image) may be completed later.
+        // progressive image) may be completed later.
         let loopStart = index == 1 && image.info.frameCount > 1 && live.lastFrame?.isComplete == true
         guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints[index] == nil else { return }
         let checkpoint = live.checkpoint()

@@ -374,17 +374,20 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     func statistics(of id: Int) -> FrameCacheStatistics {
         ledger.withLock { ledger in
-            ledger.members[id].map { Self.snapshot($0, limit: ledger.limit) } ?? FrameCacheStatistics(byteBudget: ledger.limit)
+            Self.snapshot(ledger.members[id], limit: ledger.limit)
         }
     }
 
     // MARK: Internals (under the lock)
 
-    private static func snapshot(_ member: Member, limit: Int) -> FrameCacheStatistics {
-        var snapshot = member.counters
+    /// The statistics of `member`, or of an id with no member (`nil`): all
+    /// zero but the byte budget.
+    private static func snapshot(_ member: Member?, limit: Int) -> FrameCacheStatistics {
+        var snapshot = member?.counters ?? FrameCacheStatistics()
+        snapshot.byteBudget = limit
+        guard let member else { return snapshot }
         snapshot.bytesHeld = member.frameBytes
         snapshot.framesHeld = member.frames
-        snapshot.byteBudget = limit
         snapshot.decodingStateBytes = member.stateBytes
         snapshot.isPlaying = member.playing > 0
         return snapshot

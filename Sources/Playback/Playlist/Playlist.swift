@@ -319,10 +319,10 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
             return
         }
         loadTasks[request.id] = nil
-        if case .success(let source) = result, let growing = source as? any ProgressiveFrameSource {
+        if case .success(let source) = result, let progressive = source as? any ProgressiveFrameSource {
             // A loader may hand back a source still loading: its frames are
             // played as they arrive.
-            let updates = growing.timingUpdates()
+            let updates = progressive.timingUpdates()
             let key = request.item.key
             growth.start { [weak self] in
                 for await timing in updates {

@@ -43,10 +43,10 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// ``ScaledFrameSource`` over it, one that is a ``ProgressiveFrameSource``
     /// when `source` is.
     static func wrapping(_ source: some FrameSource, at size: DisplaySize) -> any FrameSource {
-        let grows = source is any ProgressiveFrameSource
-        if !grows, size.geometry(width: source.canvasWidth, height: source.canvasHeight).isIdentity { return source }
+        let isProgressive = source is any ProgressiveFrameSource
+        if !isProgressive, size.geometry(width: source.canvasWidth, height: source.canvasHeight).isIdentity { return source }
         let scaled = ScaledFrameSource(base: source, displaySize: size)
-        if let growing = source as? any ProgressiveFrameSource { return ScaledProgressiveFrameSource(scaled, growing) }
+        if let progressive = source as? any ProgressiveFrameSource { return ScaledProgressiveFrameSource(scaled, progressive) }
         return scaled
     }
 
@@ -174,17 +174,17 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
 }
 
 /// A ``ScaledFrameSource`` over a ``ProgressiveFrameSource``: the same, and
-/// still growing, so players listen for its frames.
+/// still arriving, so players listen for its frames.
 final class ScaledProgressiveFrameSource: ProgressiveFrameSource, BudgetedFrameSource, Sendable {
     let scaled: ScaledFrameSource
-    let growing: any ProgressiveFrameSource
+    let progressive: any ProgressiveFrameSource
 
-    init(_ scaled: ScaledFrameSource, _ growing: any ProgressiveFrameSource) {
+    init(_ scaled: ScaledFrameSource, _ progressive: any ProgressiveFrameSource) {
         self.scaled = scaled
-        self.growing = growing
+        self.progressive = progressive
     }
 
-    func timingUpdates() -> AsyncStream<FrameSourceTiming> { growing.timingUpdates() }
+    func timingUpdates() -> AsyncStream<FrameSourceTiming> { progressive.timingUpdates() }
     var frameCount: Int { scaled.frameCount }
     var canvasWidth: Int { scaled.canvasWidth }
     var canvasHeight: Int { scaled.canvasHeight }

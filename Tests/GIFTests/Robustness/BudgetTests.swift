@@ -88,7 +88,9 @@ import Testing
         var gif = GIFBuilder(width: 8, height: 8, palette: [[0, 0, 0], [255, 255, 255]])
         for _ in 0..<4 { gif.image(width: 8, height: 8, indices: Array(repeating: 1, count: 64)) }
         gif.trailer()
-        let image = try GIFImage(bytes: gif.bytes, limits: DecodingLimits(maxTotalPixels: 150))
+        var limits = DecodingLimits()
+        limits.maxTotalPixels = 150
+        let image = try GIFImage(bytes: gif.bytes, limits: limits)
         var frames = image.makeFrameIterator()
         var decoded = 0
         let error = #expect(throws: GIFError.self) {
@@ -168,7 +170,9 @@ import Testing
         for _ in 0..<11 { gif.comment("x") }
         gif.image(width: 1, height: 1, indices: [0])
         gif.trailer()
-        let image = try GIFImage(bytes: gif.bytes, limits: DecodingLimits(maxExtensionCount: 10))
+        var limits = DecodingLimits()
+        limits.maxExtensionCount = 10
+        let image = try GIFImage(bytes: gif.bytes, limits: limits)
         let error = try #require(image.info.error)
         #expect(error.kind == .limitExceeded(.extensionCount, value: 11, maximum: 10))
         #expect(image.info.comments.count == 10)

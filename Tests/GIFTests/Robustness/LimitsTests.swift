@@ -21,7 +21,9 @@ import Testing
     @Test func frameCountLimitKeepsTheFramesBeforeIt() throws {
         var gif = GIFBuilder(width: 1, height: 1)
         for _ in 0..<12 { gif.image(width: 1, height: 1, indices: [0]) }
-        let image = try GIFImage(bytes: gif.bytes, limits: DecodingLimits(maxFrameCount: 10))
+        var limits = DecodingLimits()
+        limits.maxFrameCount = 10
+        let image = try GIFImage(bytes: gif.bytes, limits: limits)
         #expect(image.info.frameCount == 10)
         #expect(image.info.error?.kind == .limitExceeded(.frameCount, value: 11, maximum: 10))
         #expect(image.info.error?.frameIndex == 10)
@@ -31,7 +33,9 @@ import Testing
         var gif = GIFBuilder(width: 2, height: 2)
         gif.image(width: 2, height: 2, indices: [0, 0, 0, 0])
         gif.image(width: 4000, height: 4000, indices: [0])
-        let image = try GIFImage(bytes: gif.bytes, limits: DecodingLimits(maxFramePixels: 1_000_000))
+        var limits = DecodingLimits()
+        limits.maxFramePixels = 1_000_000
+        let image = try GIFImage(bytes: gif.bytes, limits: limits)
         #expect(image.info.frameCount == 1)
         #expect(image.info.error?.kind == .limitExceeded(.framePixels, value: 16_000_000, maximum: 1_000_000))
     }
@@ -111,8 +115,10 @@ import Testing
 
     @Test func inputBytesLimit() {
         let bytes = GIFBuilder(width: 1, height: 1).bytes
+        var limits = DecodingLimits()
+        limits.maxInputBytes = 12
         #expect(throws: GIFError(.limitExceeded(.inputBytes, value: 13, maximum: 12))) {
-            try GIFImage(bytes: bytes, limits: DecodingLimits(maxInputBytes: 12))
+            try GIFImage(bytes: bytes, limits: limits)
         }
     }
 

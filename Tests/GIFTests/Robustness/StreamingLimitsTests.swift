@@ -123,7 +123,8 @@ struct StreamingLimitsTests {
         head += [0x2C, 0, 0, 0, 0] + GIFBuilder.le16(10) + GIFBuilder.le16(10) + [0]
         let data = head.count
         head.append(8)  // LZW code size; then sub-blocks of 1 + 255 bytes
-        let limits = DecodingLimits(maxFrameDataBytes: 1 << 20)
+        var limits = DecodingLimits()
+        limits.maxFrameDataBytes = 1 << 20
         var gif = try Self.feed(head, endlessUpTo: 8 << 20, limits: limits)
         #expect(gif.isComplete)
         #expect(gif.receivedByteCount <= data + (1 << 20) + (1 << 16))
@@ -158,12 +159,14 @@ struct StreamingLimitsTests {
     func frameDataLimitEdge() throws {
         let (bytes, dataOffset, pixels) = Self.paddedFrameFile()
         // At the limit: both frames, the second with the pixels it encodes.
-        let image = try GIFImage(bytes: bytes, limits: DecodingLimits(maxFrameDataBytes: 4213))
+        var limits = DecodingLimits()
+        limits.maxFrameDataBytes = 4213
+        let image = try GIFImage(bytes: bytes, limits: limits)
         #expect(image.info.error == nil)
         #expect(try image.frame(at: 1).pixels == pixels)
         // One byte under: frame 0 kept, frame 1 refused at its last padding
         // sub-block's length byte, in the whole file and in a stream of it.
-        let limits = DecodingLimits(maxFrameDataBytes: 4212)
+        limits.maxFrameDataBytes = 4212
         let expected = GIFError(
             .limitExceeded(.frameDataBytes, value: 4213, maximum: 4212),
             frameIndex: 1, byteOffset: dataOffset + 117 + 15 * 256, framesDecoded: 1)

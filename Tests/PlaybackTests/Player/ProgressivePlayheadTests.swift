@@ -5,7 +5,7 @@ import Testing
 /// last frame it has, reports it, and goes on under each ``WaitPolicy``.
 /// Every delay is 100 ms (kept by the browser delay rule), so the instants
 /// follow from the rules: frame n is due at n × 100 ms of media time.
-@Suite("Growing playhead")
+@Suite("Progressive playhead")
 struct ProgressivePlayheadTests {
     static let tenth = Duration.milliseconds(100)
 
