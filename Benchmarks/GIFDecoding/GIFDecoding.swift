@@ -3,8 +3,8 @@ import BenchmarkSupport
 import GIF
 
 // Absolute figures for each workload. `BenchmarkReport` turns the same
-// measurements into ratios against the C baseline, which is what the targets
-// in issue 6 are stated in.
+// measurements into ratios against the C baseline, which is what the
+// project's speed targets are stated in.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
