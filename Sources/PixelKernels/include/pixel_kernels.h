@@ -20,9 +20,10 @@
 /// transparent pixels' colours do not bleed, and a pixel whose area is all
 /// transparent is transparent black; premultiplied colour is the plain area
 /// mean. Alpha is the plain area mean. Every mean rounds to nearest, half
-/// up, exactly: sums are 64-bit (enough for an `area` of up to 2^40),
-/// and each quotient, estimated in floating point, is corrected to the
-/// integer one.
+/// up, exactly: sums are 32-bit lanes when no sum can pass 2^31 (an `area`
+/// up to 33,024: pass weights reduced by their common divisor), else 64-bit
+/// (enough for an `area` of up to 2^40), and each quotient, estimated in
+/// floating point, is corrected to the integer one.
 void pixel_box_filter(
     const uint8_t *source, intptr_t source_width,
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,

@@ -36,8 +36,21 @@ public struct BoxFilter: Sendable, Hashable {
         /// No weights: `count` outputs that read nothing.
         init(empty count: Int) { starts = Array(repeating: 0, count: count + 1) }
 
+        /// The weights and their total divided by their greatest common
+        /// divisor: the same means from smaller sums (640 → 200 columns
+        /// weigh at most 5 of 16, not 200 of 640), which the kernel adds in
+        /// 32-bit lanes when the area allows.
         init(starts: [Int], indices: [Int], weights: [Int64], total: Int64) {
-            (self.starts, self.indices, self.weights, self.total) = (starts, indices, weights, total)
+            var divisor = total
+            for weight in weights where divisor > 1 { divisor = Self.greatestCommonDivisor(divisor, weight) }
+            let reduced = divisor > 1 ? weights.map { $0 / divisor } : weights
+            (self.starts, self.indices, self.weights, self.total) = (starts, indices, reduced, total / max(1, divisor))
+        }
+
+        private static func greatestCommonDivisor(_ a: Int64, _ b: Int64) -> Int64 {
+            var (a, b) = (a, b)
+            while b != 0 { (a, b) = (b, a % b) }
+            return a
         }
     }
 
