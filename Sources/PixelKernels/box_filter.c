@@ -67,9 +67,9 @@ static inline void row_sums_32(
             const lanes pixel = load_pixel(row + column_indices[c] * 4);
             const int32_t w = (int32_t)column_weights[c];
             if (straight) {
-                const int32_t a = w * pixel[3];
-                const lanes scale = {a, a, a, w};
-                h += pixel * scale;
+                // Colour times alpha, alpha times 1, all times the weight.
+                const lanes one = {1, 1, 1, 1};
+                h += pixel * w * __builtin_shufflevector(pixel, one, 3, 3, 3, 4);
             } else {
                 h += pixel * w;
             }
