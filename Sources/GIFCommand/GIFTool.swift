@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,13 +11,9 @@ import Darwin
 /// measures the decoder.
 ///
 /// Each subcommand lives in its own file (`GIFTool+Info.swift`, …) as a
-/// nested type. The root and every subcommand but `play` are synchronous,
-/// and so is the program's entry point (``main()``): an asynchronous `main`
-/// starts Swift's concurrency runtime before its first line (the main task,
-/// libdispatch's set-up, a read of `/proc/self/maps` for the main thread's
-/// stack), about 0.15 ms of a process that dumps a small GIF in 0.5 ms.
+/// nested type. The root is asynchronous because `play` is.
 @main
-struct GIFTool: ParsableCommand {
+struct GIFTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gif",
         abstract: "Inspect, dump, play and benchmark GIF files, and lay their frames out in a sheet.",
@@ -46,11 +41,7 @@ struct GIFTool: ParsableCommand {
     /// A plain `dump` command line skips ArgumentParser
     /// (``DumpRequest/init(quickArguments:)``): for a small GIF, parsing it
     /// would cost more than the dump.
-    ///
-    /// The asynchronous `play` runs as a task, and the main thread parks in
-    /// `dispatchMain()`, as an asynchronous `main` does once it first
-    /// suspends; the task ends the process.
-    static func main() {
+    static func main() async {
         if let request = DumpRequest(quickArguments: Array(CommandLine.arguments.dropFirst())) {
             do throws(CommandFailure) {
                 try request.run()
@@ -60,49 +51,22 @@ struct GIFTool: ParsableCommand {
                 terminate(ExitCode.failure.rawValue)
             }
         }
-        var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
-        } catch {
-            fail(error)
-        }
-        if let asyncCommand = command as? any AsyncParsableCommand {
-            runAsTask(asyncCommand)
-        }
-        do {
-            try command.run()
-        } catch {
-            fail(error)
-        }
-        terminate(0)
-    }
-
-    /// Runs `command` as a task and parks the main thread in libdispatch;
-    /// the task ends the process.
-    private static func runAsTask(_ command: sending any AsyncParsableCommand) -> Never {
-        Task {
-            var command = command
-            do {
-                try await command.run()
-            } catch {
-                fail(error)
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
             }
-            terminate(0)
+        } catch {
+            let status = exitCode(for: error)
+            let text = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+            guard error is ExitCode || status == .success || text.isEmpty else {
+                StandardStreams.error("gif: \(usageLine(text)) (see '\(helpCommand())')")
+                terminate(status.rawValue)
+            }
+            exit(withError: error)
         }
-        dispatchMain()
-    }
-
-    /// Reports `error` (a usage error in one line, see ``main()``; help,
-    /// version and exit codes as ArgumentParser reports them) and ends the
-    /// process with its exit status.
-    private static func fail(_ error: any Error) -> Never {
-        let status = exitCode(for: error)
-        let text = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-        guard error is ExitCode || status == .success || text.isEmpty else {
-            StandardStreams.error("gif: \(usageLine(text)) (see '\(helpCommand())')")
-            terminate(status.rawValue)
-        }
-        exit(withError: error)
     }
 
     /// "Error: Unknown option '--x'" becomes "unknown option '--x'".
