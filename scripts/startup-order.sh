@@ -33,12 +33,13 @@ for name in go/video-001.gif blink/boston.gif pillow/chi.gif; do
     [[ -r "$corpus/$name" ]] && files+=("$corpus/$name")
 done
 
-for file in "${files[@]}"; do
-    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$scratch/profile.$RANDOM" \
-        "$scratch/gif" dump "$file" --format nia -o - >/dev/null 2>&1
+for i in "${!files[@]}"; do
+    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$scratch/profile.$i" \
+        "$scratch/gif" dump "${files[$i]}" --format nia -o - >/dev/null 2>&1
 done
 
 # Callgrind names a function at its first mention, as "fn=(N) name" or
-# "cfn=(N) name", and by "(N)" alone after that.
-sed -nE 's/^c?fn=\([0-9]+\) (.+)$/\1/p' "$scratch"/profile.* | sort -u >"$out"
+# "cfn=(N) name", and by "(N)" alone after that; code without a symbol it
+# names by its address, which is left out.
+sed -nE 's/^c?fn=\([0-9]+\) (.+)$/\1/p' "$scratch"/profile.* | grep -v '^0x' | sort -u >"$out"
 echo "$(wc -l <"$out") symbols in $out"
