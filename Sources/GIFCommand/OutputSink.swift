@@ -52,11 +52,39 @@ final class OutputSink {
 
     /// Writes all of `bytes`.
     func write(_ bytes: [UInt8]) throws(CommandFailure) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                systemWrite(fd, buffer.baseAddress! + done, buffer.count - done)
+        try writeAll(bytes.count) { done in
+            bytes.withUnsafeBytes { buffer in systemWrite(fd, buffer.baseAddress! + done, buffer.count - done) }
+        }
+    }
+
+    /// Writes all of `first`, then all of `second`, in one `writev(2)` when
+    /// the system takes both at once: a small header and the large block
+    /// after it in one system call rather than two.
+    func write(_ first: [UInt8], then second: [UInt8]) throws(CommandFailure) {
+        guard !first.isEmpty, !second.isEmpty else { return try write(first.isEmpty ? second : first) }
+        try writeAll(first.count + second.count) { done in
+            first.withUnsafeBytes { head in
+                second.withUnsafeBytes { tail in
+                    guard done < head.count else {
+                        return systemWrite(fd, tail.baseAddress! + (done - head.count), tail.count - (done - head.count))
+                    }
+                    return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { parts in
+                        parts[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress! + done), iov_len: head.count - done)
+                        parts[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: tail.baseAddress!), iov_len: tail.count)
+                        return writev(fd, parts.baseAddress!, 2)
+                    }
+                }
             }
+        }
+    }
+
+    /// Calls `attempt` with the bytes done so far until `count` are done,
+    /// resuming after a short write or `EINTR`; `attempt` returns what
+    /// `write(2)` returns.
+    private func writeAll(_ count: Int, _ attempt: (_ done: Int) -> Int) throws(CommandFailure) {
+        var done = 0
+        while done < count {
+            let n = attempt(done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw failure(errno)
@@ -123,6 +151,40 @@ final class OutputSink {
         guard (status.st_mode & S_IFMT) == S_IFDIR else {
             throw CommandFailure(file: path, message: "Not a directory")
         }
+    }
+}
+
+/// Writes to an ``OutputSink``, holding writes of a few bytes (a frame's
+/// header) to send them with the next write in one `writev(2)`: a frame
+/// whose pixels are written from its canvas as they stand goes out in one
+/// system call rather than two. ``flush()`` writes what is held.
+struct GatheringWriter {
+    let sink: OutputSink
+    private var held: [UInt8] = []
+
+    /// Writes up to this many bytes in all are held.
+    static let holdBytes = 256
+
+    init(sink: OutputSink) {
+        self.sink = sink
+        held.reserveCapacity(Self.holdBytes)
+    }
+
+    /// Holds `bytes`, or writes what is held and then `bytes`.
+    mutating func write(_ bytes: [UInt8]) throws(CommandFailure) {
+        if held.count + bytes.count <= Self.holdBytes {
+            held.append(contentsOf: bytes)
+            return
+        }
+        try sink.write(held, then: bytes)
+        held.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is held.
+    mutating func flush() throws(CommandFailure) {
+        guard !held.isEmpty else { return }
+        try sink.write(held)
+        held.removeAll(keepingCapacity: true)
     }
 }
 

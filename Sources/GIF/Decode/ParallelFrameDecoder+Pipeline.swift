@@ -7,6 +7,14 @@ extension ParallelFrameDecoder {
         /// The most bytes the index buffers may take, unless two frames need more.
         static let indexBudget = 8 << 20
 
+        /// The most bytes the ring takes unless two of the largest frames
+        /// need more: 16 batches of ``ParallelFrameDecoder/batchArea``, which
+        /// keep a worker well ahead. A larger ring costs more than it saves:
+        /// each 4 KiB of it is a page fault when first written, and the
+        /// indices are read back by the compositor from further out in the
+        /// cache.
+        static let ringTarget = 16 * ParallelFrameDecoder.batchArea
+
         /// What the threads share, read and written only under the lock.
         struct State {
             /// The next frame nobody has claimed.
@@ -61,9 +69,10 @@ extension ParallelFrameDecoder {
             let meanArea = max(1, frames.reduce(0) { $0 + $1.rect.area } / count)
             let perBatch = max(1, ParallelFrameDecoder.batchArea / meanArea)
             window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
-            // Room for the window's frames at twice their mean size, and for
-            // two of the largest: no more than `window` largest frames.
-            let size = min(window * largest, max(2 * largest, 2 * window * meanArea))
+            // Room for the window's frames at twice their mean size, within
+            // ``ringTarget``, and for two of the largest: no more than
+            // `window` largest frames.
+            let size = min(window * largest, max(2 * largest, min(2 * window * meanArea, Self.ringTarget)))
             ring = .allocate(capacity: size)
             var starts: [Int] = [], firstLive: [Int] = []
             starts.reserveCapacity(frames.count)

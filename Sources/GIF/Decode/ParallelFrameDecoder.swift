@@ -22,9 +22,10 @@ import EngineSupport
 /// do not cost a lock hand-over and a wake-up apiece.
 /// Memory is one ring of bytes allocated once, each frame's indices packed
 /// after the last frame's: room for a window of frames (four batches' worth
-/// and at least 8 per thread) at twice their mean area, and for two of the
-/// largest frames, but never more than the window at the largest frame's
-/// area, within ``Pipeline/indexBudget`` (at least 2 frames).
+/// and at least 8 per thread) at twice their mean area up to
+/// ``Pipeline/ringTarget`` bytes, and for two of the largest frames, but
+/// never more than the window at the largest frame's area, within
+/// ``Pipeline/indexBudget`` (at least 2 frames).
 final class ParallelFrameDecoder {
     /// The pixels a claim covers at least, when the window allows: decoding
     /// them takes longer than handing them over (~10 µs of LZW).

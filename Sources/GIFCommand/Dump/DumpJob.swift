@@ -205,6 +205,7 @@ struct DumpJob {
         var progress = ProgressBar(total: count, label: "frames")
         let path = directory.map { $0 + "/" + baseName + ".nia" }
         let sink = try path.map { path throws(CommandFailure) in try OutputSink.file(path) } ?? .standardOutput
+        var gathering = GatheringWriter(sink: sink)
         var buffer: [UInt8] = []
         // Frames are written in parts of about 1 MiB (NIAWriter.writeFrame).
         buffer.reserveCapacity(min(NIAWriter.frameByteCount(canvasSize), 1 << 20) + 64)
@@ -240,7 +241,12 @@ struct DumpJob {
                 }
             }
             do {
-                try writer.writeFrame(frame, buffer: &buffer, to: { (bytes: [UInt8]) throws(CommandFailure) in try sink.write(bytes) })
+                // The frame's header goes out with its pixels; a frame is
+                // written whole before the next is decoded.
+                try writer.writeFrame(frame, buffer: &buffer, to: { (bytes: [UInt8]) throws(CommandFailure) in
+                    try gathering.write(bytes)
+                })
+                try gathering.flush()
             } catch {
                 throw Self.failure(error, written: written, of: count)
             }
