@@ -10,7 +10,10 @@ import Synchronization
 /// ``FrameDecoder/Outcome``, so a frame whose data failed part-way redraws
 /// the same rows and reports the same error. A frame's indices take one byte
 /// per pixel of its own rectangle, a quarter of a canvas pixel and often far
-/// less (a screen recording's frames are small changed rectangles).
+/// less: a screen recording's frames are small changed rectangles, and a
+/// whole frame decoded in full that is mostly one index (transparent around
+/// what changed) is kept as ``IndexRuns`` when that halves it or better, and
+/// drawn from them a band of rows at a time.
 ///
 /// Frames are kept first come, first kept: once the budget is full, later
 /// frames are not stored and nothing is evicted. A player loops through the
@@ -30,9 +33,15 @@ import Synchronization
 package final class FrameIndexCache: Sendable {
     /// One frame's indices and how far its decode got.
     package struct Entry: Sendable {
+        /// The indices as they are, or as ``IndexRuns`` when `isRuns`.
         var indices: [UInt8]
+        var isRuns = false
         var outcome: FrameDecoder.Outcome
     }
+
+    /// The most bytes of indices a band drawn from runs takes (at least a
+    /// row).
+    static let bandBytes = 16 << 10
 
     private struct Table {
         /// The most bytes stored: the budget, lowered by each trim (see
@@ -83,13 +92,32 @@ package final class FrameIndexCache: Sendable {
         }
     }
 
-    /// Runs `body` on the stored indices and outcome of frame `index`, or
-    /// returns `nil` when they are not held.
-    func withEntry<Result>(
-        _ index: Int, _ body: (UnsafeBufferPointer<UInt8>, FrameDecoder.Outcome) -> Result
-    ) -> Result? {
-        guard let entry = entry(index) else { return nil }
-        return entry.indices.withUnsafeBufferPointer { body($0, entry.outcome) }
+    /// Draws `frame` from its stored indices into `compositor` and returns
+    /// its decode's outcome, or returns `nil` when they are not held. Runs
+    /// are read into `band` (grown to a band's size once, then reused) a
+    /// band of rows at a time.
+    func draw(_ frame: FrameInfo, into compositor: inout Compositor, band: inout [UInt8]) -> FrameDecoder.Outcome? {
+        guard let entry = entry(frame.index) else { return nil }
+        guard entry.isRuns else {
+            entry.indices.withUnsafeBufferPointer { compositor.draw(frame, indices: $0, outcome: entry.outcome) }
+            return entry.outcome
+        }
+        let width = frame.rect.width, height = frame.rect.height
+        let rowsPerBand = max(1, Self.bandBytes / max(1, width))
+        if band.count < rowsPerBand * width { band = [UInt8](repeating: 0, count: rowsPerBand * width) }
+        var reader = IndexRuns.Reader(entry.indices)
+        band.withUnsafeMutableBufferPointer { buffer in
+            var row = 0
+            while row < height {
+                let rows = min(rowsPerBand, height - row)
+                let slice = UnsafeMutableBufferPointer(rebasing: buffer[..<(rows * width)])
+                // Runs are only kept of whole frames, so they fill every band.
+                guard reader.read(into: slice) == slice.count else { return }
+                compositor.drawBand(frame, rows: row..<row + rows, indices: UnsafeBufferPointer(slice))
+                row += rows
+            }
+        }
+        return entry.outcome
     }
 
     /// Whether every frame of `frames` has its indices held, checked under
@@ -122,13 +150,21 @@ package final class FrameIndexCache: Sendable {
         let passing = keepsPassing.load(ordering: .relaxed)
         let area = frame.rect.area
         guard area <= indices.count || !outcome.decodedAnything else { return }
+        // Only a whole frame drawn in display order is read back in bands.
+        let runnable = !frame.isInterlaced && outcome.failure == nil && outcome.partialPixels == 0
+            && outcome.rows == frame.rect.height
         let fits = table.withLock { table -> Bool? in
             if frame.index < table.entries.count, table.entries[frame.index] != nil { return nil }
-            if table.byteCount + area <= table.limit { return true }
+            if table.byteCount + area <= table.limit || (runnable && table.byteCount < table.limit) { return true }
             return passing && !table.passing.contains(where: { $0.index == frame.index }) ? false : nil
         }
         guard let fits else { return }
-        let entry = Entry(indices: outcome.decodedAnything ? Array(indices[..<area]) : [], outcome: outcome)
+        let whole = UnsafeBufferPointer(rebasing: indices[..<(outcome.decodedAnything ? area : 0)])
+        let entry = if runnable, let runs = IndexRuns.encode(whole) {
+            Entry(indices: runs, isRuns: true, outcome: outcome)
+        } else {
+            Entry(indices: Array(whole), outcome: outcome)
+        }
         table.withLock { table in
             if fits, table.byteCount + entry.indices.count <= table.limit {
                 if frame.index >= table.entries.count {

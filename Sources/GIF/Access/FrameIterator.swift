@@ -40,6 +40,8 @@ public struct FrameIterator {
     /// decoding, and decoded frames are offered to it. `nil` for a plain or
     /// parallel iterator.
     var indexCache: FrameIndexCache?
+    /// Where frames the index tier keeps as runs are read, a band at a time.
+    private var indexBand: [UInt8] = []
     /// The frames this iterator has had giflib decode, on this thread or (for
     /// a parallel iterator) on the threads ahead. A frame drawn from a
     /// seeker's stored indices does not count, so a seeker looping over a
@@ -194,10 +196,7 @@ public struct FrameIterator {
     /// to the tier.
     private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoder.Outcome {
         assert(indexCache == nil || ahead == nil, "the index tier is for sequential iterators only")
-        if let indexCache, let outcome = indexCache.withEntry(frame.index, { indices, outcome in
-            compositor!.draw(frame, indices: indices, outcome: outcome)
-            return outcome
-        }) {
+        if let indexCache, let outcome = indexCache.draw(frame, into: &compositor!, band: &indexBand) {
             return outcome
         }
         decodeCount += 1

@@ -132,7 +132,7 @@ public struct FrameSeeker {
     var holdsLoopStart: Bool { image.info.frameCount > 1 && checkpoints[1] != nil }
 
     /// Whether frame `index`'s indices are held (for tests).
-    func holdsIndices(ofFrame index: Int) -> Bool { indices.withEntry(index) { _, _ in true } ?? false }
+    func holdsIndices(ofFrame index: Int) -> Bool { indices.entry(index) != nil }
 
     /// The bytes of decoding state this seeker holds beyond its working
     /// state: checkpoints and stored indices.

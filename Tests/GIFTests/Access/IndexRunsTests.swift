@@ -1,0 +1,64 @@
+@testable import GIF
+import Testing
+
+/// ``IndexRuns``' format: `0x00…0x7F` then `t + 1` literals, `0x80…0xFE`
+/// then a value repeated `t − 0x80 + 3` times, `0xFF` then a four-byte
+/// length, least significant first, and a value.
+@Suite("Index runs: a frame's indices as runs and literals")
+struct IndexRunsTests {
+    static func encode(_ values: [UInt8]) -> [UInt8]? {
+        values.withUnsafeBufferPointer { IndexRuns.encode($0) }
+    }
+
+    /// Reads `encoded` back `chunk` values at a time.
+    static func decode(_ encoded: [UInt8], count: Int, chunk: Int) -> [UInt8] {
+        var reader = IndexRuns.Reader(encoded)
+        var out = [UInt8](repeating: 0xAA, count: count)
+        var done = 0
+        out.withUnsafeMutableBufferPointer { buffer in
+            while done < count {
+                let n = min(chunk, count - done)
+                let read = reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[done..<done + n]))
+                done += read
+                if read < n { break }
+            }
+        }
+        return Array(out[..<done])
+    }
+
+    @Test("Runs of 3 to 129 take two bytes, longer ones six; short stretches are literals")
+    func tokens() throws {
+        let zeros = [UInt8](repeating: 0, count: 1_000)
+        let values = zeros + [1, 2, 3, 4] + zeros + [7, 7, 7] + [UInt8](repeating: 9, count: 129) + [5, 5]
+        let encoded = try #require(Self.encode(values))
+        #expect(encoded == [0xFF, 0xE8, 0x03, 0, 0, 0] + [0x03, 1, 2, 3, 4] + [0xFF, 0xE8, 0x03, 0, 0, 0]
+            + [0x80, 7] + [0xFE, 9] + [0x01, 5, 5])
+        for chunk in [1, 7, 128, 130, 5_000] {
+            #expect(Self.decode(encoded, count: values.count, chunk: chunk) == values, "chunk \(chunk)")
+        }
+    }
+
+    @Test("A literal stretch is split every 128 values")
+    func longLiterals() throws {
+        let literals = (0..<300).map { UInt8($0 % 2) }
+        let values = [UInt8](repeating: 4, count: 2_000) + literals
+        let encoded = try #require(Self.encode(values))
+        #expect(encoded.count == 6 + (1 + 128) + (1 + 128) + (1 + 44))
+        #expect(Self.decode(encoded, count: values.count, chunk: 100) == values)
+    }
+
+    @Test("Indices whose runs would not halve them are not encoded")
+    func notHalved() {
+        #expect(Self.encode((0..<1_000).map { UInt8($0 % 3) }) == nil)
+        #expect(Self.encode([1]) == nil)
+        #expect(Self.encode([]) == nil)
+    }
+
+    @Test("A reader stops at the end of malformed runs instead of reading past them")
+    func malformed() {
+        // A literal token promising 5 values with 2 present; a long run cut short.
+        #expect(Self.decode([0x04, 1, 2], count: 10, chunk: 4) == [1, 2])
+        #expect(Self.decode([0xFF, 0x10, 0], count: 10, chunk: 4) == [])
+        #expect(Self.decode([0x80], count: 10, chunk: 4) == [])
+    }
+}
