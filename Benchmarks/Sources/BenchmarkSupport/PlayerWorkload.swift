@@ -236,3 +236,20 @@ public struct HostDrivenPlaylist: Sendable {
         return touched
     }
 }
+
+extension DrawingPlayer {
+    /// Advances to each of the next `frames` frame changes and draws each
+    /// one into `buffer` (rows `bytesPerRow` apart), as a host drawing
+    /// every frame would; returns the sum of the buffer's middle byte after
+    /// each draw, so that the draws are not optimised away.
+    public func drawFrameChanges(_ frames: Int, into buffer: inout [UInt8], bytesPerRow: Int) throws -> Int {
+        var touched = 0
+        for _ in 0..<frames {
+            guard let next = nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+            advance(to: next)
+            try buffer.withUnsafeMutableBytes { _ = try draw(into: $0, bytesPerRow: bytesPerRow) }
+            touched &+= Int(buffer[buffer.count / 2])
+        }
+        return touched
+    }
+}

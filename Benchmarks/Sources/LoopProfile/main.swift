@@ -67,14 +67,7 @@ func drawing(frames: (Int) -> Int) throws -> Int {
     player.play()
     let bytesPerRow = player.width * 4
     var buffer = [UInt8](repeating: 0, count: bytesPerRow * player.height)
-    var touched = 0
-    for _ in 0..<frames(player.image.info.frameCount) {
-        guard let next = player.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
-        player.advance(to: next)
-        try buffer.withUnsafeMutableBytes { _ = try player.draw(into: $0, bytesPerRow: bytesPerRow) }
-        touched &+= Int(buffer[buffer.count / 2])
-    }
-    return touched
+    return try player.drawFrameChanges(frames(player.image.info.frameCount), into: &buffer, bytesPerRow: bytesPerRow)
 }
 
 let done = DispatchSemaphore(value: 0)
