@@ -1,3 +1,4 @@
+import GIF
 import GIFPlayback
 import Playback
 
@@ -234,6 +235,18 @@ public struct HostDrivenPlaylist: Sendable {
             throw PlayerWorkloadError.notOneLoop(expectedLoops: lapsBefore + 1, loops: laps, frame: frame)
         }
         return touched
+    }
+}
+
+extension DrawingPlayer where Instant == ManualClock.Instant {
+    /// A player of `image` with its default budgets, looping forever and
+    /// playing from instant zero, and a zeroed host buffer of its canvas's
+    /// size (rows `width × 4` bytes apart).
+    public static func looping(_ image: GIFImage) throws -> (player: DrawingPlayer, buffer: [UInt8]) {
+        let player = try DrawingPlayer(
+            image: image, configuration: PlayerConfiguration(loop: .forever), startingAt: ManualClock.Instant(offset: .zero))
+        player.play()
+        return (player, [UInt8](repeating: 0, count: player.width * 4 * player.height))
     }
 }
 

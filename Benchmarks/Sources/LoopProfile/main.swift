@@ -61,13 +61,8 @@ func feed(frames: @Sendable (Int) -> Int) async throws -> (touched: Int, late: I
 
 /// Plays a DrawingPlayer for `frames` frame changes; returns a pixel sum.
 func drawing(frames: (Int) -> Int) throws -> Int {
-    let player = try DrawingPlayer(
-        image: try GIFImage(contentsOf: path), configuration: PlayerConfiguration(loop: .forever),
-        startingAt: ManualClock.Instant(offset: .zero))
-    player.play()
-    let bytesPerRow = player.width * 4
-    var buffer = [UInt8](repeating: 0, count: bytesPerRow * player.height)
-    return try player.drawFrameChanges(frames(player.image.info.frameCount), into: &buffer, bytesPerRow: bytesPerRow)
+    var (player, buffer) = try DrawingPlayer.looping(try GIFImage(contentsOf: path))
+    return try player.drawFrameChanges(frames(player.image.info.frameCount), into: &buffer, bytesPerRow: player.width * 4)
 }
 
 let done = DispatchSemaphore(value: 0)

@@ -101,12 +101,8 @@ enum SteadyLoop {
     static func drawingLoops(
         bytes: [UInt8], sink: inout Int
     ) throws -> (cpu: [Double], decodes: [Int], stateBytes: Int) {
-        let player = try DrawingPlayer(
-            image: try GIFImage(bytes: bytes), configuration: PlayerConfiguration(loop: .forever),
-            startingAt: ManualClock.Instant(offset: .zero))
-        player.play()
+        var (player, buffer) = try DrawingPlayer.looping(try GIFImage(bytes: bytes))
         let bytesPerRow = player.width * 4
-        var buffer = [UInt8](repeating: 0, count: bytesPerRow * player.height)
         var cpu = [processCPUSeconds()], decodes = [player.decodeCount]
         for _ in 1...loops {
             sink &+= try player.drawFrameChanges(player.image.info.frameCount, into: &buffer, bytesPerRow: bytesPerRow)
