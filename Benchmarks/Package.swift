@@ -51,6 +51,17 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // One path's loops and nothing else, for an instruction counter
+        // (valgrind cannot run an async main, so this one blocks on a task).
+        .executableTarget(
+            name: "LoopProfile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "GIF", package: "swift-gif-engine"),
+                .product(name: "Playback", package: "swift-gif-engine"),
+                .product(name: "GIFPlayback", package: "swift-gif-engine"),
+            ]
+        ),
         // The C baseline draws what GIF draws, checked once by CRC.
         .testTarget(
             name: "BaselineTests",

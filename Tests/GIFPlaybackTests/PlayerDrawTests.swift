@@ -353,6 +353,56 @@ extension PlayerDrawTests {
 }
 
 extension PlayerDrawTests {
+    @Test func aGroupMadeAfterItsMembersStartedTicksPlayersAndPlaylistsAsTheyPlayAlone() async throws {
+        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120; loop-2.gif
+        // is 2 × 2, red then green, 10 cs each, played 3 times.
+        let executor = Self.executor
+        let demo = GIFFrameSourceTests.fixture("demo.gif"), loop = GIFFrameSourceTests.fixture("loop-2.gif")
+        let clock = ManualClock()
+        let epoch = clock.now
+        func player() throws -> Player<Instant> {
+            try Player(source: GIFFrameSource(image: try GIFImage(contentsOf: demo), executor: executor),
+                       configuration: PlayerConfiguration(loop: .forever), startingAt: epoch)
+        }
+        func playlist() async throws -> Playlist<Instant> {
+            let item = PlaylistItem(key: "loop-2.gif", loops: 2) {
+                GIFFrameSource(image: try GIFImage(contentsOf: loop), executor: executor)
+            }
+            let playlist = try Playlist(items: [item], startingAt: epoch)
+            let events = await playlist.events()
+            if await playlist.loadState(of: "loop-2.gif") != .ready {
+                for await event in events { if case .loadFinished = event { break } }
+            }
+            return playlist
+        }
+        let (lone, member) = (try player(), try player())
+        let (lonePlaylist, memberPlaylist) = (try await playlist(), try await playlist())
+        for player in [lone, member] { await player.play(at: epoch) }
+        for playlist in [lonePlaylist, memberPlaylist] { _ = await playlist.play(at: epoch) }
+        // The driver counts time from the clock's time when it is made: not
+        // the members' origin, and not a whole number of frame periods.
+        let start = Instant(offset: .nanoseconds(1_234_567_891))
+        clock.advance(to: start)
+        let group = GroupDriver(clock: clock)
+        await group.add(member)
+        await group.add(memberPlaylist)
+        // A 60 Hz host for two seconds: the playlist's item ends within it.
+        for refresh in 1...120 {
+            let now = start.advanced(by: .nanoseconds(Int64(refresh) * 16_666_667))
+            clock.advance(to: now)
+            await lone.advance(to: now)
+            _ = await lonePlaylist.advance(to: now)
+            let tick = await group.tick(at: now)
+            #expect(await member.currentFrame == lone.currentFrame, "refresh \(refresh)")
+            #expect(await memberPlaylist.currentFrame == lonePlaylist.currentFrame, "refresh \(refresh)")
+            #expect(await memberPlaylist.state == lonePlaylist.state, "refresh \(refresh)")
+            let dues = [await lone.nextChangeInstant, await lonePlaylist.nextChangeInstant].compactMap { $0 }
+            #expect(tick.nextChange == dues.min(), "refresh \(refresh)")
+        }
+    }
+}
+
+extension PlayerDrawTests {
     @Test func aPlaylistDrawsItsItemsAndEachNewItemWhole() async throws {
         // Fixtures/README.md: loop-2.gif is 2 × 2, red then green;
         // transparency.gif is 4 × 4, its frame 0 red with (3, 3)

@@ -1,3 +1,4 @@
+import GIF
 import GIFPlayback
 import Playback
 
@@ -232,6 +233,35 @@ public struct HostDrivenPlaylist: Sendable {
         let frame = await playlist.currentFrame ?? -1
         guard laps == lapsBefore + 1, index == 0, frame == 0 else {
             throw PlayerWorkloadError.notOneLoop(expectedLoops: lapsBefore + 1, loops: laps, frame: frame)
+        }
+        return touched
+    }
+}
+
+extension DrawingPlayer where Instant == ManualClock.Instant {
+    /// A player of `image` with its default budgets, looping forever and
+    /// playing from instant zero, and a zeroed host buffer of its canvas's
+    /// size (rows `width × 4` bytes apart).
+    public static func looping(_ image: GIFImage) throws -> (player: DrawingPlayer, buffer: [UInt8]) {
+        let player = try DrawingPlayer(
+            image: image, configuration: PlayerConfiguration(loop: .forever), startingAt: ManualClock.Instant(offset: .zero))
+        player.play()
+        return (player, [UInt8](repeating: 0, count: player.width * 4 * player.height))
+    }
+}
+
+extension DrawingPlayer {
+    /// Advances to each of the next `frames` frame changes and draws each
+    /// one into `buffer` (rows `bytesPerRow` apart), as a host drawing
+    /// every frame would; returns the sum of the buffer's middle byte after
+    /// each draw, so that the draws are not optimised away.
+    public func drawFrameChanges(_ frames: Int, into buffer: inout [UInt8], bytesPerRow: Int) throws -> Int {
+        var touched = 0
+        for _ in 0..<frames {
+            guard let next = nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+            advance(to: next)
+            try buffer.withUnsafeMutableBytes { _ = try draw(into: $0, bytesPerRow: bytesPerRow) }
+            touched &+= Int(buffer[buffer.count / 2])
         }
         return touched
     }

@@ -68,13 +68,11 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private var inbox: AsyncStream<DriverCommand>.Continuation?
     private var counters = GroupDriverStatistics()
     /// The members in the order added, for ``tick(at:)``, which runs
-    /// outside the actor, and the list it returns, reused.
-    private nonisolated let hosted = LockedState(Hosted())
-
-    private struct Hosted {
-        var members: [Member] = []
-        var changed: [ObjectIdentifier] = []
-    }
+    /// outside the actor, in host time from ``reference``.
+    private nonisolated let hosted = HostTickList()
+    /// The instant ``hosted`` counts host time from: the clock's time when
+    /// the driver was made.
+    private nonisolated let reference: C.Instant
 
     /// Creates a driver with no members; nothing runs until ``run()``.
     /// - Parameters:
@@ -85,6 +83,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     ///     that is not finite and positive means no cap.
     public init(clock: C, maximumFrameRate: Double? = nil) {
         self.clock = clock
+        self.reference = clock.now
         if let rate = maximumFrameRate, rate.isFinite, rate > 0 {
             self.maximumFrameRate = rate
             self.minimumInterval = .nanoseconds(Nanoseconds.fromDouble(1e9 / rate, .up))
@@ -132,13 +131,20 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         changes.append((add, member))
         inbox?.yield(.membership)
         let id = ObjectIdentifier(member)
-        hosted.withLock { hosted in
-            let index = hosted.members.firstIndex { $0.id == id }
-            if add, index == nil {
-                hosted.members.append(Member(member))
-            } else if !add, let index {
-                hosted.members.remove(at: index)
-            }
+        guard add else {
+            hosted.remove(id)
+            return
+        }
+        let reference = reference
+        switch member.engine {
+        case .core(let core):
+            hosted.add(HostTickList.Entry(id: id, core: core, offset: reference.duration(to: member.origin), tick: nil))
+        case .actor(let target):
+            hosted.add(HostTickList.Entry(id: id, core: nil, offset: .zero) { time in
+                let (moved, next) = await target.hostTick(to: reference.advanced(by: time))
+                guard let next else { return (moved, nil) }
+                return (moved, reference.duration(to: next))
+            })
         }
     }
 
@@ -194,33 +200,12 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     ///   change of any member is due (a host may pause its display link
     ///   until then).
     public nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
-        // The members as the host last set them, and the list of changed
-        // ones taken out of the lock (so filling it copies nothing): called
-        // from outside the actor, a player is ticked on this thread, a
-        // playlist one call away.
-        var changed: [ObjectIdentifier] = []
-        let members = hosted.withLock { hosted in
-            swap(&changed, &hosted.changed)
-            return hosted.members
-        }
-        changed.removeAll(keepingCapacity: true)
-        var next: C.Instant?
-        for member in members {
-            var moved: Bool
-            var deadline: C.Instant?
-            switch member.engine {
-            case .core(let core):
-                let step = core.hostTick(to: member.origin.duration(to: instant))
-                moved = step.moved
-                if let time = step.next { deadline = member.origin.advanced(by: time) }
-            case .actor(let target):
-                (moved, deadline) = await target.hostTick(to: instant)
-            }
-            if moved { changed.append(member.id) }
-            if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
-        }
-        hosted.withLock { $0.changed = changed }
-        return GroupDriverTick(changed: changed, nextChange: next)
+        // Called from outside the actor: a player is ticked on this thread,
+        // a playlist one call away.
+        let time = reference.duration(to: instant)
+        let (changed, next) = if let ticked = hosted.tickPlayers(to: time) { ticked } else { await hosted.tick(to: time) }
+        guard let next else { return GroupDriverTick(changed: changed, nextChange: nil) }
+        return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
     }
 
     /// Drives `member` alone until the calling task is cancelled: a

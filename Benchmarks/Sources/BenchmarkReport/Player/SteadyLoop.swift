@@ -101,20 +101,11 @@ enum SteadyLoop {
     static func drawingLoops(
         bytes: [UInt8], sink: inout Int
     ) throws -> (cpu: [Double], decodes: [Int], stateBytes: Int) {
-        let player = try DrawingPlayer(
-            image: try GIFImage(bytes: bytes), configuration: PlayerConfiguration(loop: .forever),
-            startingAt: ManualClock.Instant(offset: .zero))
-        player.play()
+        var (player, buffer) = try DrawingPlayer.looping(try GIFImage(bytes: bytes))
         let bytesPerRow = player.width * 4
-        var buffer = [UInt8](repeating: 0, count: bytesPerRow * player.height)
         var cpu = [processCPUSeconds()], decodes = [player.decodeCount]
         for _ in 1...loops {
-            for _ in 0..<player.image.info.frameCount {
-                guard let next = player.nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
-                player.advance(to: next)
-                try buffer.withUnsafeMutableBytes { _ = try player.draw(into: $0, bytesPerRow: bytesPerRow) }
-                sink &+= Int(buffer[buffer.count / 2])
-            }
+            sink &+= try player.drawFrameChanges(player.image.info.frameCount, into: &buffer, bytesPerRow: bytesPerRow)
             guard player.playhead.currentFrame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: player.playhead.currentFrame)
             }
