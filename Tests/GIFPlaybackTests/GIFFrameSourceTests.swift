@@ -135,7 +135,7 @@ import Testing
             }
             #expect(source.decodeCount == 600)
         }
-        // Kept as runs where that halves them (FrameIndexCacheTests works
+        // Kept as runs where they take an eighth of them or less (FrameIndexCacheTests works
         // the sizes out): the desktop 2,730 bytes, each pane 144, each
         // character its 224 bytes as they are.
         #expect(source.indexBytes == 2_730 + 11 * 144 + 588 * 16 * 14)
@@ -172,7 +172,7 @@ import Testing
             for _ in 0..<2 {
                 for index in 0..<frames { _ = try await source.frame(at: index) }
             }
-            // Kept as runs where that halves them: at most `need` bytes.
+            // Kept as runs where they take an eighth of them or less: at most `need` bytes.
             #expect(keeps ? (1...need).contains(source.indexBytes) : source.indexBytes == 0, "\(side)")
             // Without indices the second loop decodes every frame again
             // but frame 0, copied back from the canvas kept after it

@@ -12,8 +12,8 @@ import Synchronization
 /// per pixel of its own rectangle, a quarter of a canvas pixel and often far
 /// less: a screen recording's frames are small changed rectangles, and a
 /// whole frame decoded in full that is mostly one index (transparent around
-/// what changed) is kept as ``IndexRuns`` when that halves it or better, and
-/// drawn from them a band of rows at a time.
+/// what changed) is kept as ``IndexRuns`` when they take an eighth of it or
+/// less, and drawn from them a band of rows at a time.
 ///
 /// Frames are kept first come, first kept: once the budget is full, later
 /// frames are not stored and nothing is evicted. A player loops through the

@@ -14,10 +14,17 @@ enum IndexRuns {
     /// The longest run a one-byte token holds.
     static let shortRunLimit = 129
 
+    /// The encoding is kept only when it takes at most this fraction of the
+    /// indices: then its runs are long, and drawing from them costs about
+    /// what drawing the indices does (short runs and stretches, a token
+    /// every few pixels, would make every loop slower to save memory).
+    static let keptFraction = 8
+
     /// `indices` encoded, or `nil` when the encoding would take more than
-    /// half their bytes (then they are kept as they are).
+    /// an eighth of their bytes (``keptFraction``: then they are kept as
+    /// they are).
     static func encode(_ indices: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let count = indices.count, limit = count / 2
+        let count = indices.count, limit = count / keptFraction
         guard limit > 0 else { return nil }
         var encoded: [UInt8] = []
         encoded.reserveCapacity(min(limit, 4096))

@@ -93,12 +93,12 @@ import Testing
     /// Screen recording fixture: 600 frames whose canvases take 614 MB and
     /// whose indices take 256,000 + 11 × 24,000 + 588 × 224 bytes
     /// (Fixtures/README.md, Sources/GIFFixtureGenerator), kept as runs
-    /// where that halves them (``IndexRuns``' format): the desktop is a run
+    /// where they take an eighth of them or less (``IndexRuns``' format): the desktop is a run
     /// of 25,620 zeros (6 bytes), then per window row a run of 600 (6 bytes)
     /// with 339 runs of 40 zeros between the rows (2 bytes each), then a run
     /// of 12,820 zeros (6): 2,730 bytes; each pane is 12 rows of index 15
     /// and 12 runs of 1,800 (6 bytes each): 144; a 16 × 14 character's runs
-    /// would not halve its 224 bytes, so it is kept as it is.
+    /// would take more than an eighth of its 224 bytes, so it is kept as it is.
     @Test func screenRecordingLoopsWithoutDecoding() throws {
         let image = try Fixture.open("screen-recording.gif")
         #expect(image.info.frameCount == 600)

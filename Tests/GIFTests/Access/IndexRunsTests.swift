@@ -41,15 +41,18 @@ struct IndexRunsTests {
     @Test("A literal stretch is split every 128 values")
     func longLiterals() throws {
         let literals = (0..<300).map { UInt8($0 % 2) }
-        let values = [UInt8](repeating: 4, count: 2_000) + literals
+        let values = [UInt8](repeating: 4, count: 4_000) + literals
         let encoded = try #require(Self.encode(values))
         #expect(encoded.count == 6 + (1 + 128) + (1 + 128) + (1 + 44))
         #expect(Self.decode(encoded, count: values.count, chunk: 100) == values)
     }
 
-    @Test("Indices whose runs would not halve them are not encoded")
-    func notHalved() {
+    @Test("Indices whose runs would take more than an eighth of them are not encoded")
+    func notAnEighth() {
         #expect(Self.encode((0..<1_000).map { UInt8($0 % 3) }) == nil)
+        // One run of n takes 2 bytes: kept from n = 16 (an eighth is 2 bytes).
+        #expect(Self.encode([UInt8](repeating: 0, count: 15)) == nil)
+        #expect(Self.encode([UInt8](repeating: 0, count: 16)) == [0x8D, 0])
         #expect(Self.encode([1]) == nil)
         #expect(Self.encode([]) == nil)
     }
