@@ -130,6 +130,11 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
         self.open = source
     }
 
+    /// Ends every stream of ``changes()`` still open.
+    deinit {
+        hub.finishStreams()
+    }
+
     /// The keys of the cells that play in `viewport`: the playable cells
     /// (by `rule`), in the cells' order, all or the first few; for a relay,
     /// the first (where a relay starts).

@@ -207,4 +207,12 @@ struct GridFeedTests {
         #expect(await feed.playingKeys == ["good"])
         #expect(await group.memberCount == 1)
     }
+
+    @Test("The stream of a feed's moves ends when the feed goes away", .timeLimit(.minutes(1)))
+    func changesEndWithTheFeed() async {
+        var feed: Feed? = Self.makeRelay().2
+        var moves = await feed!.changes().makeAsyncIterator()
+        feed = nil
+        #expect(await moves.next() == nil)
+    }
 }
