@@ -103,8 +103,13 @@ static inline void store_means(
 }
 
 /// On x86-64 Linux, a second copy for processors with AVX2, chosen when
-/// the program loads: the baseline (SSE2) has no 32-bit lane multiply.
-#if defined(__x86_64__) && defined(__linux__)
+/// the program loads: the baseline (SSE2) has no 32-bit lane multiply. Not
+/// under ThreadSanitizer, whose instrumented copy chooser would run before
+/// the sanitizer's runtime is ready.
+#if !defined(__has_feature)
+#define __has_feature(feature) 0
+#endif
+#if defined(__x86_64__) && defined(__linux__) && !__has_feature(thread_sanitizer)
 #define WITH_AVX2_COPY __attribute__((target_clones("avx2", "default")))
 #else
 #define WITH_AVX2_COPY

@@ -158,7 +158,8 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     /// ended (its cell in ``Change/stopped``, the next in
     /// ``Change/started``). ``update(cells:viewport:at:)`` returns its own
     /// changes and does not repeat them here. Each call makes an
-    /// independent stream, which ends when the consumer stops iterating.
+    /// independent stream, which ends when the consumer stops iterating or
+    /// when the feed goes away.
     public func changes() -> AsyncStream<Change> { makeEventStream() }
 
     /// The cells that play now, in the cells' order.
