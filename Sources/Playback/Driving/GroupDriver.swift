@@ -136,16 +136,16 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
             return
         }
         let reference = reference
-        switch member.engine {
-        case .core(let core):
-            hosted.add(HostTickList.Entry(id: id, core: core, offset: reference.duration(to: member.origin), tick: nil))
-        case .actor(let target):
-            hosted.add(HostTickList.Entry(id: id, core: nil, offset: .zero) { time in
-                let (moved, next) = await target.hostTick(to: reference.advanced(by: time))
-                guard let next else { return (moved, nil) }
-                return (moved, reference.duration(to: next))
-            })
-        }
+        let ticker: HostTickList.Ticker =
+            switch member.engine {
+            case .core(let core): .player(core, offset: reference.duration(to: member.origin))
+            case .actor(let target):
+                .playlist { time in
+                    let (moved, next) = await target.hostTick(to: reference.advanced(by: time))
+                    return (moved, next.map { reference.duration(to: $0) })
+                }
+            }
+        hosted.add(HostTickList.Entry(id: id, ticker: ticker))
     }
 
     /// Drives the members until the calling task is cancelled; returns at

@@ -9,18 +9,23 @@ import EngineSupport
 /// turns the host's instant into host time once, and the next deadline back
 /// into an instant once.
 final class HostTickList: Sendable {
+    /// How a member is ticked, in the driver's host time.
+    enum Ticker: Sendable {
+        /// A player's engine, ticked on the calling thread; its own host
+        /// time starts `offset` into the driver's.
+        case player(PlayerCore, offset: Duration)
+        /// A playlist's tick: one call to its actor.
+        case playlist(@Sendable (Duration) async -> (moved: Bool, next: Duration?))
+    }
+
     /// One member.
     struct Entry: Sendable {
         let id: ObjectIdentifier
-        /// A player's engine, ticked on the calling thread; `nil` for a
-        /// playlist.
-        let core: PlayerCore?
-        /// Where the member's own host time starts, in the driver's host
-        /// time.
-        let offset: Duration
-        /// A playlist's tick (one call to its actor), in the driver's host
-        /// time; `nil` for a player.
-        let tick: (@Sendable (Duration) async -> (moved: Bool, next: Duration?))?
+        let ticker: Ticker
+
+        var isPlaylist: Bool {
+            if case .playlist = ticker { true } else { false }
+        }
     }
 
     private struct State {
@@ -40,7 +45,7 @@ final class HostTickList: Sendable {
         state.withLock { state in
             guard !state.entries.contains(where: { $0.id == entry.id }) else { return }
             state.entries.append(entry)
-            if entry.core == nil { state.playlists += 1 }
+            if entry.isPlaylist { state.playlists += 1 }
         }
     }
 
@@ -48,60 +53,69 @@ final class HostTickList: Sendable {
     func remove(_ id: ObjectIdentifier) {
         state.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return }
-            if state.entries.remove(at: index).core == nil { state.playlists -= 1 }
+            if state.entries.remove(at: index).isPlaylist { state.playlists -= 1 }
         }
     }
 
     /// Ticks every member to host time `time`, on the calling thread when
     /// they are all players (`nil` when one is a playlist: use ``tick(to:)``).
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
-        var changed: [ObjectIdentifier] = []
-        // The members, and the list of changed ones taken out of the lock
-        // (so filling it copies nothing).
-        let entries = state.withLock { state -> [Entry]? in
-            guard state.playlists == 0 else { return nil }
-            swap(&changed, &state.changed)
-            return state.entries
+        guard var tick = begin(playersOnly: true) else { return nil }
+        for entry in tick.entries {
+            guard case .player(let core, let offset) = entry.ticker else { continue }
+            tick.record(entry.id, Self.step(core, offset: offset, to: time))
         }
-        guard let entries else { return nil }
-        changed.removeAll(keepingCapacity: true)
-        var next: Duration?
-        for entry in entries {
-            guard let core = entry.core else { continue }
-            let step = core.hostTick(to: time - entry.offset)
-            if step.moved { changed.append(entry.id) }
-            if let deadline = step.next.map({ $0 + entry.offset }), next.map({ deadline < $0 }) ?? true { next = deadline }
-        }
-        state.withLock { $0.changed = changed }
-        return (changed, next)
+        return end(tick)
     }
 
     /// Ticks every member to host time `time`: players on the calling
     /// thread, playlists one call away.
     func tick(to time: Duration) async -> (changed: [ObjectIdentifier], next: Duration?) {
+        var tick = begin(playersOnly: false)!
+        for entry in tick.entries {
+            switch entry.ticker {
+            case .player(let core, let offset): tick.record(entry.id, Self.step(core, offset: offset, to: time))
+            case .playlist(let ticked): tick.record(entry.id, await ticked(time))
+            }
+        }
+        return end(tick)
+    }
+
+    /// One tick's members, and what it has found so far.
+    private struct Tick {
+        let entries: [Entry]
+        var changed: [ObjectIdentifier]
+        var next: Duration?
+
+        mutating func record(_ id: ObjectIdentifier, _ step: (moved: Bool, next: Duration?)) {
+            if step.moved { changed.append(id) }
+            if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
+        }
+    }
+
+    private static func step(_ core: PlayerCore, offset: Duration, to time: Duration) -> (moved: Bool, next: Duration?) {
+        let step = core.hostTick(to: time - offset)
+        return (step.moved, step.next.map { $0 + offset })
+    }
+
+    /// The members, and the list of changed ones taken out of the lock (so
+    /// filling it copies nothing); `nil` when `playersOnly` and a member is
+    /// a playlist.
+    private func begin(playersOnly: Bool) -> Tick? {
         var changed: [ObjectIdentifier] = []
-        let entries = state.withLock { state in
+        let entries = state.withLock { state -> [Entry]? in
+            guard !playersOnly || state.playlists == 0 else { return nil }
             swap(&changed, &state.changed)
             return state.entries
         }
+        guard let entries else { return nil }
         changed.removeAll(keepingCapacity: true)
-        var next: Duration?
-        for entry in entries {
-            let moved: Bool
-            let deadline: Duration?
-            if let core = entry.core {
-                let step = core.hostTick(to: time - entry.offset)
-                moved = step.moved
-                deadline = step.next.map { $0 + entry.offset }
-            } else if let tick = entry.tick {
-                (moved, deadline) = await tick(time)
-            } else {
-                continue
-            }
-            if moved { changed.append(entry.id) }
-            if let deadline, next.map({ deadline < $0 }) ?? true { next = deadline }
-        }
-        state.withLock { $0.changed = changed }
-        return (changed, next)
+        return Tick(entries: entries, changed: changed)
+    }
+
+    /// Hands the list of changed members back for the next tick to reuse.
+    private func end(_ tick: Tick) -> (changed: [ObjectIdentifier], next: Duration?) {
+        state.withLock { $0.changed = tick.changed }
+        return (tick.changed, tick.next)
     }
 }

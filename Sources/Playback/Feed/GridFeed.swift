@@ -146,11 +146,20 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     public static func playingKeys(
         cells: [Cell], viewport: Viewport, rule: VisibilityRule, selection: Selection
     ) -> [String] {
-        let visible = cells.filter { rule.isPlayable($0.frame, in: viewport) }.map(\.key)
+        select(playable(cells, in: viewport, rule: rule), selection)
+    }
+
+    /// The keys of the playable cells, in the cells' order.
+    private static func playable(_ cells: [Cell], in viewport: Viewport, rule: VisibilityRule) -> [String] {
+        cells.filter { rule.isPlayable($0.frame, in: viewport) }.map(\.key)
+    }
+
+    /// The keys `selection` plays of the playable ones.
+    private static func select(_ playable: [String], _ selection: Selection) -> [String] {
         switch selection {
-        case .everyVisible: return visible
-        case .first(let count): return Array(visible.prefix(max(0, count)))
-        case .relay: return Array(visible.prefix(1))
+        case .everyVisible: playable
+        case .first(let count): Array(playable.prefix(max(0, count)))
+        case .relay: Array(playable.prefix(1))
         }
     }
 
@@ -187,9 +196,10 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
         if let cells { grid = cells }
         self.viewport = viewport
         var change = Change()
-        var wanted = Self.playingKeys(cells: grid, viewport: viewport, rule: rule, selection: selection)
-        if case .relay = selection, let current = playing.first,
-            grid.contains(where: { $0.key == current && rule.isPlayable($0.frame, in: viewport) }) {
+        let playable = Self.playable(grid, in: viewport, rule: rule)
+        var wanted = Self.select(playable, selection)
+        if case .relay = selection, let current = playing.first, playable.contains(current) {
+            // A relay's cell keeps its turn while it stays playable.
             wanted = [current]
         }
         let wantedSet = Set(wanted)
@@ -246,9 +256,9 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     /// last) whose player opens, recording what started and failed.
     private func relay(after key: String, at instant: C.Instant, into change: inout Change) async {
         guard let viewport else { return }
-        let visible = grid.filter { rule.isPlayable($0.frame, in: viewport) }.map(\.key)
-        let position = visible.firstIndex(of: key) ?? -1
-        let order = visible[(position + 1)...] + visible[..<(position + 1)]
+        let playable = Self.playable(grid, in: viewport, rule: rule)
+        let position = playable.firstIndex(of: key) ?? -1
+        let order = playable[(position + 1)...] + playable[..<(position + 1)]
         for next in order where !change.failed.contains(next) {
             guard let player = await player(opening: next, at: instant) else {
                 change.failed.append(next)
