@@ -48,57 +48,55 @@ static inline void row_sums(
 typedef int32_t lanes __attribute__((vector_size(16)));
 typedef uint8_t pixel_bytes __attribute__((vector_size(4)));
 
-static inline lanes load_pixel(const uint8_t *pixel) {
-    pixel_bytes bytes;
-    __builtin_memcpy(&bytes, pixel, 4);
-    return __builtin_convertvector(bytes, lanes);
-}
-
-/// `row_sums` in 32-bit lanes, for areas small enough that no sum can pass
-/// 2^31 (see `pixel_box_filter`). `straight` is a constant in each caller,
-/// so each variant's inner loop has no test.
-static inline void row_sums_32(
-    const uint8_t *row, const intptr_t *column_starts, const intptr_t *column_indices,
-    const int64_t *column_weights, const int straight, intptr_t cx, intptr_t count, lanes *sums) {
-    for (intptr_t i = 0; i < count; i++) {
-        const intptr_t first = column_starts[cx + i], last = column_starts[cx + i + 1];
-        lanes h = {0, 0, 0, 0};
-        for (intptr_t c = first; c < last; c++) {
-            const lanes pixel = load_pixel(row + column_indices[c] * 4);
-            const int32_t w = (int32_t)column_weights[c];
-            if (straight) {
-                // Colour times alpha, alpha times 1, all times the weight.
-                const lanes one = {1, 1, 1, 1};
-                h += pixel * w * __builtin_shufflevector(pixel, one, 3, 3, 3, 4);
-            } else {
-                h += pixel * w;
-            }
-        }
-        sums[i] = h;
-    }
-}
-
 typedef double wide __attribute__((vector_size(32)));
-typedef int64_t wide_mask __attribute__((vector_size(32)));
 
 /// Writes round(sum / divisor), half up, exactly, as bytes: the colour
-/// lanes by `colour`, the alpha lane by `area` (`half_…`: the divisor
-/// halved, rounded down, as the 64-bit path rounds). Each quotient is
-/// estimated with the divisor's inverse and corrected by one step, in
-/// doubles, which hold every sum and product here exactly.
+/// lanes by `colour`, the alpha lane by `area`, given their inverses. With
+/// n = sum + floor(d / 2), an integer, the mean is floor(n / d) =
+/// floor((n + 1/2) × inverse) in doubles: n / d + 1 / 2d lies at least
+/// 1 / 2d ≥ 2^-32 from every integer, while the product, at most 256, is
+/// off by at most 2^-43.
 static inline void store_means(
     lanes sums, int32_t colour, int32_t area, double colour_inverse, double area_inverse, uint8_t *output) {
-    const wide divisor = {colour, colour, colour, area};
     const wide inverse = {colour_inverse, colour_inverse, colour_inverse, area_inverse};
     const lanes halves = {colour / 2, colour / 2, colour / 2, area / 2};
-    const wide numerator = __builtin_convertvector(sums + halves, wide);
-    lanes q = __builtin_convertvector(numerator * inverse, lanes);
-    const wide estimate = __builtin_convertvector(q, wide);
-    const wide one = {1, 1, 1, 1};
-    // A true comparison is -1 in its lane.
-    q += __builtin_convertvector((wide_mask)(estimate * divisor > numerator), lanes);
-    q -= __builtin_convertvector((wide_mask)((estimate + one) * divisor <= numerator), lanes);
+    const wide numerator = __builtin_convertvector(sums + halves, wide) + 0.5;
+    const lanes q = __builtin_convertvector(numerator * inverse, lanes);
     const pixel_bytes bytes = __builtin_convertvector(q, pixel_bytes);
+    __builtin_memcpy(output, &bytes, 4);
+}
+
+typedef uint32_t unsigned_lanes __attribute__((vector_size(16)));
+typedef uint64_t quads __attribute__((vector_size(32)));
+
+/// Division by one divisor `d` up to 2^16 as a multiply and a shift:
+/// floor(n / d) = (n × multiplier) >> shift for every n below 2^24, with
+/// shift = 24 + ceil(log2 d) and multiplier = ceil(2^shift / d), below
+/// 2^26. (The multiplier overshoots 2^shift / d by e / 2^shift, e < d ≤
+/// 2^(shift - 24), so the product overshoots n / d by less than 1 / d:
+/// never to the next integer.) In lanes, ready for `store_area_means`.
+typedef struct {
+    quads multiplier;
+    quads shift;
+    lanes half;
+} divisor;
+
+static inline divisor make_divisor(int32_t d) {
+    uint64_t log = 0;
+    while (((int64_t)1 << log) < d) log++;
+    const uint64_t shift = 24 + log, multiplier = (((uint64_t)1 << shift) + (uint64_t)d - 1) / (uint64_t)d;
+    return (divisor){
+        {multiplier, multiplier, multiplier, multiplier}, {shift, shift, shift, shift}, {d / 2, d / 2, d / 2, d / 2}};
+}
+
+/// Writes round(sum / d), half up, exactly, as bytes, for sums up to 255
+/// × d (premultiplied means: all four lanes by the area, at most 33,024,
+/// so every numerator is below 2^24).
+static inline void store_area_means(lanes sums, const divisor *d, uint8_t *output) {
+    const unsigned_lanes numerator = (unsigned_lanes)(sums + d->half);
+    // The multiplier's high half is zero: one 32 × 32 → 64-bit multiply.
+    const quads product = __builtin_convertvector(numerator, quads) * (d->multiplier & 0xFFFFFFFF);
+    const pixel_bytes bytes = __builtin_convertvector(product >> d->shift, pixel_bytes);
     __builtin_memcpy(output, &bytes, 4);
 }
 
@@ -115,51 +113,160 @@ static inline void store_means(
 #define WITH_AVX2_COPY
 #endif
 
-/// `pixel_box_filter` with every sum in 32-bit lanes.
+/// Source columns one pass sums down: its sums live on the stack (16 KiB
+/// in 32-bit lanes), whatever the source width.
+enum { span_limit = 1024 };
+
+typedef uint8_t bytes_16 __attribute__((vector_size(16)));
+typedef uint16_t shorts_16 __attribute__((vector_size(32)));
+typedef uint8_t bytes_8 __attribute__((vector_size(8)));
+typedef int32_t lanes_8 __attribute__((vector_size(32)));
+typedef uint16_t shorts_4 __attribute__((vector_size(8)));
+
+/// Adds `weight` times each of `count` bytes at `row` into `sums` (16-bit
+/// lanes, 16 at a time), or sets them when `first`.
+static inline void add_row_16(uint16_t *sums, const uint8_t *row, intptr_t count, uint16_t weight, int first) {
+    intptr_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        bytes_16 bytes;
+        __builtin_memcpy(&bytes, row + i, 16);
+        shorts_16 product = __builtin_convertvector(bytes, shorts_16) * weight;
+        if (!first) {
+            shorts_16 sum;
+            __builtin_memcpy(&sum, sums + i, 32);
+            product += sum;
+        }
+        __builtin_memcpy(sums + i, &product, 32);
+    }
+    for (; i < count; i++) sums[i] = (uint16_t)((first ? 0 : sums[i]) + row[i] * weight);
+}
+
+/// Adds `weight` times each of `count` pixels at `row` into `sums`
+/// (32-bit lanes, two pixels at a time), colour also times alpha when
+/// `straight` (a constant in each caller), or sets them when `first`.
+static inline void add_row_32(
+    int32_t *sums, const uint8_t *row, intptr_t pixels, int32_t weight, const int straight, int first) {
+    const lanes_8 ones = {1, 1, 1, 1, 1, 1, 1, 1};
+    intptr_t i = 0;
+    for (; i + 2 <= pixels; i += 2) {
+        bytes_8 bytes;
+        __builtin_memcpy(&bytes, row + i * 4, 8);
+        const lanes_8 value = __builtin_convertvector(bytes, lanes_8);
+        lanes_8 product = value * weight;
+        if (straight) product *= __builtin_shufflevector(value, ones, 3, 3, 3, 11, 7, 7, 7, 15);
+        if (!first) {
+            lanes_8 sum;
+            __builtin_memcpy(&sum, sums + i * 4, 32);
+            product += sum;
+        }
+        __builtin_memcpy(sums + i * 4, &product, 32);
+    }
+    for (; i < pixels; i++) {
+        const int32_t alpha = straight ? row[i * 4 + 3] : 1;
+        for (int c = 0; c < 4; c++) {
+            const int32_t value = (straight && c == 3 ? 1 : row[i * 4 + c]) * alpha * weight;
+            sums[i * 4 + c] = (first ? 0 : sums[i * 4 + c]) + value;
+        }
+    }
+}
+
+/// Source columns `*low ... *high` that output columns `cx ..< cx + count`
+/// read; `*low > *high` when they read none.
+static inline void column_span(
+    const intptr_t *column_starts, const intptr_t *column_indices, intptr_t cx, intptr_t count,
+    intptr_t *low, intptr_t *high) {
+    *low = INTPTR_MAX;
+    *high = -1;
+    for (intptr_t k = column_starts[cx]; k < column_starts[cx + count]; k++) {
+        if (column_indices[k] < *low) *low = column_indices[k];
+        if (column_indices[k] > *high) *high = column_indices[k];
+    }
+}
+
+/// `pixel_box_filter` with every sum in 32-bit lanes, summing down first:
+/// each output row adds its source rows, weighted, across the source
+/// columns a chunk of output columns reads (in 16-bit lanes for
+/// premultiplied pixels when `short_sums`: no column's sum can pass 2^16),
+/// then sums those across by the column weights. Down, every byte is
+/// read in order, 16 at a time; across, the work is per output pixel.
+/// Returns 0, writing nothing, when one output column reads more than
+/// `span_limit` source columns.
 WITH_AVX2_COPY
-static void box_filter_32(
+static int box_filter_32(
     const uint8_t *source, intptr_t source_width,
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,
     const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights,
-    int64_t area, const int premultiplied,
+    int64_t area, const int premultiplied, const int short_sums,
     intptr_t x0, intptr_t y0, intptr_t width, intptr_t height,
     uint8_t *target, intptr_t bytes_per_row) {
-    lanes sums[chunk], row[chunk];
+    // Either kind of sum, 4 per source column.
+    union {
+        uint16_t shorts[span_limit * 4];
+        int32_t ints[span_limit * 4];
+    } down;
     const double area_inverse = 1.0 / (double)area;
-    for (intptr_t cx = x0; cx < x0 + width; cx += chunk) {
-        const intptr_t count = (x0 + width - cx) < chunk ? (x0 + width - cx) : chunk;
-        intptr_t summed_row = -1;
+    const int32_t whole = (int32_t)area;
+    const divisor by_area = make_divisor(whole);
+    for (intptr_t cx = x0, count = 0; cx < x0 + width; cx += count) {
+        // As many output columns as read at most span_limit source ones.
+        intptr_t low, high;
+        column_span(column_starts, column_indices, cx, 1, &low, &high);
+        if (high >= low && high - low >= span_limit) return 0;
+        count = 1;
+        while (cx + count < x0 + width) {
+            intptr_t next_low, next_high;
+            column_span(column_starts, column_indices, cx + count, 1, &next_low, &next_high);
+            if (next_high >= next_low) {
+                const intptr_t l = next_low < low ? next_low : low, h = next_high > high ? next_high : high;
+                if (h - l >= span_limit) break;
+                low = l;
+                high = h;
+            }
+            count++;
+        }
+        const intptr_t span = high >= low ? high - low + 1 : 0;
         for (intptr_t oy = y0; oy < y0 + height; oy++) {
-            for (intptr_t i = 0; i < count; i++) sums[i] = (lanes){0, 0, 0, 0};
-            for (intptr_t r = row_starts[oy]; r < row_starts[oy + 1]; r++) {
-                if (row_indices[r] != summed_row) {
-                    summed_row = row_indices[r];
-                    const uint8_t *source_row = source + summed_row * source_width * 4;
-                    if (premultiplied) {
-                        row_sums_32(source_row, column_starts, column_indices, column_weights, 0, cx, count, row);
-                    } else {
-                        row_sums_32(source_row, column_starts, column_indices, column_weights, 1, cx, count, row);
-                    }
+            const intptr_t first_row = row_starts[oy], end_row = row_starts[oy + 1];
+            for (intptr_t r = first_row; r < end_row; r++) {
+                const uint8_t *row = source + (row_indices[r] * source_width + low) * 4;
+                if (short_sums) {
+                    add_row_16(down.shorts, row, span * 4, (uint16_t)row_weights[r], r == first_row);
+                } else if (premultiplied) {
+                    add_row_32(down.ints, row, span, (int32_t)row_weights[r], 0, r == first_row);
+                } else {
+                    add_row_32(down.ints, row, span, (int32_t)row_weights[r], 1, r == first_row);
                 }
-                const int32_t wy = (int32_t)row_weights[r];
-                for (intptr_t i = 0; i < count; i++) sums[i] += row[i] * wy;
             }
             uint8_t *output = target + oy * bytes_per_row + cx * 4;
-            const int32_t whole = (int32_t)area;
-            if (premultiplied) {
-                for (intptr_t i = 0; i < count; i++) {
-                    store_means(sums[i], whole, whole, area_inverse, area_inverse, output + i * 4);
+            for (intptr_t i = 0; i < count; i++) {
+                lanes h = {0, 0, 0, 0};
+                // An output row that reads no source row has sums of 0.
+                if (end_row > first_row) {
+                    for (intptr_t k = column_starts[cx + i]; k < column_starts[cx + i + 1]; k++) {
+                        const intptr_t at = (column_indices[k] - low) * 4;
+                        lanes sum;
+                        if (short_sums) {
+                            shorts_4 four;
+                            __builtin_memcpy(&four, down.shorts + at, 8);
+                            sum = __builtin_convertvector(four, lanes);
+                        } else {
+                            __builtin_memcpy(&sum, down.ints + at, 16);
+                        }
+                        h += sum * (int32_t)column_weights[k];
+                    }
                 }
-            } else {
-                for (intptr_t i = 0; i < count; i++) {
+                if (premultiplied) {
+                    store_area_means(h, &by_area, output + i * 4);
+                } else {
                     // Colour by the alpha sum (1 when it is 0: the colour
                     // sums are 0 too), alpha by the area.
-                    const int32_t alpha = sums[i][3] > 0 ? sums[i][3] : 1;
-                    store_means(sums[i], alpha, whole, 1.0 / alpha, area_inverse, output + i * 4);
+                    const int32_t alpha = h[3] > 0 ? h[3] : 1;
+                    store_means(h, alpha, whole, 1.0 / alpha, area_inverse, output + i * 4);
                 }
             }
         }
     }
+    return 1;
 }
 
 void pixel_box_filter(
@@ -174,14 +281,27 @@ void pixel_box_filter(
     // up to an area of 33,024, which is any shrink whose axes' totals,
     // reduced, are small (640 → 200 is 16 a side).
     if (area <= (int64_t)(INT32_MAX / (255 * 255 + 1))) {
-        if (premultiplied) {
-            box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                          row_indices, row_weights, area, 1, x0, y0, width, height, target, bytes_per_row);
-        } else {
-            box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                          row_indices, row_weights, area, 0, x0, y0, width, height, target, bytes_per_row);
+        // Premultiplied sums down fit 16 bits when no output row's weights
+        // add up to more than 257 (255 × 257 < 2^16).
+        int64_t row_total = 0;
+        for (intptr_t oy = y0; oy < y0 + height; oy++) {
+            int64_t total = 0;
+            for (intptr_t r = row_starts[oy]; r < row_starts[oy + 1]; r++) total += row_weights[r];
+            if (total > row_total) row_total = total;
         }
-        return;
+        const int short_sums = premultiplied && row_total <= 257;
+        int done;
+        if (short_sums) {
+            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
+                                 row_indices, row_weights, area, 1, 1, x0, y0, width, height, target, bytes_per_row);
+        } else if (premultiplied) {
+            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
+                                 row_indices, row_weights, area, 1, 0, x0, y0, width, height, target, bytes_per_row);
+        } else {
+            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
+                                 row_indices, row_weights, area, 0, 0, x0, y0, width, height, target, bytes_per_row);
+        }
+        if (done) return;
     }
     // The output row's sums, and the latest source row's horizontal sums:
     // consecutive output rows share the source row on their boundary, which

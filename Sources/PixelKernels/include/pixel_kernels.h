@@ -21,9 +21,10 @@
 /// transparent is transparent black; premultiplied colour is the plain area
 /// mean. Alpha is the plain area mean. Every mean rounds to nearest, half
 /// up, exactly: sums are 32-bit lanes when no sum can pass 2^31 (an `area`
-/// up to 33,024: pass weights reduced by their common divisor), else 64-bit
-/// (enough for an `area` of up to 2^40), and each quotient, estimated in
-/// floating point, is corrected to the integer one.
+/// up to 33,024: pass weights reduced by their common divisor), summed down
+/// the source rows first (premultiplied in 16-bit lanes when no output
+/// row's weights add up to more than 257), else 64-bit (enough for an
+/// `area` of up to 2^40); each quotient is exact (see box_filter.c).
 void pixel_box_filter(
     const uint8_t *source, intptr_t source_width,
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,

@@ -101,6 +101,10 @@ struct BoxFilterTests {
         (16, 12, 4, 3), (3, 1, 2, 1), (5, 7, 3, 4), (7, 5, 7, 5), (13, 11, 13, 11), (10, 10, 3, 7), (11, 13, 10, 12),
         (17, 3, 5, 3), (3, 2, 7, 5), (2, 3, 5, 4), (31, 29, 8, 9), (64, 40, 20, 13), (48, 27, 20, 11), (60, 40, 60, 40),
         (100, 75, 33, 25), (37, 41, 36, 40), (96, 60, 30, 19), (72, 41, 30, 17),
+        // Columns of 300 rows (too many for 16-bit sums down), outputs of 600
+        // source columns (a pass of at most 1,024 holds one), and one of 2,050
+        // (more than a pass holds).
+        (3, 300, 2, 1), (3_000, 2, 5, 1), (2_050, 3, 1, 2),
     ]
 
     @Test("Whole frames equal the area-mean reference, straight and premultiplied", arguments: [false, true])
