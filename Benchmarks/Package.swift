@@ -45,10 +45,23 @@ let package = Package(
             name: "BenchmarkReport",
             dependencies: [
                 "BenchmarkSupport",
+                // Built with the report, which runs it.
+                "GridProbe",
                 .product(name: "GIF", package: "swift-gif-engine"),
                 .product(name: "Playback", package: "swift-gif-engine"),
                 .product(name: "GIFPlayback", package: "swift-gif-engine"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+        // The nine-grid's drawn row in a process that links the library and
+        // nothing else (no Foundation), run by BenchmarkReport --nine-grid.
+        .executableTarget(
+            name: "GridProbe",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "GIF", package: "swift-gif-engine"),
+                .product(name: "Playback", package: "swift-gif-engine"),
+                .product(name: "GIFPlayback", package: "swift-gif-engine"),
             ]
         ),
         // One path's loops and nothing else, for an instruction counter

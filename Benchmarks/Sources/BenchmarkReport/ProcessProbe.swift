@@ -8,26 +8,6 @@ import Darwin
 
 /// This process's memory and allocation counters, and running a copy of it.
 enum ProcessProbe {
-    /// Peak (VmHWM) and current (VmRSS) resident memory in KiB, from
-    /// `/proc/self/status`; zeros where there is no such file.
-    static func residentMemory() -> (peakKiB: Int, currentKiB: Int) {
-        guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
-        defer { fclose(file) }
-        var peak = 0, current = 0
-        var buffer = [CChar](repeating: 0, count: 256)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if line.hasPrefix("VmHWM:") { peak = kibibytes(in: line) }
-            if line.hasPrefix("VmRSS:") { current = kibibytes(in: line) }
-        }
-        return (peak, current)
-    }
-
-    /// The number in a `/proc/self/status` line such as `VmRSS:  1234 kB`.
-    private static func kibibytes(in line: String) -> Int {
-        line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    }
-
     /// Runs `body` with malloc counting on (every thread) and returns its
     /// result and the allocations made meanwhile: `malloc`, `calloc`,
     /// `realloc` and the aligned variants, as MallocInterposerSwift counts.
@@ -56,14 +36,7 @@ enum ProcessProbe {
 
     /// The interposer's shared library, next to this executable: what to
     /// preload if linking it in does not interpose `malloc`.
-    static var interposerLibraryPath: String {
-        var parts = (realpath("/proc/self/exe", nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? CommandLine.arguments[0]).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        return parts.joined(separator: "/") + "/libMallocInterposerSwift.so"
-    }
+    static var interposerLibraryPath: String { sibling("libMallocInterposerSwift.so") }
 
     /// Runs this executable again (`/proc/self/exe`) with `arguments`, its
     /// standard output captured, standard error passed through.
@@ -72,6 +45,23 @@ enum ProcessProbe {
     ///   - preload: A library to run it with in `LD_PRELOAD`, if any.
     /// - Returns: The exit status and everything written to standard output.
     static func runSelf(_ arguments: [String], preload: String? = nil) -> (status: Int32, output: String) {
+        run("/proc/self/exe", arguments, preload: preload)
+    }
+
+    /// The executable `name` beside this one (the products of one build
+    /// share a directory).
+    static func sibling(_ name: String) -> String {
+        var parts = (realpath("/proc/self/exe", nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? CommandLine.arguments[0]).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/") + "/" + name
+    }
+
+    /// Runs the executable at `path` with `arguments`, its standard output
+    /// captured, standard error passed through.
+    static func run(_ path: String, _ arguments: [String], preload: String? = nil) -> (status: Int32, output: String) {
         #if os(Linux)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return (-1, "") }
@@ -82,7 +72,6 @@ enum ProcessProbe {
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
 
-        let path = "/proc/self/exe"
         let argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments[0]] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = []

@@ -65,9 +65,9 @@ enum FeedPath {
         var c = Double.infinity
         var sink = 0
         for _ in 0..<3 {
-            let start = SteadyLoop.processCPUSeconds()
+            let start = ProcessFigures.processCPUSeconds()
             sink &+= Decoders.cBaseline(bytes)
-            c = min(c, SteadyLoop.processCPUSeconds() - start)
+            c = min(c, ProcessFigures.processCPUSeconds() - start)
         }
         let clock = ManualClock()
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: budgetBytes))
@@ -84,7 +84,7 @@ enum FeedPath {
         // refresh that matters. (Written out twice rather than as a mutating
         // method, which allocated once a loop.)
         var due = await player.nextChangeInstant
-        var cpu = [SteadyLoop.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
+        var cpu = [ProcessFigures.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
         for _ in 1...loops {
             for _ in 0..<source.frameCount {
                 guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
@@ -96,7 +96,7 @@ enum FeedPath {
             guard await player.currentFrame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: await player.currentFrame)
             }
-            cpu.append(SteadyLoop.processCPUSeconds())
+            cpu.append(ProcessFigures.processCPUSeconds())
             decodes.append(source.decodeCount)
             lates.append(player.lateDrawCount)
         }
@@ -122,7 +122,7 @@ enum FeedPath {
 
     /// The child side of the memory figure.
     static func memoryProbe(path: String) async throws {
-        let before = ProcessProbe.residentMemory().currentKiB
+        let before = ProcessFigures.residentMemory().currentKiB
         let clock = ManualClock()
         let player = try Player(
             source: try GIFFrameSource(contentsOf: path), configuration: PlayerConfiguration(loop: .count(memoryLoops)),
@@ -136,7 +136,7 @@ enum FeedPath {
             guard let next = await player.nextChangeInstant else { break }
             await player.advance(to: next)
         }
-        let peak = ProcessProbe.residentMemory().peakKiB
+        let peak = ProcessFigures.residentMemory().peakKiB
         print(ProbeLine(label: "feed-memory", fields: [
             "before_kib": before, "peak_kib": peak, "frames": frames, "touched": host.touched & 0xff,
         ]))
@@ -263,7 +263,7 @@ enum RealTimeGrid {
         var owed = Array(repeating: true, count: players.count)
         for index in players.indices { due[index] = epoch }
         var changes = 0, lateChanges = 0, lateDraws = 0
-        let startCPU = SteadyLoop.processCPUSeconds()
+        let startCPU = ProcessFigures.processCPUSeconds()
         let start = clock.now, end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
         var refreshAt = start
         while refreshAt < end {
@@ -289,12 +289,12 @@ enum RealTimeGrid {
             }
         }
         let wall = start.duration(to: clock.now)
-        let cpu = SteadyLoop.processCPUSeconds() - startCPU
+        let cpu = ProcessFigures.processCPUSeconds() - startCPU
         let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         print(ProbeLine(label: "realtime-grid", fields: [
             "players": players.count, "changes": changes, "late_changes": lateChanges, "late_draws": lateDraws,
             "cpu_us": Int(cpu * 1e6), "wall_us": Int(wallSeconds * 1e6),
-            "hwm": ProcessProbe.residentMemory().peakKiB,
+            "hwm": ProcessFigures.residentMemory().peakKiB,
         ]))
     }
 

@@ -23,9 +23,9 @@ import Darwin
 /// `BenchmarkReport --nine-grid-probe small|small-held|small-per-processor|full`.
 enum NineGrid {
     /// Loops every player plays.
-    static let loops = 3
+    static let loops = NineGridSetup.loops
     /// The shared budget: 24 MiB.
-    static let budgetBytes = 24 << 20
+    static let budgetBytes = NineGridSetup.budgetBytes
     /// The target for the display-size grid's whole process: 48 MiB.
     static let targetKiB = 48 << 10
     /// Each source's seek checkpoint budget (`NINE_GRID_CHECKPOINTS` bytes,
@@ -87,28 +87,10 @@ enum NineGrid {
         }
     }
     /// The cell every animation is shown in.
-    static let cell = DisplaySize(maxWidth: 160, maxHeight: 160)
+    static let cell = NineGridSetup.cell
 
-    /// The nine animations: the eight animated corpus files of 10 frames or
-    /// more (single-frame files are not animations, and a grid shows
-    /// animations), and the generated screen recording; or the paths in
-    /// `NINE_GRID_FILES`, colon-separated. Missing files are left out.
-    static func files() -> [String] {
-        if let list = getenv("NINE_GRID_FILES") {
-            return String(cString: list).split(separator: ":").map(String.init)
-        }
-        let corpus = [
-            "image-gif/samples/gifplayer-muybridge.gif", "image-gif/samples/sample_big.gif",
-            "blink/count-down-color-test.gif", "blink/quicksort.gif", "pillow/iss634.gif", "pillow/chi.gif",
-            "image-gif/samples/moon_impact.gif", "blink/animated-10color.gif",
-        ].map { Workload.corpusRoot + "/" + $0 }
-        var paths = corpus.filter { access($0, R_OK) == 0 }
-        if let demo = Workload.largeFixtureLocation() {
-            let directory = String(demo.path.dropLast(demo.path.split(separator: "/").last!.count))
-            paths += [directory + "screen-recording.gif"].filter { access($0, R_OK) == 0 }
-        }
-        return Array(paths.prefix(9))
-    }
+    /// The nine animations (see ``NineGridSetup/files()``).
+    static func files() -> [String] { NineGridSetup.files() }
 
     /// The child: plays the grid `mode` names (a ``Grid``'s raw value) and
     /// prints one ``ProbeLine``.
@@ -117,10 +99,9 @@ enum NineGrid {
             print("probe failed: no grid \(mode)")
             return 1
         }
-        if grid == .drawn { return await drawnProbe(cutCopy: cutCopy) }
         let small = grid.atDisplaySize
         do {
-            let start = ProcessProbe.residentMemory().currentKiB
+            let start = ProcessFigures.residentMemory().currentKiB
             let limit = getenv("NINE_GRID_BUDGET").flatMap { Int(String(cString: $0)) } ?? budgetBytes
             let budget = FrameMemoryBudget(byteBudget: limit)
             let pool = FrameCachePool(budget: budget)
@@ -145,10 +126,10 @@ enum NineGrid {
             }
             // Host-driven: time jumps to the next change of any player, and
             // every player that changed is drawn.
-            let setup = ProcessProbe.residentMemory().currentKiB
+            let setup = ProcessFigures.residentMemory().currentKiB
             var frames = 0, peakHeld = 0
             for player in players { _ = try await player.currentImage(); frames += 1 }
-            while let next = await earliestChange(of: players) {
+            while let next = await NineGridSetup.earliestChange(of: players) {
                 let now = next
                 for player in players where !(await player.advance(to: now)).isEmpty {
                     _ = try await player.currentImage()
@@ -169,7 +150,7 @@ enum NineGrid {
                 // VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec,
                 // so a child of the large report process would report the
                 // parent's peak.
-                "players": players.count, "frames": frames, "maxrss": ProcessProbe.residentMemory().peakKiB, "cpu": cpu,
+                "players": players.count, "frames": frames, "maxrss": ProcessFigures.residentMemory().peakKiB, "cpu": cpu,
                 "peakheld": peakHeld, "evictions": statistics.evictions, "trims": statistics.decodingStateTrims,
                 "pixels": canvasPixels, "startrss": start, "setuprss": setup,
                 "decodes": statistics.caches.reduce(0) { $0 + $1.decodes },
@@ -181,14 +162,6 @@ enum NineGrid {
         }
     }
 
-    /// The soonest next change among `players`, or `nil` when none has one.
-    static func earliestChange(of players: [Player<ContinuousClock.Instant>]) async -> ContinuousClock.Instant? {
-        var next: ContinuousClock.Instant?
-        for player in players {
-            if let instant = await player.nextChangeInstant, next.map({ instant < $0 }) ?? true { next = instant }
-        }
-        return next
-    }
 
     /// The file of the ``Grid/drawn`` grid that is cut short.
     static func cutIndex(in paths: [String]) -> Int {
@@ -208,73 +181,6 @@ enum NineGrid {
         return copy
     }
 
-    /// The child of the ``Grid/drawn`` grid: the README's feed set-up with
-    /// default budgets, each player drawn with `Player.draw` into a
-    /// 160 × 160 buffer at each of its frame changes (a late draw waits a
-    /// millisecond and draws again; a frame that fails is left, as a host
-    /// would, and the grid goes on).
-    static func drawnProbe(cutCopy: String?) async -> Int32 {
-        do {
-            var paths = files()
-            if let cutCopy { paths[cutIndex(in: paths)] = cutCopy }
-            let start = ProcessProbe.residentMemory().currentKiB
-            let budget = FrameMemoryBudget(byteBudget: budgetBytes)
-            let pool = FrameCachePool(budget: budget)
-            let origin = ContinuousClock.now
-            let configuration = PlayerConfiguration(loop: .count(loops), autoplay: true)
-            var players: [Player<ContinuousClock.Instant>] = []
-            var buffers: [UnsafeMutableRawBufferPointer] = []
-            var framesInAll = 0
-            for path in paths {
-                let cache = try await pool.cache(for: path, displaySize: cell) {
-                    try GIFFrameSource(readingFramesFromFileAt: path)
-                }
-                framesInAll += cache.source.frameCount
-                let player = try Player(source: cache.source, configuration: configuration, startingAt: origin,
-                                        epoch: origin, cache: cache)
-                players.append(player)
-                buffers.append(.allocate(byteCount: player.drawer.width * player.drawer.height * 4, alignment: 64))
-            }
-            defer { for buffer in buffers { buffer.deallocate() } }
-            let setup = ProcessProbe.residentMemory().currentKiB
-            var frames = 0, late = 0, failed = 0, peakHeld = 0
-            func draw(_ index: Int) async throws {
-                let player = players[index]
-                while true {
-                    switch try player.draw(into: buffers[index], bytesPerRow: player.drawer.width * 4) {
-                    case .late:
-                        late += 1
-                        try await Task.sleep(for: .milliseconds(1))
-                        continue
-                    case .failed: failed += 1
-                    case .drawn: frames += 1
-                    case .unchanged: break
-                    }
-                    return
-                }
-            }
-            for index in players.indices { try await draw(index) }
-            while let next = await earliestChange(of: players) {
-                for index in players.indices where !(await players[index].advance(to: next)).isEmpty {
-                    try await draw(index)
-                }
-                peakHeld = max(peakHeld, budget.bytesHeld)
-            }
-            print(ProbeLine(label: "grid-drawn", fields: [
-                "players": players.count, "frames": frames, "late": late, "failed": failed,
-                "maxrss": ProcessProbe.residentMemory().peakKiB, "cpu": Int(SteadyLoop.processCPUSeconds() * 1e6),
-                "peakheld": peakHeld, "evictions": budget.statistics.evictions,
-                "trims": budget.statistics.decodingStateTrims, "startrss": start, "setuprss": setup,
-                "decodes": players.reduce(0) { $0 + (($1.source as? GIFFrameSource)?.decodeCount ?? 0) },
-                "framesinall": framesInAll,
-            ]))
-            return 0
-        } catch {
-            print("probe failed: \(error)")
-            return 1
-        }
-    }
-
     /// The parent: runs both grids in their own processes and prints them.
     static func printSection() {
         print("\n## Nine-grid: nine animations, 160×160 cells, \(loops) loops, one \(budgetBytes >> 20) MiB budget\n")
@@ -289,8 +195,15 @@ enum NineGrid {
         let cut = paths.isEmpty ? nil : try? cutShortCopy(of: paths[cutIndex(in: paths)])
         defer { if let cut { unlink(cut) } }
         for grid in Grid.allCases {
-            let cutArgument = grid == .drawn ? cut.map { [$0] } ?? [] : []
-            let (status, output) = ProcessProbe.runSelf(["--nine-grid-probe", grid.rawValue] + cutArgument)
+            let cutName = paths.isEmpty ? "" : String(paths[cutIndex(in: paths)].split(separator: "/").last!)
+            let cutArgument = grid == .drawn ? cut.map { [cutName, $0] } ?? [] : []
+            // The drawn grid runs in GridProbe, which links the library and
+            // nothing else (no Foundation): its peak is the grid's and a
+            // library-sized process's, as a host that uses only the
+            // library has.
+            let (status, output) = grid == .drawn
+                ? ProcessProbe.run(ProcessProbe.sibling("GridProbe"), cutArgument)
+                : ProcessProbe.runSelf(["--nine-grid-probe", grid.rawValue] + cutArgument)
             guard status == 0, let line = output.split(separator: "\n").compactMap(ProbeLine.init(parsing:)).first else {
                 print("| \(grid.name) | probe failed (status \(status)) | | | | | | | | |")
                 continue

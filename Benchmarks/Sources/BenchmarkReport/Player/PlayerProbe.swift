@@ -126,7 +126,7 @@ enum PlayerProbe {
     }
 
     private static func printSetup(players: Int) {
-        let memory = ProcessProbe.residentMemory()
+        let memory = ProcessFigures.residentMemory()
         print(ProbeLine(label: "setup", fields: ["players": players, "hwm": memory.peakKiB, "rss": memory.currentKiB]))
     }
 
@@ -142,7 +142,7 @@ enum PlayerProbe {
         let start = ContinuousClock.now
         let (touched, mallocs) = try await ProcessProbe.countingMallocs(body)
         let elapsed = start.duration(to: .now)
-        let memory = ProcessProbe.residentMemory()
+        let memory = ProcessFigures.residentMemory()
         let after = await statistics()
         print(ProbeLine(label: label, fields: [
             "n": number,
@@ -153,42 +153,5 @@ enum PlayerProbe {
             "decodes": after.decodes - before.decodes, "evictions": after.evictions - before.evictions,
             "touched": touched & 0xff,
         ]))
-    }
-}
-
-/// One line of probe output: `probe LABEL key=value …`, in a fixed order.
-/// Memory fields are KiB, times nanoseconds.
-struct ProbeLine: CustomStringConvertible {
-    /// What the line reports: `setup`, `loop`, `lap` or `malloc-check`.
-    var label: String
-    /// The values by name.
-    var fields: [String: Int]
-
-    /// The keys in print order; others follow sorted.
-    private static let order = [
-        "n", "players", "ns", "hwm", "rss", "mallocs", "frames", "hits", "misses", "decodes", "evictions", "touched",
-    ]
-
-    var description: String {
-        let keys = Self.order.filter { fields[$0] != nil } + fields.keys.filter { !Self.order.contains($0) }.sorted()
-        return (["probe", label] + keys.map { "\($0)=\(fields[$0]!)" }).joined(separator: " ")
-    }
-
-    /// Parses a line printed by ``description``; `nil` for any other line.
-    init?(parsing line: Substring) {
-        let words = line.split(separator: " ")
-        guard words.count >= 2, words[0] == "probe" else { return nil }
-        label = String(words[1])
-        fields = [:]
-        for word in words.dropFirst(2) {
-            let pair = word.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, let value = Int(pair[1]) else { continue }
-            fields[String(pair[0])] = value
-        }
-    }
-
-    init(label: String, fields: [String: Int]) {
-        self.label = label
-        self.fields = fields
     }
 }

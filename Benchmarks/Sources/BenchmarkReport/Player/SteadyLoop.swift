@@ -40,18 +40,6 @@ enum SteadyLoop {
     /// The target for loop 4's CPU time over the C baseline's.
     static let target = 0.15
 
-    /// Process CPU seconds so far (user + system, every thread).
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     /// The path of `name`: a workload, or a GIF in `Fixtures/`.
     static func path(of name: String) -> String? {
         if let location = Workload.locations().first(where: { $0.name == name }) { return location.path }
@@ -66,19 +54,19 @@ enum SteadyLoop {
         var c = Double.infinity
         var sink = 0
         for _ in 0..<3 {
-            let start = processCPUSeconds()
+            let start = ProcessFigures.processCPUSeconds()
             sink &+= Decoders.cBaseline(bytes)
-            c = min(c, processCPUSeconds() - start)
+            c = min(c, ProcessFigures.processCPUSeconds() - start)
         }
         let drawing = try drawingLoops(bytes: bytes, sink: &sink)
         let run = try await HostDrivenPlayers.single(path: path)
         let source = run.players[0].source as? GIFFrameSource
-        var cpu: [Double] = [processCPUSeconds()]
+        var cpu: [Double] = [ProcessFigures.processCPUSeconds()]
         var decodes: [Int] = [source?.decodeCount ?? -1]
         for _ in 1...loops {
             sink &+= try await run.playLoop(paced: true)
             await run.waitForPrefetch()
-            cpu.append(processCPUSeconds())
+            cpu.append(ProcessFigures.processCPUSeconds())
             decodes.append(source?.decodeCount ?? -1)
         }
         print(ProbeLine(label: "steady", fields: [
@@ -103,13 +91,13 @@ enum SteadyLoop {
     ) throws -> (cpu: [Double], decodes: [Int], stateBytes: Int) {
         var (player, buffer) = try DrawingPlayer.looping(try GIFImage(bytes: bytes))
         let bytesPerRow = player.width * 4
-        var cpu = [processCPUSeconds()], decodes = [player.decodeCount]
+        var cpu = [ProcessFigures.processCPUSeconds()], decodes = [player.decodeCount]
         for _ in 1...loops {
             sink &+= try player.drawFrameChanges(player.image.info.frameCount, into: &buffer, bytesPerRow: bytesPerRow)
             guard player.playhead.currentFrame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: player.playhead.currentFrame)
             }
-            cpu.append(processCPUSeconds())
+            cpu.append(ProcessFigures.processCPUSeconds())
             decodes.append(player.decodeCount)
         }
         return (cpu, decodes, player.checkpointAndIndexBytes)
