@@ -127,17 +127,23 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         (self.displaySize, self.filter) = (nil, nil)
     }
 
-    /// Opens and scans the GIF at `path`, holding its bytes in memory.
-    public convenience init(contentsOf path: String, limits: DecodingLimits = .default) throws(GIFError) {
-        self.init(image: try GIFImage(contentsOf: path, limits: limits))
+    /// Opens and scans the GIF at `path`, holding its bytes in memory; its
+    /// frames come in `pixelFormat`.
+    public convenience init(
+        contentsOf path: String, limits: DecodingLimits = .default, pixelFormat: PixelFormat = .rgba8
+    ) throws(GIFError) {
+        self.init(image: try GIFImage(contentsOf: path, limits: limits), pixelFormat: pixelFormat)
     }
 
     /// Opens and scans the GIF at `path`, keeping the file open and reading
     /// each frame's data from it when the frame is decoded
     /// (`GIFImage(readingFramesFromFileAt:limits:)`): for a feed, where the
     /// encoded files would otherwise sit in memory beside the frame budget.
-    public convenience init(readingFramesFromFileAt path: String, limits: DecodingLimits = .default) throws(GIFError) {
-        self.init(image: try GIFImage(readingFramesFromFileAt: path, limits: limits))
+    /// Its frames come in `pixelFormat`.
+    public convenience init(
+        readingFramesFromFileAt path: String, limits: DecodingLimits = .default, pixelFormat: PixelFormat = .rgba8
+    ) throws(GIFError) {
+        self.init(image: try GIFImage(readingFramesFromFileAt: path, limits: limits), pixelFormat: pixelFormat)
     }
 
     /// The seek checkpoints held now (see `FrameSeeker`), for diagnostics:

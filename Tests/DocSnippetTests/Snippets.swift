@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:210
+        // begin README.md:211
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:210
+        // end README.md:211
 
-        // begin README.md:245
+        // begin README.md:246
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:245
+        // end README.md:246
 
-        // begin README.md:293
+        // begin README.md:294
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:293
+        // end README.md:294
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -416,7 +416,9 @@ enum Snippets {
                 let cache = try await pool.cache(for: path, displaySize: cell) {
                     // The file stays open and each frame's data is read when it is
                     // decoded: the encoded bytes are not held beside the budget.
-                    try GIFFrameSource(readingFramesFromFileAt: path)
+                    // Premultiplied BGRA is what Core Graphics, Cairo and GPU
+                    // textures take, and the cheaper layout to scale.
+                    try GIFFrameSource(readingFramesFromFileAt: path, pixelFormat: .premultipliedBGRA8)
                 }
                 let player = try Player(source: cache.source, startingAt: clock.now, epoch: epoch, cache: cache)
                 await player.play()              // its frames are kept over those of paused players
@@ -434,7 +436,7 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:204
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:237
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:239
         var gridConfiguration = PlaylistConfiguration()
         gridConfiguration.memoryBudget = gridBudget     // shared with the grid's caches
         let cellItem = PlaylistItem(key: path, displaySize: DisplaySize(maxWidth: 160, maxHeight: 160)) {
@@ -442,9 +444,9 @@ enum Snippets {
         }
         let gridPlaylist = try Playlist(items: [cellItem], configuration: gridConfiguration, startingAt: clock.now)
         _ = gridPlaylist
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:237
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:239
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:260
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:262
         let feedClock = ContinuousClock()
         let feedGroup = GroupDriver(clock: feedClock)
         let gridFeed = GridFeed(
@@ -466,9 +468,9 @@ enum Snippets {
         // On every refresh of the display:
         let gridTick = await feedGroup.tick(at: feedClock.now)
         print(gridTick.changed.count)     // then draw those players with draw(into:bytesPerRow:)
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:260
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:262
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:290
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:292
         let relayFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             selection: .relay(loops: 2), startingAt: feedClock.now
@@ -480,9 +482,9 @@ enum Snippets {
                 print(move.stopped, "→", move.started)   // redraw both cells
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:290
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:292
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:321
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:323
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -493,12 +495,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:321
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:323
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:336
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:338
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:336
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:338
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

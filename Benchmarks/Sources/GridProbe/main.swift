@@ -36,7 +36,7 @@ let cutCopy = arguments.count == 2 ? (name: arguments.first!, path: arguments.la
         var framesInAll = 0
         for path in paths {
             let cache = try await pool.cache(for: path, displaySize: NineGridSetup.cell) {
-                try GIFFrameSource(readingFramesFromFileAt: path)
+                try GIFFrameSource(readingFramesFromFileAt: path, pixelFormat: .premultipliedBGRA8)
             }
             framesInAll += cache.source.frameCount
             let player = try Player(source: cache.source, configuration: configuration, startingAt: origin,

@@ -247,7 +247,9 @@ enum RealTimeGrid {
         var players: [Player<ContinuousClock.Instant>] = []
         var buffers: [UnsafeMutableRawBufferPointer] = []
         for path in NineGrid.files() {
-            let cache = try await pool.cache(for: path, displaySize: cell) { try GIFFrameSource(readingFramesFromFileAt: path) }
+            let cache = try await pool.cache(for: path, displaySize: cell) {
+                try GIFFrameSource(readingFramesFromFileAt: path, pixelFormat: .premultipliedBGRA8)
+            }
             let player = try Player(source: cache.source, configuration: configuration, startingAt: clock.now,
                                     epoch: epoch, cache: cache)
             await group.add(player)
