@@ -297,6 +297,8 @@ enum RealTimeGrid {
             "players": players.count, "changes": changes, "late_changes": lateChanges, "late_draws": lateDraws,
             "cpu_us": Int(cpu * 1e6), "wall_us": Int(wallSeconds * 1e6),
             "hwm": ProcessFigures.residentMemory().peakKiB,
+            "decodes": players.reduce(0) { $0 + (($1.source as? GIFFrameSource)?.decodeCount ?? 0) },
+            "frames": players.reduce(0) { $0 + $1.source.frameCount },
         ]))
     }
 
@@ -311,10 +313,10 @@ enum RealTimeGrid {
         }
         let f = line.fields
         let share = Double(f["cpu_us"] ?? 0) / Double(max(1, f["wall_us"] ?? 1))
-        print("| real-time grid | players | frame changes | drawn later than one refresh (goal 0) | late draws | CPU % of a core (≤ 3) | peak RSS MiB |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("| real-time grid | players | frame changes | drawn later than one refresh (goal 0) | late draws | giflib decodes (frames in all) | CPU % of a core (≤ 3) | peak RSS MiB |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
         print("| 200×200 cells, 24 MiB budget, \(Int(seconds)) s | \(f["players"] ?? 0) | \(f["changes"] ?? 0) | "
-            + "\(f["late_changes"] ?? 0) | \(f["late_draws"] ?? 0) | "
+            + "\(f["late_changes"] ?? 0) | \(f["late_draws"] ?? 0) | \(f["decodes"] ?? 0) (\(f["frames"] ?? 0)) | "
             + "\(Timing.format(share * 100, digits: 2)) \(share <= target ? "met" : "NOT MET") | "
             + "\(Timing.format(Double(f["hwm"] ?? 0) / 1024, digits: 1)) |")
         print()
