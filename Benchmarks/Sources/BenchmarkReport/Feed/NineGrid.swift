@@ -137,14 +137,7 @@ enum NineGrid {
                 }
                 peakHeld = max(peakHeld, budget.bytesHeld)
             }
-            var usage = rusage()
-            #if canImport(Glibc)
-            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-            #else
-            getrusage(RUSAGE_SELF, &usage)
-            #endif
-            let cpu = usage.ru_utime.tv_sec * 1_000_000 + Int(usage.ru_utime.tv_usec)
-                + usage.ru_stime.tv_sec * 1_000_000 + Int(usage.ru_stime.tv_usec)
+            let cpu = Int(ProcessFigures.processCPUSeconds() * 1e6)
             let statistics = budget.statistics
             print(ProbeLine(label: "grid-" + mode, fields: [
                 // VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec,
