@@ -27,7 +27,8 @@ extension ParallelFrameDecoder {
             var cancelled = false
         }
 
-        /// What the consumer does next for the frame it wants.
+        /// What the consumer does next for the frame it wants (a worker:
+        /// `claimed`, or `unavailable` when it is done).
         private enum Step {
             case unavailable
             case ready(FrameDecoder.Outcome)
@@ -142,13 +143,18 @@ extension ParallelFrameDecoder {
         func work() {
             let decoder = FrameDecoder()
             while true {
-                let claimed = lock.withLock(when: { state in
+                // A `Step` rather than a `Range<Int>?`: the lock's generic
+                // call would have the runtime build `Range<Int>?`'s metadata
+                // by name on the worker, which checks Int: Comparable by
+                // scanning every protocol conformance in the executable
+                // (about 160,000 instructions).
+                let step = lock.withLock(when: { state in
                     state.cancelled || state.nextToClaim >= self.frames.count || self.canClaim(state)
-                }) { state -> Range<Int>? in
-                    guard !state.cancelled, state.nextToClaim < frames.count else { return nil }
-                    return claimBatch(&state)
+                }) { state -> Step in
+                    guard !state.cancelled, state.nextToClaim < frames.count else { return .unavailable }
+                    return .claimed(claimBatch(&state))
                 }
-                guard let claimed else { return }
+                guard case .claimed(let claimed) = step else { return }
                 decode(claimed, with: decoder)
             }
         }
