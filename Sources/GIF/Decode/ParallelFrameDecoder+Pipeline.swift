@@ -7,9 +7,10 @@ extension ParallelFrameDecoder {
         /// The most bytes the index buffers may take, unless two frames need more.
         static let indexBudget = 8 << 20
 
-        /// The most bytes the ring takes unless two of the largest frames
-        /// need more: 16 batches of ``ParallelFrameDecoder/batchArea``, which
-        /// keep a worker well ahead. A larger ring costs more than it saves:
+        /// The most bytes the ring takes unless the largest frames need more
+        /// (one per worker and two for the consumer, see `init`): 16 batches
+        /// of ``ParallelFrameDecoder/batchArea``, which keep a worker well
+        /// ahead. A larger ring costs more than it saves:
         /// each 4 KiB of it is a page fault when first written, and the
         /// indices are read back by the compositor from further out in the
         /// cache.
@@ -27,7 +28,8 @@ extension ParallelFrameDecoder {
             var cancelled = false
         }
 
-        /// What the consumer does next for the frame it wants.
+        /// What the consumer does next for the frame it wants (a worker:
+        /// `claimed`, or `unavailable` when it is done).
         private enum Step {
             case unavailable
             case ready(FrameDecoder.Outcome)
@@ -70,9 +72,14 @@ extension ParallelFrameDecoder {
             let perBatch = max(1, ParallelFrameDecoder.batchArea / meanArea)
             window = min(max(8 * (workers + 1), 4 * perBatch), fitting, count)
             // Room for the window's frames at twice their mean size, within
-            // ``ringTarget``, and for two of the largest: no more than
-            // `window` largest frames.
-            let size = min(window * largest, max(2 * largest, min(2 * window * meanArea, Self.ringTarget)))
+            // ``ringTarget``, and for `workers + 2` of the largest: the frame
+            // the consumer composites, one each worker decodes, and one the
+            // consumer decodes itself rather than wait. With room for two,
+            // the consumer waits for the worker's frame whenever it has
+            // composited first (sample_big's 175,000-pixel frames, a core
+            // free: 0.54 × the C program's wall time with two, 0.49 with
+            // three). No more than `window` largest frames.
+            let size = min(window * largest, max((workers + 2) * largest, min(2 * window * meanArea, Self.ringTarget)))
             ring = .allocate(capacity: size)
             var starts: [Int] = [], firstLive: [Int] = []
             starts.reserveCapacity(frames.count)
@@ -142,13 +149,18 @@ extension ParallelFrameDecoder {
         func work() {
             let decoder = FrameDecoder()
             while true {
-                let claimed = lock.withLock(when: { state in
+                // A `Step` rather than a `Range<Int>?`: the lock's generic
+                // call would have the runtime build `Range<Int>?`'s metadata
+                // by name on the worker, which checks Int: Comparable by
+                // scanning every protocol conformance in the executable
+                // (about 160,000 instructions).
+                let step = lock.withLock(when: { state in
                     state.cancelled || state.nextToClaim >= self.frames.count || self.canClaim(state)
-                }) { state -> Range<Int>? in
-                    guard !state.cancelled, state.nextToClaim < frames.count else { return nil }
-                    return claimBatch(&state)
+                }) { state -> Step in
+                    guard !state.cancelled, state.nextToClaim < frames.count else { return .unavailable }
+                    return .claimed(claimBatch(&state))
                 }
-                guard let claimed else { return }
+                guard case .claimed(let claimed) = step else { return }
                 decode(claimed, with: decoder)
             }
         }

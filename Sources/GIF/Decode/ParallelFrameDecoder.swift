@@ -23,9 +23,10 @@ import EngineSupport
 /// Memory is one ring of bytes allocated once, each frame's indices packed
 /// after the last frame's: room for a window of frames (four batches' worth
 /// and at least 8 per thread) at twice their mean area up to
-/// ``Pipeline/ringTarget`` bytes, and for two of the largest frames, but
-/// never more than the window at the largest frame's area, within
-/// ``Pipeline/indexBudget`` (at least 2 frames).
+/// ``Pipeline/ringTarget`` bytes, and for one of the largest frames per
+/// thread and one more (the one being composited), but never more than the
+/// window at the largest frame's area, within ``Pipeline/indexBudget`` (at
+/// least 2 frames).
 final class ParallelFrameDecoder {
     /// The pixels a claim covers at least, when the window allows: decoding
     /// them takes longer than handing them over (~10 µs of LZW).
