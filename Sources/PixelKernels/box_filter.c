@@ -72,8 +72,8 @@ typedef uint64_t quads __attribute__((vector_size(32)));
 /// Division by one divisor `d` up to 2^16 as a multiply and a shift:
 /// floor(n / d) = (n × multiplier) >> shift for every n below 2^24, with
 /// shift = 24 + ceil(log2 d) and multiplier = ceil(2^shift / d), below
-/// 2^26. (The multiplier overshoots 2^shift / d by e / 2^shift, e < d ≤
-/// 2^(shift - 24), so the product overshoots n / d by less than 1 / d:
+/// 2^26. (The multiplier is (2^shift + e) / d with e < d ≤ 2^(shift - 24),
+/// so n × multiplier / 2^shift overshoots n / d by n e / (d 2^shift) < 1 / d:
 /// never to the next integer.) In lanes, ready for `store_area_means`.
 typedef struct {
     quads multiplier;
