@@ -110,6 +110,8 @@ final class GIFFrameDrawer: FrameDrawer {
         source.requestIndices(frames, urgent: false)
     }
 
+    var needsPrefetch: Bool { !source.holdsEveryFrame }
+
     func draw(frame index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError)
         -> FrameDraw
     {
@@ -147,7 +149,7 @@ final class GIFFrameDrawer: FrameDrawer {
         let stepping = shown.map { $0 < index && index - $0 <= Self.maximumSteppedFrames
             && state.seeker.position == $0 + 1 } ?? false
         state.failure = nil
-        if !decodesOnCallingThread {
+        if !decodesOnCallingThread, !source.holdsEveryFrame {
             let missing = stepping
                 ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
                 : state.seeker.firstFrameToDecode(reaching: index)

@@ -468,6 +468,46 @@ extension PlayerDrawTests {
     }
 }
 
+extension PlayerDrawTests {
+    @Test func ticksAfterEveryFrameIsStoredAskForNoIndices() async throws {
+        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120, whose
+        // indices (six whole frames and 234 of 16 × 16, about 175 KB) fit
+        // the default index budget.
+        let path = GIFFrameSourceTests.fixture("demo.gif")
+        let source = GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: Self.executor)
+        let clock = ManualClock()
+        let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                startingAt: clock.now)
+        let group = GroupDriver(clock: clock)
+        await group.add(player)
+        await player.play(at: clock.now)
+        var buffer = HostBuffer(width: 160, height: 120)
+        _ = try await buffer.drawWhenReady(player)
+        /// Ticks the group to the next change and draws it.
+        func step(waiting: Bool) async throws -> FrameDraw {
+            let next = try #require(await player.nextChangeInstant)
+            clock.advance(to: next)
+            #expect(await group.tick(at: next).changed == [ObjectIdentifier(player)])
+            return waiting ? try await buffer.drawWhenReady(player) : try buffer.draw(player)
+        }
+        // The first loop: each frame is drawn once the decode-ahead, asked
+        // by the ticks and the late draws, has stored it.
+        for _ in 1..<source.frameCount { _ = try await step(waiting: true) }
+        let requests = source.indexRequestCount
+        #expect(requests > 0)
+        // Two more loops: every frame is stored, so no tick or draw asks for
+        // one, and no draw is late.
+        for _ in 0..<2 * source.frameCount {
+            let result = try await step(waiting: false)
+            guard case .drawn = result else {
+                Issue.record("a stored frame's draw: \(result)")
+                return
+            }
+        }
+        #expect(source.indexRequestCount == requests)
+    }
+}
+
 /// Events an observer saw, readable from the test.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()

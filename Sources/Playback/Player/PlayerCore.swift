@@ -203,7 +203,7 @@ final class PlayerCore: Sendable {
     }
 
     /// Publishes the frame shown for drawing, reports a late draw, asks the
-    /// drawer for the frames due next, and tells the cache when the player
+    /// drawer for the frames due next (when it may lack some), and tells the cache when the player
     /// starts or stops playing (so a shared ``FrameMemoryBudget`` gives back
     /// frames of players not playing first).
     private func afterChange(_ state: inout State) {
@@ -218,7 +218,7 @@ final class PlayerCore: Sendable {
             state.hub.deliver(state.lateEvent)
         }
         let playing = state.playhead.state == .playing
-        if playing {
+        if playing, drawer.needsPrefetch {
             state.playhead.upcomingFrames(cache.lookahead, into: &state.upcoming)
             state.upcoming.insert(frame, at: 0)
             drawer.prefetch(state.upcoming)
