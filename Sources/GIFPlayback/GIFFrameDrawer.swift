@@ -144,10 +144,16 @@ final class GIFFrameDrawer: FrameDrawer {
         }
         let shown = state.drawn
         // Stepping on from the frame shown writes only the changed
-        // rectangles; anything else (the first draw, a loop starting again,
-        // a seek, playing backwards) writes the whole frame.
+        // rectangles; anything else (the first draw, a seek, playing
+        // backwards, a loop starting again from another frame than the
+        // last) writes the whole frame.
         let stepping = shown.map { $0 < index && index - $0 <= Self.maximumSteppedFrames
             && state.seeker.position == $0 + 1 } ?? false
+        // A loop starting again from the last frame drawn writes only where
+        // the canvas moved away from frame 0's, when the seeker knows it.
+        let count = source.frameCount
+        let sinceFirstFrame = index == 0 && count > 1 && shown == count - 1 && state.seeker.position == count
+            ? state.seeker.changedSinceFirstFrame : nil
         state.failure = nil
         if !decodesOnCallingThread, !source.holdsEveryFrame {
             let missing = stepping
@@ -171,6 +177,8 @@ final class GIFFrameDrawer: FrameDrawer {
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
+            } else if let sinceFirstFrame {
+                changed = scaled(sinceFirstFrame)
             }
             write(frame, region: changed, into: buffer, bytesPerRow: bytesPerRow)
             state.drawn = index

@@ -48,6 +48,11 @@ public struct FrameSeeker {
     private var checkpointBytes = 0
     /// Where the last request left off.
     private var live: FrameIterator
+    /// Where `live`'s canvas can differ from frame 0's: the union of the
+    /// changed rectangles of the frames composited on it since it held
+    /// frame 0, or `nil` when that is not known (before frame 0, after a
+    /// resume from a later checkpoint, or after a frame failed).
+    private var sinceFirstFrame: PixelRect?
     /// The index tier, shared by `live` (checkpoints copied from it hold
     /// the same reference, unused).
     private let indices: FrameIndexCache
@@ -106,6 +111,13 @@ public struct FrameSeeker {
         }
         return indices.firstMissing(in: start...index)
     }
+
+    /// Where the working canvas, which holds frame ``position`` − 1, can
+    /// differ from frame 0's canvas, or `nil` when that is not known. A
+    /// host whose buffer holds frame ``position`` − 1 and that goes on to
+    /// frame 0 (a loop starting again) needs to write only this rectangle:
+    /// every pixel outside it is frame 0's.
+    package var changedSinceFirstFrame: PixelRect? { sinceFirstFrame }
 
     /// The checkpoint a request for frame `index` resumes from (0: the
     /// start).
@@ -171,8 +183,9 @@ public struct FrameSeeker {
         }
         if index == 0, image.info.frameCount > 1, let afterFirst = checkpoints[1] {
             // A loop starting again: frame 0's canvas copied back, not
-            // composited again.
-            live.restore(from: afterFirst)
+            // composited again, and only where the canvas moved away from it.
+            live.restore(from: afterFirst, changedIn: sinceFirstFrame)
+            sinceFirstFrame = PixelRect(x: 0, y: 0, width: 0, height: 0)
             return live.lastFrame!
         }
         let nearest = nearestCheckpoint(atOrBefore: index)
@@ -182,20 +195,35 @@ public struct FrameSeeker {
         if live.nextIndex > index || live.nextIndex < nearest || live.hasEnded {
             if nearest == 0 {
                 live.rewind()
+                sinceFirstFrame = nil
             } else {
                 live.restore(from: checkpoints[nearest]!)
+                sinceFirstFrame = nearest == 1 ? PixelRect(x: 0, y: 0, width: 0, height: 0) : nil
             }
         }
+        // Unknown until each step succeeds: a frame that throws may have
+        // changed the canvas.
+        var tracked = sinceFirstFrame
+        sinceFirstFrame = nil
         while live.nextIndex < index {
             saveCheckpoint()
             try live.skip(to: live.nextIndex + 1)
+            tracked = Self.changedSinceFirstFrame(tracked, after: live)
         }
         saveCheckpoint()
         guard let frame = try live.next() else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
+        sinceFirstFrame = Self.changedSinceFirstFrame(tracked, after: live)
         if index == 0, image.info.frameCount > 1 { saveCheckpoint() }
         return frame
+    }
+
+    /// Where `iterator`'s canvas differs from frame 0's after the frame it
+    /// composited last, from where it did before that frame.
+    private static func changedSinceFirstFrame(_ before: PixelRect?, after iterator: FrameIterator) -> PixelRect? {
+        if iterator.nextIndex == 1 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return before?.union(iterator.changedRect)
     }
 
     /// Composites the frame at `index` like ``frame(at:)`` and writes it into

@@ -392,12 +392,26 @@ struct Compositor {
 
     /// Takes on `other`'s state, copying its canvas into this compositor's
     /// own canvas storage when it can, so that resuming from a checkpoint
-    /// allocates nothing and leaves the checkpoint unshared.
-    mutating func restore(from other: Compositor) {
+    /// allocates nothing and leaves the checkpoint unshared. With a
+    /// `region` (the canvas differs from `other`'s only inside it, as after
+    /// frames drawn since `other` was taken) only that is copied: a loop
+    /// starting again over a large canvas where little moved copies little.
+    mutating func restore(from other: Compositor, changedIn region: PixelRect? = nil) {
         if canvas.count == other.canvas.count {
+            let width = width, size = bytesPerPixel
             canvas.withUnsafeMutableBytes { target in
                 other.canvas.withUnsafeBytes { source in
-                    target.copyMemory(from: source)
+                    guard let region = region?.clipped(toWidth: width, height: height) else {
+                        target.copyMemory(from: source)
+                        return
+                    }
+                    guard !region.isEmpty else { return }
+                    let rowBytes = region.width * size
+                    for y in region.y..<region.y + region.height {
+                        let start = (y * width + region.x) * size
+                        assert(start + rowBytes <= target.count)
+                        (target.baseAddress! + start).copyMemory(from: source.baseAddress! + start, byteCount: rowBytes)
+                    }
                 }
             }
         } else {
