@@ -210,11 +210,9 @@ final class GIFFrameDrawer: FrameDrawer {
                 return
             }
             guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }
-            let rowBytes = region.width * 4
-            for y in region.y..<region.y + region.height {
-                let from = (y * width + region.x) * 4, to = y * bytesPerRow + region.x * 4
-                (target + to).copyMemory(from: source + from, byteCount: rowBytes)
-            }
+            copyRows(
+                region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
+                to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
         }
     }
 }

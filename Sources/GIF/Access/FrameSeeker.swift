@@ -102,7 +102,7 @@ public struct FrameSeeker {
     /// each draw, so that it never decodes on the host's thread.
     package func firstFrameToDecode(reaching index: Int) -> Int? {
         guard image.info.frames.indices.contains(index) else { return nil }
-        if index == 0, image.info.frameCount > 1, checkpoints[1] != nil { return nil }
+        if index == 0, image.info.frameCount > 1, checkpoints.index(forKey: 1) != nil { return nil }
         let start: Int
         if live.nextIndex > index || live.nextIndex < nearestCheckpoint(atOrBefore: index) || live.hasEnded {
             start = nearestCheckpoint(atOrBefore: index)
@@ -123,7 +123,7 @@ public struct FrameSeeker {
     /// start).
     private func nearestCheckpoint(atOrBefore index: Int) -> Int {
         stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
-            .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
+            .first { $0 == 0 || checkpoints.index(forKey: $0) != nil } ?? 0
     }
 
     /// The number of checkpoints saved so far.
@@ -141,7 +141,7 @@ public struct FrameSeeker {
 
     /// Whether the canvas after frame 0 is held (for tests): a loop
     /// starting again then copies it back instead of compositing frame 0.
-    var holdsLoopStart: Bool { image.info.frameCount > 1 && checkpoints[1] != nil }
+    var holdsLoopStart: Bool { image.info.frameCount > 1 && checkpoints.index(forKey: 1) != nil }
 
     /// Whether frame `index`'s indices are held (for tests).
     func holdsIndices(ofFrame index: Int) -> Bool { indices.entry(index) != nil }
@@ -188,11 +188,13 @@ public struct FrameSeeker {
             sinceFirstFrame = PixelRect(x: 0, y: 0, width: 0, height: 0)
             return live.lastFrame!
         }
-        let nearest = nearestCheckpoint(atOrBefore: index)
         // An iterator that has thrown goes no further: decoding again from
         // before the frame reports that frame's own error, where waiting
-        // for it to move would spin forever.
-        if live.nextIndex > index || live.nextIndex < nearest || live.hasEnded {
+        // for it to move would spin forever. The next frame (a player
+        // stepping on) resumes from where it stands: no checkpoint lies
+        // between.
+        if live.nextIndex != index || live.hasEnded, case let nearest = nearestCheckpoint(atOrBefore: index),
+           live.nextIndex > index || live.nextIndex < nearest || live.hasEnded {
             if nearest == 0 {
                 live.rewind()
                 sinceFirstFrame = nil
@@ -261,14 +263,11 @@ public struct FrameSeeker {
         let frame = try frame(at: index)
         let area = onlyChanged ? frame.changedRect : PixelRect(x: 0, y: 0, width: size.width, height: size.height)
         if !area.isEmpty, needed > 0, let target = buffer.baseAddress {
-            let rowBytes = area.width * 4
             frame.pixels.withUnsafeBytes { canvas in
-                let source = canvas.baseAddress!
-                for y in area.y..<area.y + area.height {
-                    let from = (y * size.width + area.x) * 4, to = y * bytesPerRow + area.x * 4
-                    assert(from + rowBytes <= canvas.count && to + rowBytes <= buffer.count)
-                    (target + to).copyMemory(from: source + from, byteCount: rowBytes)
-                }
+                assert(((area.y + area.height - 1) * size.width + area.x + area.width) * 4 <= canvas.count)
+                copyRows(
+                    area.height, of: area.width * 4, from: canvas.baseAddress! + (area.y * size.width + area.x) * 4,
+                    stride: size.width * 4, to: target + area.y * bytesPerRow + area.x * 4, stride: bytesPerRow)
             }
         }
         return FrameCopy(index: index, changedRect: frame.changedRect, isComplete: frame.isComplete)
@@ -308,7 +307,7 @@ public struct FrameSeeker {
         // Frame 0 whole only: one cut short by bytes still arriving (a
         // progressive image) may be completed later.
         let loopStart = index == 1 && image.info.frameCount > 1 && live.lastFrame?.isComplete == true
-        guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints[index] == nil else { return }
+        guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints.index(forKey: index) == nil else { return }
         let checkpoint = live.checkpoint()
         let bytes = checkpoint.stateByteCount
         guard checkpointBytes + bytes <= memoryBudget else { return }

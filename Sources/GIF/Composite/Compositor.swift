@@ -362,11 +362,11 @@ struct Compositor {
         case .restorePrevious:
             saved.withUnsafeBytes { saved in
                 canvas.withUnsafeMutableBytes { raw in
-                    for row in 0..<rect.height {
-                        let start = ((rect.y + row) * width + rect.x) * size
-                        assert(start + rowBytes <= raw.count && (row + 1) * rowBytes <= saved.count)
-                        (raw.baseAddress! + start).copyMemory(from: saved.baseAddress! + row * rowBytes, byteCount: rowBytes)
-                    }
+                    assert(((rect.y + rect.height - 1) * width + rect.x) * size + rowBytes <= raw.count
+                        && rect.height * rowBytes <= saved.count)
+                    copyRows(
+                        rect.height, of: rowBytes, from: saved.baseAddress!, stride: rowBytes,
+                        to: raw.baseAddress! + (rect.y * width + rect.x) * size, stride: width * size)
                 }
             }
         default:
@@ -383,11 +383,10 @@ struct Compositor {
         }
         canvas.withUnsafeBytes { raw in
             saved.withUnsafeMutableBytes { saved in
-                for row in 0..<rect.height {
-                    let start = ((rect.y + row) * width + rect.x) * size
-                    assert(start + rowBytes <= raw.count)
-                    (saved.baseAddress! + row * rowBytes).copyMemory(from: raw.baseAddress! + start, byteCount: rowBytes)
-                }
+                assert(((rect.y + rect.height - 1) * width + rect.x) * size + rowBytes <= raw.count)
+                copyRows(
+                    rect.height, of: rowBytes, from: raw.baseAddress! + (rect.y * width + rect.x) * size,
+                    stride: width * size, to: saved.baseAddress!, stride: rowBytes)
             }
         }
     }
@@ -408,12 +407,10 @@ struct Compositor {
                         return
                     }
                     guard !region.isEmpty else { return }
-                    let rowBytes = region.width * size
-                    for y in region.y..<region.y + region.height {
-                        let start = (y * width + region.x) * size
-                        assert(start + rowBytes <= target.count)
-                        (target.baseAddress! + start).copyMemory(from: source.baseAddress! + start, byteCount: rowBytes)
-                    }
+                    let start = (region.y * width + region.x) * size
+                    copyRows(
+                        region.height, of: region.width * size, from: source.baseAddress! + start, stride: width * size,
+                        to: target.baseAddress! + start, stride: width * size)
                 }
             }
         } else {
