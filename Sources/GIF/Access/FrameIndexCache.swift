@@ -31,12 +31,20 @@ import Synchronization
 /// and an entry handed out is an immutable copy-on-write array, so a reader
 /// composites from it with the lock released.
 package final class FrameIndexCache: Sendable {
-    /// One frame's indices and how far its decode got.
-    package struct Entry: Sendable {
+    /// One frame's indices and how far its decode got: immutable, and a
+    /// class, so that handing one out of the lock to draw from is one
+    /// retain, not a copy of its fields.
+    package final class Entry: Sendable {
         /// The indices as they are, or as ``IndexRuns`` when `isRuns`.
-        var indices: [UInt8]
-        var isRuns = false
-        var outcome: FrameDecoder.Outcome
+        let indices: [UInt8]
+        let isRuns: Bool
+        let outcome: FrameDecoder.Outcome
+
+        init(indices: [UInt8], isRuns: Bool = false, outcome: FrameDecoder.Outcome) {
+            self.indices = indices
+            self.isRuns = isRuns
+            self.outcome = outcome
+        }
     }
 
     /// The most bytes of indices a band drawn from runs takes (at least a
