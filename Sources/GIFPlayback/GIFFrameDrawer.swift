@@ -110,6 +110,8 @@ final class GIFFrameDrawer: FrameDrawer {
         source.requestIndices(frames, urgent: false)
     }
 
+    var needsPrefetch: Bool { !source.holdsEveryFrame }
+
     func draw(frame index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError)
         -> FrameDraw
     {
@@ -142,12 +144,18 @@ final class GIFFrameDrawer: FrameDrawer {
         }
         let shown = state.drawn
         // Stepping on from the frame shown writes only the changed
-        // rectangles; anything else (the first draw, a loop starting again,
-        // a seek, playing backwards) writes the whole frame.
+        // rectangles; anything else (the first draw, a seek, playing
+        // backwards, a loop starting again from another frame than the
+        // last) writes the whole frame.
         let stepping = shown.map { $0 < index && index - $0 <= Self.maximumSteppedFrames
             && state.seeker.position == $0 + 1 } ?? false
+        // A loop starting again from the last frame drawn writes only where
+        // the canvas moved away from frame 0's, when the seeker knows it.
+        let count = source.frameCount
+        let sinceFirstFrame = index == 0 && count > 1 && shown == count - 1 && state.seeker.position == count
+            ? state.seeker.changedSinceFirstFrame : nil
         state.failure = nil
-        if !decodesOnCallingThread {
+        if !decodesOnCallingThread, !source.holdsEveryFrame {
             let missing = stepping
                 ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
                 : state.seeker.firstFrameToDecode(reaching: index)
@@ -169,6 +177,8 @@ final class GIFFrameDrawer: FrameDrawer {
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
+            } else if let sinceFirstFrame {
+                changed = scaled(sinceFirstFrame)
             }
             write(frame, region: changed, into: buffer, bytesPerRow: bytesPerRow)
             state.drawn = index
@@ -200,11 +210,9 @@ final class GIFFrameDrawer: FrameDrawer {
                 return
             }
             guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }
-            let rowBytes = region.width * 4
-            for y in region.y..<region.y + region.height {
-                let from = (y * width + region.x) * 4, to = y * bytesPerRow + region.x * 4
-                (target + to).copyMemory(from: source + from, byteCount: rowBytes)
-            }
+            copyRows(
+                region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
+                to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
         }
     }
 }

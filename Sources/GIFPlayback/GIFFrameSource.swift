@@ -1,6 +1,7 @@
+import EngineSupport
 import GIF
 import Playback
-import EngineSupport
+import Synchronization
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
@@ -61,6 +62,8 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
     /// and its version, taken on by the seeker before each decode.
     private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
+    /// See ``indexRequestCount``.
+    private let indexRequests = Atomic<Int>(0)
 
     /// Wraps an opened image; `budget` bounds the canvases kept to make
     /// jumps back cheap (its checkpoints) and the frames' palette indices
@@ -378,10 +381,22 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         }
     }
 
+    /// Whether every frame's indices are stored (within the index budget):
+    /// a drawer then has nothing to ask the decode-ahead for. One atomic
+    /// load.
+    var holdsEveryFrame: Bool { indices.storedFrameCount >= frameCount }
+
+    /// The requests for indices the drawers made so far (look-ahead and
+    /// late draws, each a lock and a lookup even when every frame asked
+    /// for is stored), for tests: once ``holdsEveryFrame``, ticks and
+    /// draws make none.
+    package var indexRequestCount: Int { indexRequests.load(ordering: .relaxed) }
+
     /// Queues decode-ahead of `frames`' indices (those not stored nor
     /// queued already), as ``FrameRequestPriority/needed`` when `urgent`,
     /// else as look-ahead.
     func requestIndices(_ frames: [Int], urgent: Bool) {
+        indexRequests.add(1, ordering: .relaxed)
         guard !indices.holdsAll(frames) else { return }
         scheduler.requestIndices(frames, priority: urgent ? .now : .prefetch, decoder: self) {
             indices.entry($0) != nil

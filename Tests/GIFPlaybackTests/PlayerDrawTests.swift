@@ -468,6 +468,88 @@ extension PlayerDrawTests {
     }
 }
 
+extension PlayerDrawTests {
+    @Test func ticksAfterEveryFrameIsStoredAskForNoIndices() async throws {
+        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120, whose
+        // indices (six whole frames and 234 of 16 × 16, about 175 KB) fit
+        // the default index budget.
+        let path = GIFFrameSourceTests.fixture("demo.gif")
+        let source = GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: Self.executor)
+        let clock = ManualClock()
+        let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                startingAt: clock.now)
+        let group = GroupDriver(clock: clock)
+        await group.add(player)
+        await player.play(at: clock.now)
+        var buffer = HostBuffer(width: 160, height: 120)
+        _ = try await buffer.drawWhenReady(player)
+        /// Ticks the group to the next change and draws it.
+        func step(waiting: Bool) async throws -> FrameDraw {
+            let next = try #require(await player.nextChangeInstant)
+            clock.advance(to: next)
+            #expect(await group.tick(at: next).changed == [ObjectIdentifier(player)])
+            return waiting ? try await buffer.drawWhenReady(player) : try buffer.draw(player)
+        }
+        // The first loop: each frame is drawn once the decode-ahead, asked
+        // by the ticks and the late draws, has stored it.
+        for _ in 1..<source.frameCount { _ = try await step(waiting: true) }
+        let requests = source.indexRequestCount
+        #expect(requests > 0)
+        // Two more loops: every frame is stored, so no tick or draw asks for
+        // one, and no draw is late.
+        for _ in 0..<2 * source.frameCount {
+            let result = try await step(waiting: false)
+            guard case .drawn = result else {
+                Issue.record("a stored frame's draw: \(result)")
+                return
+            }
+        }
+        #expect(source.indexRequestCount == requests)
+    }
+}
+
+extension PlayerDrawTests {
+    @Test func aLoopStartingAgainWritesOnlyWhereTheCanvasLeftFrameZero() async throws {
+        // Fixtures/README.md: screen-recording.gif is 640 × 400, 600 frames,
+        // disposal 1: a whole desktop, then 16 × 14 characters at
+        // (40 + 8c, 64 + 16l) for c < 70, l ≤ 8 (frames 1…599), and a
+        // 200 × 120 pane at (400, 250) every 50th frame. After frame 599
+        // the canvas differs from frame 0's only inside the box of those.
+        let moved = PixelRect(x: 40, y: 64, width: 608 - 40, height: 370 - 64)
+        let path = GIFFrameSourceTests.fixture("screen-recording.gif")
+        let image = try GIFImage(contentsOf: path)
+        var iterator = image.makeFrameIterator()
+        let first = try #require(try iterator.next()).pixels
+        let source = GIFFrameSource(image: image, executor: Self.executor)
+        let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                startingAt: Instant(offset: .zero))
+        await player.play()
+        var buffer = HostBuffer(width: 640, height: 400)
+        _ = try await buffer.drawWhenReady(player)
+        for _ in 1..<source.frameCount {
+            await player.advance(to: try #require(await player.nextChangeInstant))
+            _ = try await buffer.drawWhenReady(player)
+        }
+        #expect(await player.currentFrame == source.frameCount - 1)
+        let before = buffer.pixels
+        await player.advance(to: try #require(await player.nextChangeInstant))
+        guard case .drawn(0, let changed, _) = try await buffer.drawWhenReady(player) else {
+            Issue.record("frame 0 of the second loop not drawn")
+            return
+        }
+        #expect(changed.union(moved) == moved, "\(changed) reaches outside \(moved)")
+        #expect(buffer.pixels == first)
+        #expect(buffer.paddingKept)
+        // A host presenting only the changed rectangle shows frame 0.
+        var screen = before
+        for y in changed.y..<changed.y + changed.height {
+            let row = (y * 640 + changed.x) * 4
+            screen.replaceSubrange(row..<row + changed.width * 4, with: first[row..<row + changed.width * 4])
+        }
+        #expect(screen == first)
+    }
+}
+
 /// Events an observer saw, readable from the test.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()

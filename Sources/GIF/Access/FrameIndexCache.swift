@@ -31,12 +31,20 @@ import Synchronization
 /// and an entry handed out is an immutable copy-on-write array, so a reader
 /// composites from it with the lock released.
 package final class FrameIndexCache: Sendable {
-    /// One frame's indices and how far its decode got.
-    package struct Entry: Sendable {
+    /// One frame's indices and how far its decode got: immutable, and a
+    /// class, so that handing one out of the lock to draw from is one
+    /// retain, not a copy of its fields.
+    package final class Entry: Sendable {
         /// The indices as they are, or as ``IndexRuns`` when `isRuns`.
-        var indices: [UInt8]
-        var isRuns = false
-        var outcome: FrameDecoder.Outcome
+        let indices: [UInt8]
+        let isRuns: Bool
+        let outcome: FrameDecoder.Outcome
+
+        init(indices: [UInt8], isRuns: Bool = false, outcome: FrameDecoder.Outcome) {
+            self.indices = indices
+            self.isRuns = isRuns
+            self.outcome = outcome
+        }
     }
 
     /// The most bytes of indices a band drawn from runs takes (at least a
@@ -67,6 +75,9 @@ package final class FrameIndexCache: Sendable {
     /// Whether frames past the budget are kept as passing: set once a
     /// drawing seeker reads from this cache.
     private let keepsPassing = Atomic<Bool>(false)
+    /// `Table.frameCount`, stored whenever it changes (with the lock held),
+    /// so that ``storedFrameCount`` is read without the lock.
+    private let storedFrames = Atomic<Int>(0)
 
     /// Makes offers of frames past the budget keep them as passing frames,
     /// for the drawing seekers that read from this cache.
@@ -83,6 +94,12 @@ package final class FrameIndexCache: Sendable {
     package var passingByteCount: Int { table.withLock { $0.passingBytes } }
     /// Frames held now within the budget.
     package var frameCount: Int { table.withLock { $0.frameCount } }
+
+    /// Frames held now within the budget, read without the lock: one atomic
+    /// load, for a check made on every tick (whether every frame of a GIF
+    /// is held, so that nothing is left to ask for). A frame stored or
+    /// dropped by another thread meanwhile may be counted or not.
+    package var storedFrameCount: Int { storedFrames.load(ordering: .acquiring) }
 
     /// The entry of frame `index`, within the budget or passing.
     package func entry(_ index: Int) -> Entry? {
@@ -174,6 +191,7 @@ package final class FrameIndexCache: Sendable {
                 table.entries[frame.index] = entry
                 table.byteCount += entry.indices.count
                 table.frameCount += 1
+                storedFrames.store(table.frameCount, ordering: .releasing)
             } else if passing {
                 if table.passing.count == Self.passingLimit {
                     table.passingBytes -= table.passing.removeFirst().entry.indices.count
@@ -186,14 +204,15 @@ package final class FrameIndexCache: Sendable {
 
     /// Drops frame `index`'s entry, if held within the budget.
     func remove(_ index: Int) {
-        table.withLock { Self.remove(index, from: &$0) }
+        table.withLock { remove(index, from: &$0) }
     }
 
-    private static func remove(_ index: Int, from table: inout Table) {
+    private func remove(_ index: Int, from table: inout Table) {
         guard index < table.entries.count, let entry = table.entries[index] else { return }
         table.entries[index] = nil
         table.byteCount -= entry.indices.count
         table.frameCount -= 1
+        storedFrames.store(table.frameCount, ordering: .releasing)
     }
 
     /// Drops the highest-numbered frames, then the oldest passing frames,
@@ -212,7 +231,7 @@ package final class FrameIndexCache: Sendable {
             table.limit = min(table.limit, max(0, target - table.passingBytes))
             var index = table.entries.count - 1
             while table.byteCount > table.limit, index >= 0 {
-                Self.remove(index, from: &table)
+                remove(index, from: &table)
                 index -= 1
             }
             while let last = table.entries.last, last == nil { table.entries.removeLast() }
@@ -224,7 +243,10 @@ package final class FrameIndexCache: Sendable {
 
     /// Drops every entry.
     package func removeAll() {
-        table.withLock { $0 = Table(limit: budget) }
+        table.withLock { table in
+            table = Table(limit: budget)
+            storedFrames.store(0, ordering: .releasing)
+        }
     }
 
     /// Drops the entries that `grown` (the same GIF read further) may decode
@@ -238,7 +260,7 @@ package final class FrameIndexCache: Sendable {
                 guard let entry = table.entries[index] else { continue }
                 let same = index < old.info.frameCount && index < grown.info.frameCount
                     && old.info.frames[index] == grown.info.frames[index]
-                if entry.outcome.failure != nil || !same { Self.remove(index, from: &table) }
+                if entry.outcome.failure != nil || !same { remove(index, from: &table) }
             }
         }
     }

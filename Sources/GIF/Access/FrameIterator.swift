@@ -114,18 +114,24 @@ public struct FrameIterator {
     }
 
     /// Takes on `checkpoint`'s position and canvas, reusing this iterator's
-    /// canvas storage and decoder (see ``Compositor/restore(from:)``).
+    /// canvas storage and decoder (see ``Compositor/restore(from:changedIn:)``):
+    /// when `region` is given, this iterator's canvas differs from the
+    /// checkpoint's only inside it, and only that is copied.
     /// The decode count and index tier stay this iterator's own.
-    mutating func restore(from checkpoint: FrameIterator) {
+    mutating func restore(from checkpoint: FrameIterator, changedIn region: PixelRect? = nil) {
         nextIndex = checkpoint.nextIndex
         pendingError = checkpoint.pendingError
         done = checkpoint.done
         if let saved = checkpoint.compositor, compositor != nil {
-            compositor!.restore(from: saved)
+            compositor!.restore(from: saved, changedIn: region)
         } else {
             compositor = checkpoint.compositor
         }
     }
+
+    /// The part of the canvas the frame composited last changed (see
+    /// ``CompositedFrame/changedRect``); empty before frame 0.
+    var changedRect: PixelRect { compositor?.changedRect ?? PixelRect(x: 0, y: 0, width: 0, height: 0) }
 
     /// Goes back to before frame 0, keeping the canvas storage and the
     /// giflib handle, so that looping allocates nothing.

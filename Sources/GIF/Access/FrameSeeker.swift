@@ -48,6 +48,11 @@ public struct FrameSeeker {
     private var checkpointBytes = 0
     /// Where the last request left off.
     private var live: FrameIterator
+    /// Where `live`'s canvas can differ from frame 0's: the union of the
+    /// changed rectangles of the frames composited on it since it held
+    /// frame 0, or `nil` when that is not known (before frame 0, after a
+    /// resume from a later checkpoint, or after a frame failed).
+    private var sinceFirstFrame: PixelRect?
     /// The index tier, shared by `live` (checkpoints copied from it hold
     /// the same reference, unused).
     private let indices: FrameIndexCache
@@ -97,7 +102,7 @@ public struct FrameSeeker {
     /// each draw, so that it never decodes on the host's thread.
     package func firstFrameToDecode(reaching index: Int) -> Int? {
         guard image.info.frames.indices.contains(index) else { return nil }
-        if index == 0, image.info.frameCount > 1, checkpoints[1] != nil { return nil }
+        if index == 0, image.info.frameCount > 1, checkpoints.index(forKey: 1) != nil { return nil }
         let start: Int
         if live.nextIndex > index || live.nextIndex < nearestCheckpoint(atOrBefore: index) || live.hasEnded {
             start = nearestCheckpoint(atOrBefore: index)
@@ -107,11 +112,18 @@ public struct FrameSeeker {
         return indices.firstMissing(in: start...index)
     }
 
+    /// Where the working canvas, which holds frame ``position`` − 1, can
+    /// differ from frame 0's canvas, or `nil` when that is not known. A
+    /// host whose buffer holds frame ``position`` − 1 and that goes on to
+    /// frame 0 (a loop starting again) needs to write only this rectangle:
+    /// every pixel outside it is frame 0's.
+    package var changedSinceFirstFrame: PixelRect? { sinceFirstFrame }
+
     /// The checkpoint a request for frame `index` resumes from (0: the
     /// start).
     private func nearestCheckpoint(atOrBefore index: Int) -> Int {
         stride(from: index / checkpointInterval * checkpointInterval, through: 0, by: -checkpointInterval)
-            .first { $0 == 0 || checkpoints[$0] != nil } ?? 0
+            .first { $0 == 0 || checkpoints.index(forKey: $0) != nil } ?? 0
     }
 
     /// The number of checkpoints saved so far.
@@ -129,7 +141,7 @@ public struct FrameSeeker {
 
     /// Whether the canvas after frame 0 is held (for tests): a loop
     /// starting again then copies it back instead of compositing frame 0.
-    var holdsLoopStart: Bool { image.info.frameCount > 1 && checkpoints[1] != nil }
+    var holdsLoopStart: Bool { image.info.frameCount > 1 && checkpoints.index(forKey: 1) != nil }
 
     /// Whether frame `index`'s indices are held (for tests).
     func holdsIndices(ofFrame index: Int) -> Bool { indices.entry(index) != nil }
@@ -171,31 +183,49 @@ public struct FrameSeeker {
         }
         if index == 0, image.info.frameCount > 1, let afterFirst = checkpoints[1] {
             // A loop starting again: frame 0's canvas copied back, not
-            // composited again.
-            live.restore(from: afterFirst)
+            // composited again, and only where the canvas moved away from it.
+            live.restore(from: afterFirst, changedIn: sinceFirstFrame)
+            sinceFirstFrame = PixelRect(x: 0, y: 0, width: 0, height: 0)
             return live.lastFrame!
         }
-        let nearest = nearestCheckpoint(atOrBefore: index)
         // An iterator that has thrown goes no further: decoding again from
         // before the frame reports that frame's own error, where waiting
-        // for it to move would spin forever.
-        if live.nextIndex > index || live.nextIndex < nearest || live.hasEnded {
+        // for it to move would spin forever. The next frame (a player
+        // stepping on) resumes from where it stands: no checkpoint lies
+        // between.
+        if live.nextIndex != index || live.hasEnded, case let nearest = nearestCheckpoint(atOrBefore: index),
+           live.nextIndex > index || live.nextIndex < nearest || live.hasEnded {
             if nearest == 0 {
                 live.rewind()
+                sinceFirstFrame = nil
             } else {
                 live.restore(from: checkpoints[nearest]!)
+                sinceFirstFrame = nearest == 1 ? PixelRect(x: 0, y: 0, width: 0, height: 0) : nil
             }
         }
+        // Unknown until each step succeeds: a frame that throws may have
+        // changed the canvas.
+        var tracked = sinceFirstFrame
+        sinceFirstFrame = nil
         while live.nextIndex < index {
             saveCheckpoint()
             try live.skip(to: live.nextIndex + 1)
+            tracked = Self.changedSinceFirstFrame(tracked, after: live)
         }
         saveCheckpoint()
         guard let frame = try live.next() else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
+        sinceFirstFrame = Self.changedSinceFirstFrame(tracked, after: live)
         if index == 0, image.info.frameCount > 1 { saveCheckpoint() }
         return frame
+    }
+
+    /// Where `iterator`'s canvas differs from frame 0's after the frame it
+    /// composited last, from where it did before that frame.
+    private static func changedSinceFirstFrame(_ before: PixelRect?, after iterator: FrameIterator) -> PixelRect? {
+        if iterator.nextIndex == 1 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return before?.union(iterator.changedRect)
     }
 
     /// Composites the frame at `index` like ``frame(at:)`` and writes it into
@@ -233,14 +263,11 @@ public struct FrameSeeker {
         let frame = try frame(at: index)
         let area = onlyChanged ? frame.changedRect : PixelRect(x: 0, y: 0, width: size.width, height: size.height)
         if !area.isEmpty, needed > 0, let target = buffer.baseAddress {
-            let rowBytes = area.width * 4
             frame.pixels.withUnsafeBytes { canvas in
-                let source = canvas.baseAddress!
-                for y in area.y..<area.y + area.height {
-                    let from = (y * size.width + area.x) * 4, to = y * bytesPerRow + area.x * 4
-                    assert(from + rowBytes <= canvas.count && to + rowBytes <= buffer.count)
-                    (target + to).copyMemory(from: source + from, byteCount: rowBytes)
-                }
+                assert(((area.y + area.height - 1) * size.width + area.x + area.width) * 4 <= canvas.count)
+                copyRows(
+                    area.height, of: area.width * 4, from: canvas.baseAddress! + (area.y * size.width + area.x) * 4,
+                    stride: size.width * 4, to: target + area.y * bytesPerRow + area.x * 4, stride: bytesPerRow)
             }
         }
         return FrameCopy(index: index, changedRect: frame.changedRect, isComplete: frame.isComplete)
@@ -280,7 +307,7 @@ public struct FrameSeeker {
         // Frame 0 whole only: one cut short by bytes still arriving (a
         // progressive image) may be completed later.
         let loopStart = index == 1 && image.info.frameCount > 1 && live.lastFrame?.isComplete == true
-        guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints[index] == nil else { return }
+        guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints.index(forKey: index) == nil else { return }
         let checkpoint = live.checkpoint()
         let bytes = checkpoint.stateByteCount
         guard checkpointBytes + bytes <= memoryBudget else { return }

@@ -45,6 +45,12 @@ public protocol FrameDrawer: AnyObject, Sendable {
     /// - Parameter frames: Frame indices, most urgent first.
     func prefetch(_ frames: [Int])
 
+    /// Whether ``prefetch(_:)`` can have anything to ask for: `false` when
+    /// the source holds every frame already, and a player then skips
+    /// working out the frames due next on each tick. It is read on every
+    /// tick, so it should cost no more than a load; `true` by default.
+    var needsPrefetch: Bool { get }
+
     /// Forgets what the host's buffer holds: the next draw writes the whole
     /// frame (the host lost its pixels, or swapped buffers).
     func invalidate()
@@ -52,6 +58,11 @@ public protocol FrameDrawer: AnyObject, Sendable {
     /// The bytes this drawer holds beyond the source's shared state: its
     /// working canvas and scratch.
     var byteCount: Int { get }
+}
+
+extension FrameDrawer {
+    /// `true`: every tick hands ``prefetch(_:)`` the frames due next.
+    public var needsPrefetch: Bool { true }
 }
 
 /// What one ``FrameDrawer/draw(frame:into:bytesPerRow:)`` did.

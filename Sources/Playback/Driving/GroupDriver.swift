@@ -72,7 +72,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private nonisolated let hosted = HostTickList()
     /// The instant ``hosted`` counts host time from: the clock's time when
     /// the driver was made.
-    private nonisolated let reference: C.Instant
+    @usableFromInline nonisolated let reference: C.Instant
 
     /// Creates a driver with no members; nothing runs until ``run()``.
     /// - Parameters:
@@ -199,13 +199,30 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// - Returns: The members whose shown frame changed, and when the next
     ///   change of any member is due (a host may pause its display link
     ///   until then).
-    public nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
-        // Called from outside the actor: a player is ticked on this thread,
-        // a playlist one call away.
+    @inlinable
+    public final nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
+        // Inlined into the host's code and so specialized for its clock:
+        // generic over the clock, building the result would look up the
+        // type metadata of an optional instant on every call.
         let time = reference.duration(to: instant)
-        let (changed, next) = if let ticked = hosted.tickPlayers(to: time) { ticked } else { await hosted.tick(to: time) }
+        let (changed, next) = if let ticked = tickPlayers(to: time) { ticked } else { await tickMembers(to: time) }
         guard let next else { return GroupDriverTick(changed: changed, nextChange: nil) }
         return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
+    }
+
+    /// ``tick(at:)`` in host time from ``reference``, on the calling thread
+    /// when every member is a player; `nil` when one is a playlist.
+    @usableFromInline
+    final nonisolated func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
+        // Called from outside the actor: a player is ticked on this thread.
+        hosted.tickPlayers(to: time)
+    }
+
+    /// ``tick(at:)`` in host time from ``reference``: players on the
+    /// calling thread, playlists one call away.
+    @usableFromInline
+    final nonisolated func tickMembers(to time: Duration) async -> (changed: [ObjectIdentifier], next: Duration?) {
+        await hosted.tick(to: time)
     }
 
     /// Drives `member` alone until the calling task is cancelled: a

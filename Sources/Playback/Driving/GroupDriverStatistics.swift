@@ -28,4 +28,10 @@ public struct GroupDriverTick<Instant: InstantProtocol>: Sendable where Instant.
     /// When the next change of any member is due, or `nil` when none is
     /// scheduled.
     public var nextChange: Instant?
+
+    @usableFromInline
+    init(changed: [ObjectIdentifier], nextChange: Instant?) {
+        self.changed = changed
+        self.nextChange = nextChange
+    }
 }

@@ -1,4 +1,5 @@
 import EngineSupport
+import Synchronization
 
 /// The synchronous engine under a ``Player``: its ``Playhead``, its
 /// listeners, the frame it publishes for drawing, and its claim on the
@@ -18,7 +19,7 @@ import EngineSupport
 /// so every listener sees them in the order the changes were made, whichever
 /// threads made them. A listener must not call back into the player
 /// synchronously; the only synchronous calls a host has, ``draw(into:bytesPerRow:)``
-/// and ``lateDrawCount``, use a lock of their own and may be called from one.
+/// and ``lateDrawCount``, take none of the player's locks and may be called from one.
 final class PlayerCore: Sendable {
     /// The cache the player reads through and tells when it plays.
     let cache: FrameCache
@@ -26,9 +27,15 @@ final class PlayerCore: Sendable {
     let drawer: any FrameDrawer
 
     private let state: LockedState<State>
-    /// The frame shown and the late draws: the drawing side's own lock, so a
-    /// draw never waits for a tick.
-    private let shown = LockedState(Shown())
+    /// The frame a tick published for drawing. This and the two late-draw
+    /// figures are the drawing side's own atomics, so a draw never waits for
+    /// a tick and takes no lock of the player's.
+    private let shownFrame = Atomic<Int>(0)
+    /// The draws that were late.
+    private let lateDraws = Atomic<Int>(0)
+    /// A frame drawn late and not reported yet as
+    /// ``PlayerEvent/drawnLate(frame:)``, or -1.
+    private let unreportedLate = Atomic<Int>(-1)
     /// The task that hands a progressive source's timings in.
     private let growth = TimingSubscription()
 
@@ -46,20 +53,12 @@ final class PlayerCore: Sendable {
         var claimsPlaying = false
     }
 
-    /// What a tick publishes for drawing, and what drawing reports back.
-    private struct Shown {
-        var frame = 0
-        var lateDraws = 0
-        /// A frame drawn late and not reported yet as ``PlayerEvent/drawnLate(frame:)``.
-        var unreportedLate: Int?
-    }
-
     init(playhead: Playhead, cache: FrameCache, updates: AsyncStream<FrameSourceTiming>?) {
         self.cache = cache
         self.drawer = cache.makeDrawer()
         self.state = LockedState(State(playhead: playhead))
         state.withLock { state in
-            shown.withLock { $0.frame = state.playhead.currentFrame }
+            shownFrame.store(state.playhead.currentFrame, ordering: .releasing)
             if state.playhead.state == .playing {
                 state.claimsPlaying = true
                 cache.beginPlaying()
@@ -203,22 +202,22 @@ final class PlayerCore: Sendable {
     }
 
     /// Publishes the frame shown for drawing, reports a late draw, asks the
-    /// drawer for the frames due next, and tells the cache when the player
-    /// starts or stops playing (so a shared ``FrameMemoryBudget`` gives back
-    /// frames of players not playing first).
+    /// drawer for the frames due next (when it may lack some), and tells the
+    /// cache when the player starts or stops playing (so a shared
+    /// ``FrameMemoryBudget`` gives back frames of players not playing first).
     private func afterChange(_ state: inout State) {
         let frame = state.playhead.currentFrame
-        let late = shown.withLock { shown -> Int? in
-            shown.frame = frame
-            defer { shown.unreportedLate = nil }
-            return shown.unreportedLate
-        }
-        if let late {
-            state.lateEvent[0] = .drawnLate(frame: late)
-            state.hub.deliver(state.lateEvent)
+        shownFrame.store(frame, ordering: .releasing)
+        // Most ticks find no late draw: a load, and an exchange only then.
+        if unreportedLate.load(ordering: .relaxed) >= 0 {
+            let late = unreportedLate.exchange(-1, ordering: .acquiringAndReleasing)
+            if late >= 0 {
+                state.lateEvent[0] = .drawnLate(frame: late)
+                state.hub.deliver(state.lateEvent)
+            }
         }
         let playing = state.playhead.state == .playing
-        if playing {
+        if playing, drawer.needsPrefetch {
             state.playhead.upcomingFrames(cache.lookahead, into: &state.upcoming)
             state.upcoming.insert(frame, at: 0)
             drawer.prefetch(state.upcoming)
@@ -240,19 +239,17 @@ final class PlayerCore: Sendable {
 
     /// See ``Player/draw(into:bytesPerRow:)``.
     func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError) -> FrameDraw {
-        let frame = shown.withLock { $0.frame }
+        let frame = shownFrame.load(ordering: .acquiring)
         let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
         if case .late(let late, _) = result {
-            shown.withLock { shown in
-                shown.lateDraws += 1
-                shown.unreportedLate = late
-            }
+            lateDraws.add(1, ordering: .relaxed)
+            unreportedLate.store(late, ordering: .releasing)
         }
         return result
     }
 
     /// See ``Player/lateDrawCount``.
-    var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
+    var lateDrawCount: Int { lateDraws.load(ordering: .relaxed) }
 
     // MARK: Listeners
 

@@ -92,7 +92,7 @@ extension Playhead {
             finish(&events, reportingLoops: reportingLoops)
             return
         }
-        let target = timeline.step(containing: media)
+        let target = timeline.step(containing: media, near: step)
         if target > step {
             move(toStep: target, reportingLoops: reportingLoops, &events)
         }

@@ -5,16 +5,17 @@
 /// on overflow (about 292 years).
 enum Nanoseconds {
     /// `duration` in whole nanoseconds, truncating attoseconds and saturating.
+    /// One 128-bit division: splitting the duration into seconds and
+    /// attoseconds first (`components`) costs several times that, and a
+    /// player converts on every tick.
     static func of(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return add(whole, attoseconds / 1_000_000_000)
+        Int64(clamping: duration.attoseconds / 1_000_000_000)
     }
 
-    /// A `Duration` of `nanoseconds`.
+    /// A `Duration` of `nanoseconds`: one 128-bit multiplication, where
+    /// `Duration.nanoseconds(_:)` multiplies with overflow checks in calls.
     static func duration(_ nanoseconds: Int64) -> Duration {
-        .nanoseconds(nanoseconds)
+        Duration(attoseconds: Int128(nanoseconds) * 1_000_000_000)
     }
 
     /// `a + b`, saturating.
