@@ -221,7 +221,8 @@ enum FeedPath {
 /// The real-time grid figure: nine animations (the nine-grid's files) in
 /// 200 × 200 cells under one 24 MiB budget, set up as the README's feed
 /// section sets them up, played for ``seconds`` on the real clock by a host
-/// that ticks one `GroupDriver` from a 60 Hz refresh loop and draws the
+/// that ticks one `GroupDriver` from a 60 Hz refresh loop (paused until
+/// the refresh of the tick's next change, as a display link may be) and draws the
 /// players it returns with `Player.draw`.
 ///
 /// `BenchmarkReport --realtime-grid [SECONDS]` prints the figure; the child
@@ -268,11 +269,18 @@ enum RealTimeGrid {
         let startCPU = ProcessFigures.processCPUSeconds()
         let start = clock.now, end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
         var refreshAt = start
+        // The refresh at which the next change is due: the host's display
+        // link pauses until then, as the tick's `nextChange` allows, unless
+        // a late draw wants the next refresh.
+        var wakeAt = start
         while refreshAt < end {
             refreshAt = refreshAt.advanced(by: refresh)
+            guard refreshAt >= wakeAt || owed.contains(true) else { continue }
             try await clock.sleep(until: refreshAt)
             let now = clock.now
-            for id in await group.tick(at: now).changed {
+            let tick = await group.tick(at: now)
+            wakeAt = tick.nextChange ?? end
+            for id in tick.changed {
                 guard let index = ids.firstIndex(of: id) else { continue }
                 if owed[index] { lateChanges += 1 }  // a frame never drawn: skipped
                 owed[index] = true
@@ -322,7 +330,8 @@ enum RealTimeGrid {
         print()
         print("Nine players (the nine-grid's files) on one epoch, each through a FrameCachePool over one 24 MiB")
         print("  FrameMemoryBudget at 200×200, sources reading frames from their files, in one GroupDriver that the")
-        print("  host ticks from a 60 Hz refresh loop on ContinuousClock (GroupDriver.tick(at:)), drawing each changed")
+        print("  host ticks from a 60 Hz refresh loop on ContinuousClock (GroupDriver.tick(at:)), paused until the")
+        print("  refresh of the tick's next change as a display link may be, drawing each changed")
         print("  player with Player.draw into its own buffer (a late draw is retried at the next refresh). CPU: process")
         print("  CPU time (user + system, every thread) over the wall time played.")
     }
