@@ -96,9 +96,9 @@ public struct FrameIterator {
         // (large-gif-checkerboard 0.93 → 1.03 × C in `BenchmarkReport
         // --decode`), most likely the 13 MB canvas freed at another point
         // and the next decode faulting in fresh pages; not traced further.
-        guard let (frame, complete) = try advance() else { return nil }
+        guard let complete = try advance() else { return nil }
         return CompositedFrame(
-            info: frame, size: image.info.canvasSize, pixels: compositor.canvas, pixelFormat: pixelFormat,
+            info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas, pixelFormat: pixelFormat,
             changedRect: compositor.changedRect, isComplete: complete, background: background)
     }
 
@@ -121,7 +121,7 @@ public struct FrameIterator {
     /// its data was whole, or `nil` after the last frame. Throws as
     /// ``next()``; ``lastFrame`` and ``canvas`` then hold the frame.
     mutating func step() throws(GIFError) -> Bool? {
-        try advance()?.1
+        try advance()
     }
 
     /// The working canvas, in ``pixelFormat`` (empty before frame 0).
@@ -187,7 +187,12 @@ public struct FrameIterator {
     /// no bytes, shared, so that making an iterator allocates no canvas.
     private static let noCompositor = Compositor(canvasSize: PixelSize(width: 0, height: 0))
 
-    private mutating func advance() throws(GIFError) -> (FrameInfo, Bool)? {
+    /// Composites the next frame: whether its data was whole, or `nil`
+    /// after the last frame. The frame's information is left to the
+    /// caller to read from the image when it needs it: a copy returned
+    /// each frame costs retains and releases that a host drawing small
+    /// frames pays for nothing.
+    private mutating func advance() throws(GIFError) -> Bool? {
         guard !done else { return nil }
         if let error = pendingError ?? (nextIndex == image.info.frameCount ? finalError() : nil) {
             done = true
@@ -206,7 +211,7 @@ public struct FrameIterator {
         let outcome = decodeAndDraw(frame)
         compositor.end(frame, outcome: outcome)
         nextIndex += 1
-        guard var failure = outcome.error(in: frame) else { return (frame, true) }
+        guard var failure = outcome.error(in: frame) else { return true }
         // A frame with no image data at all still counts: it is shown as the
         // canvas it leaves, and the error follows it, as browsers show it.
         let shown = outcome.decodedAnything || frame.hasNoImageData
@@ -216,7 +221,7 @@ public struct FrameIterator {
             throw failure
         }
         pendingError = failure
-        return (frame, false)
+        return false
     }
 
     private func finalError() -> GIFError? {
