@@ -100,7 +100,7 @@ final class GIFFrameDrawer: FrameDrawer {
         source.drawerEnded(id, bytes: state.withLock { $0.reportedBytes })
     }
 
-    var byteCount: Int { state.withLock { $0.seeker.workingStateBytes + $0.seeker.checkpointByteCount } }
+    var byteCount: Int { state.withLock { $0.seeker.workingAndCheckpointBytes } }
 
     func invalidate() {
         state.withLock { $0.drawn = nil }
@@ -119,7 +119,7 @@ final class GIFFrameDrawer: FrameDrawer {
         var late: Int?
         let result = state.withLockIfAvailable { state -> FrameDraw in
             let outcome = draw(index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late)
-            let bytes = state.seeker.workingStateBytes + state.seeker.checkpointByteCount
+            let bytes = state.seeker.workingAndCheckpointBytes
             if bytes != state.reportedBytes {
                 source.drawerBytesChanged(by: bytes - state.reportedBytes)
                 state.reportedBytes = bytes

@@ -93,7 +93,16 @@ public struct FrameSeeker {
 
     /// The frame the next step forward composites: the one after the frame
     /// on the working canvas (0 before the first).
-    package var position: Int { live.nextIndex }
+    ///
+    /// Stored, kept equal to the working iterator's, like
+    /// ``workingAndCheckpointBytes``: a drawer in another module reads
+    /// them as fields before and after each draw, where a computed
+    /// property's call would copy the whole seeker first.
+    package private(set) var position = 0
+
+    /// ``workingStateBytes`` + ``checkpointByteCount``, stored (see
+    /// ``position``).
+    package private(set) var workingAndCheckpointBytes = 0
 
     /// The first frame ``frame(at:)`` would have giflib decode on its way to
     /// frame `index` from where it stands now (its working canvas or a
@@ -170,6 +179,14 @@ public struct FrameSeeker {
             checkpointBytes -= checkpoints.removeValue(forKey: index)!.stateByteCount
         }
         if checkpointAndIndexBytes > target { indices.trim(toBytes: target - checkpointBytes) }
+        noteState()
+    }
+
+    /// Stores ``position`` and ``workingAndCheckpointBytes`` after the
+    /// working iterator or the checkpoints changed.
+    private mutating func noteState() {
+        position = live.nextIndex
+        workingAndCheckpointBytes = live.workingByteCount + checkpointBytes
     }
 
     /// The composited frame at `index`.
@@ -190,6 +207,7 @@ public struct FrameSeeker {
     /// - Throws: As ``frame(at:)``.
     @discardableResult
     package mutating func composite(at index: Int) throws(GIFError) -> FrameCopy {
+        defer { noteState() }
         guard image.info.frames.indices.contains(index) else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
@@ -222,13 +240,13 @@ public struct FrameSeeker {
         while live.nextIndex < index {
             saveCheckpoint()
             try live.skip(to: live.nextIndex + 1)
-            tracked = Self.changedSinceFirstFrame(tracked, after: live)
+            tracked = Self.changedSinceFirstFrame(tracked, after: live.nextIndex, live.changedRect)
         }
         saveCheckpoint()
         guard let complete = try live.step() else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
-        sinceFirstFrame = Self.changedSinceFirstFrame(tracked, after: live)
+        sinceFirstFrame = Self.changedSinceFirstFrame(tracked, after: live.nextIndex, live.changedRect)
         if index == 0, image.info.frameCount > 1 { saveCheckpoint() }
         return FrameCopy(index: index, changedRect: live.changedRect, isComplete: complete)
     }
@@ -244,11 +262,15 @@ public struct FrameSeeker {
         live.canvas.withUnsafeBufferPointer(body)
     }
 
-    /// Where `iterator`'s canvas differs from frame 0's after the frame it
-    /// composited last, from where it did before that frame.
-    private static func changedSinceFirstFrame(_ before: PixelRect?, after iterator: FrameIterator) -> PixelRect? {
-        if iterator.nextIndex == 1 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return before?.union(iterator.changedRect)
+    /// Where the working canvas differs from frame 0's after it composited
+    /// frame `nextIndex` − 1, which changed `changed`, from where it did
+    /// before that frame. Given the iterator's fields, not the iterator:
+    /// passing it copies it.
+    private static func changedSinceFirstFrame(
+        _ before: PixelRect?, after nextIndex: Int, _ changed: PixelRect
+    ) -> PixelRect? {
+        if nextIndex == 1 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return before?.union(changed)
     }
 
     /// Composites the frame at `index` like ``frame(at:)`` and writes it into
