@@ -100,7 +100,7 @@ final class GIFFrameDrawer: FrameDrawer {
         source.drawerEnded(id, bytes: state.withLock { $0.reportedBytes })
     }
 
-    var byteCount: Int { state.withLock { $0.seeker.workingStateBytes + $0.seeker.checkpointByteCount } }
+    var byteCount: Int { state.withLock { $0.seeker.workingAndCheckpointBytes } }
 
     func invalidate() {
         state.withLock { $0.drawn = nil }
@@ -119,7 +119,7 @@ final class GIFFrameDrawer: FrameDrawer {
         var late: Int?
         let result = state.withLockIfAvailable { state -> FrameDraw in
             let outcome = draw(index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late)
-            let bytes = state.seeker.workingStateBytes + state.seeker.checkpointByteCount
+            let bytes = state.seeker.workingAndCheckpointBytes
             if bytes != state.reportedBytes {
                 source.drawerBytesChanged(by: bytes - state.reportedBytes)
                 state.reportedBytes = bytes
@@ -168,19 +168,21 @@ final class GIFFrameDrawer: FrameDrawer {
         // then known only while the seeker has not moved on.
         state.drawn = nil
         do {
+            // Composited on the seeker's canvas and copied from it: no
+            // frame value is built for each draw.
             var changed = PixelRect(x: 0, y: 0, width: width, height: height)
-            var frame = try state.seeker.frame(at: stepping ? shown! + 1 : index)
+            var frame = try state.seeker.composite(at: stepping ? shown! + 1 : index)
             if stepping {
                 changed = frame.changedRect
-                while frame.info.index < index {
-                    frame = try state.seeker.frame(at: frame.info.index + 1)
+                while frame.index < index {
+                    frame = try state.seeker.composite(at: frame.index + 1)
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
             } else if let sinceFirstFrame {
                 changed = scaled(sinceFirstFrame)
             }
-            write(frame, region: changed, into: buffer, bytesPerRow: bytesPerRow)
+            state.seeker.withCanvas { canvas in write(canvas, region: changed, into: buffer, bytesPerRow: bytesPerRow) }
             state.drawn = index
             return .drawn(frame: index, changed: changed, isComplete: frame.isComplete)
         } catch {
@@ -196,23 +198,22 @@ final class GIFFrameDrawer: FrameDrawer {
         return filter.outputRect(covering: rect)
     }
 
-    /// Writes `region` (in drawn pixels) of `frame`'s canvas into the
+    /// Writes `region` (in drawn pixels) of the full-size `canvas` into the
     /// buffer, scaled when the drawer shows a display size.
     private func write(
-        _ frame: CompositedFrame, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+        _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int
     ) {
         guard !region.isEmpty else { return }
-        frame.pixels.withUnsafeBufferPointer { canvas in
-            if let filter {
-                try? filter.apply(
-                    canvas, region: region,
-                    into: buffer, bytesPerRow: bytesPerRow, premultiplied: pixelFormat == .premultipliedBGRA8)
-                return
-            }
-            guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }
-            copyRows(
-                region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
-                to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
+        if let filter {
+            try? filter.apply(
+                canvas, region: region,
+                into: buffer, bytesPerRow: bytesPerRow, premultiplied: pixelFormat == .premultipliedBGRA8)
+            return
         }
+        guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }
+        copyRows(
+            region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
+            to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
     }
 }

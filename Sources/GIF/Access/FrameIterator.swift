@@ -31,7 +31,13 @@ public struct FrameIterator {
     /// a pixel (``GIFImage/makeFrameIterator(parallel:background:)``); `nil`
     /// for four bytes a pixel in ``pixelFormat``.
     public let background: Palette.Color?
-    private var compositor: Compositor?
+    /// The canvas state, once frame 0 began (``hasCompositor``); until
+    /// then a shared empty one that holds no canvas. Not an optional: a
+    /// field read through an optional copies the whole compositor,
+    /// retaining and releasing its arrays, several times a frame.
+    private var compositor = Self.noCompositor
+    /// Whether ``compositor`` is this iterator's own, sized for the canvas.
+    private var hasCompositor = false
     private var decoder: FrameDecoder?
     private var ahead: ParallelFrameDecoder?
     private var pendingError: GIFError?
@@ -90,22 +96,36 @@ public struct FrameIterator {
         // (large-gif-checkerboard 0.93 → 1.03 × C in `BenchmarkReport
         // --decode`), most likely the 13 MB canvas freed at another point
         // and the next decode faulting in fresh pages; not traced further.
-        guard let (frame, complete) = try advance() else { return nil }
+        guard let complete = try advance() else { return nil }
         return CompositedFrame(
-            info: frame, size: image.info.canvasSize, pixels: compositor!.canvas, pixelFormat: pixelFormat,
-            changedRect: compositor!.changedRect, isComplete: complete, background: background)
+            info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas, pixelFormat: pixelFormat,
+            changedRect: compositor.changedRect, isComplete: complete, background: background)
     }
 
     /// The frame composited last, from the state held now (also after
     /// ``restore(from:)`` of a checkpoint taken right after that frame):
     /// incomplete when its error is pending. `nil` before frame 0.
     var lastFrame: CompositedFrame? {
-        guard nextIndex > 0, let compositor else { return nil }
+        guard nextIndex > 0, hasCompositor else { return nil }
         return CompositedFrame(
             info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas,
             pixelFormat: pixelFormat, changedRect: compositor.changedRect, isComplete: pendingError == nil,
             background: background)
     }
+
+    /// Whether the frame composited last was whole (its error is not
+    /// pending); `false` before frame 0.
+    var lastFrameIsComplete: Bool { nextIndex > 0 && pendingError == nil }
+
+    /// Composites the next frame without building a frame value: whether
+    /// its data was whole, or `nil` after the last frame. Throws as
+    /// ``next()``; ``lastFrame`` and ``canvas`` then hold the frame.
+    mutating func step() throws(GIFError) -> Bool? {
+        try advance()
+    }
+
+    /// The working canvas, in ``pixelFormat`` (empty before frame 0).
+    var canvas: [UInt8] { compositor.canvas }
 
     /// Composites frames up to, not including, `index`, without copying
     /// their canvases out.
@@ -122,16 +142,17 @@ public struct FrameIterator {
         nextIndex = checkpoint.nextIndex
         pendingError = checkpoint.pendingError
         done = checkpoint.done
-        if let saved = checkpoint.compositor, compositor != nil {
-            compositor!.restore(from: saved, changedIn: region)
+        if checkpoint.hasCompositor, hasCompositor {
+            compositor.restore(from: checkpoint.compositor, changedIn: region)
         } else {
             compositor = checkpoint.compositor
+            hasCompositor = checkpoint.hasCompositor
         }
     }
 
     /// The part of the canvas the frame composited last changed (see
     /// ``CompositedFrame/changedRect``); empty before frame 0.
-    var changedRect: PixelRect { compositor?.changedRect ?? PixelRect(x: 0, y: 0, width: 0, height: 0) }
+    var changedRect: PixelRect { compositor.changedRect }
 
     /// Goes back to before frame 0, keeping the canvas storage and the
     /// giflib handle, so that looping allocates nothing.
@@ -139,7 +160,7 @@ public struct FrameIterator {
         nextIndex = 0
         pendingError = nil
         done = false
-        compositor?.rewind()
+        if hasCompositor { compositor.rewind() }
         if ahead != nil { ahead = ParallelFrameDecoder(image: image) }
     }
 
@@ -150,19 +171,28 @@ public struct FrameIterator {
     /// A copy to keep as a checkpoint, holding no more than resuming needs.
     func checkpoint() -> FrameIterator {
         var copy = self
-        copy.compositor = compositor?.checkpoint()
+        if hasCompositor { copy.compositor = compositor.checkpoint() }
         return copy
     }
 
     /// The bytes this iterator's canvas state holds (for checkpoint budgets).
-    var stateByteCount: Int { compositor?.byteCount ?? 0 }
+    var stateByteCount: Int { compositor.byteCount }
 
     /// The bytes this iterator holds to go on decoding: its canvas state
     /// (``stateByteCount``) and its decoder's buffers, kept between frames
     /// (see `FrameDecoder.byteCount`).
     var workingByteCount: Int { stateByteCount + (decoder?.byteCount ?? 0) }
 
-    private mutating func advance() throws(GIFError) -> (FrameInfo, Bool)? {
+    /// The compositor an iterator holds before its first frame: no canvas,
+    /// no bytes, shared, so that making an iterator allocates no canvas.
+    private static let noCompositor = Compositor(canvasSize: PixelSize(width: 0, height: 0))
+
+    /// Composites the next frame: whether its data was whole, or `nil`
+    /// after the last frame. The frame's information is left to the
+    /// caller to read from the image when it needs it: a copy returned
+    /// each frame costs retains and releases that a host drawing small
+    /// frames pays for nothing.
+    private mutating func advance() throws(GIFError) -> Bool? {
         guard !done else { return nil }
         if let error = pendingError ?? (nextIndex == image.info.frameCount ? finalError() : nil) {
             done = true
@@ -173,12 +203,15 @@ public struct FrameIterator {
             return nil
         }
         let frame = image.info.frames[nextIndex]
-        if compositor == nil { compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat, background: background) }
-        compositor!.begin(frame, globalPalette: image.info.globalPalette)
+        if !hasCompositor {
+            compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat, background: background)
+            hasCompositor = true
+        }
+        compositor.begin(frame, globalPalette: image.info.globalPalette)
         let outcome = decodeAndDraw(frame)
-        compositor!.end(frame, outcome: outcome)
+        compositor.end(frame, outcome: outcome)
         nextIndex += 1
-        guard var failure = outcome.error(in: frame) else { return (frame, true) }
+        guard var failure = outcome.error(in: frame) else { return true }
         // A frame with no image data at all still counts: it is shown as the
         // canvas it leaves, and the error follows it, as browsers show it.
         let shown = outcome.decodedAnything || frame.hasNoImageData
@@ -188,7 +221,7 @@ public struct FrameIterator {
             throw failure
         }
         pendingError = failure
-        return (frame, false)
+        return false
     }
 
     private func finalError() -> GIFError? {
@@ -202,12 +235,12 @@ public struct FrameIterator {
     /// to the tier.
     private mutating func decodeAndDraw(_ frame: FrameInfo) -> FrameDecoder.Outcome {
         assert(indexCache == nil || ahead == nil, "the index tier is for sequential iterators only")
-        if let indexCache, let outcome = indexCache.draw(frame, into: &compositor!, band: &indexBand) {
+        if let indexCache, let outcome = indexCache.draw(frame, into: &compositor, band: &indexBand) {
             return outcome
         }
         decodeCount += 1
         if let ahead, let outcome = ahead.withFrame(frame.index, { indices, outcome in
-            compositor!.draw(frame, indices: indices, outcome: outcome)
+            compositor.draw(frame, indices: indices, outcome: outcome)
             return outcome
         }) {
             return outcome
@@ -219,7 +252,7 @@ public struct FrameIterator {
         if indexCache == nil, !frame.isInterlaced, frame.rect.area >= FrameDecoder.bandedFramePixels,
            let outcome = decoder.withData(of: frame, in: image, { local, bytes -> FrameDecoder.Outcome? in
                decoder.decodeInBands(local, bytes: bytes) { rows, indices in
-                   compositor!.drawBand(frame, rows: rows, indices: indices)
+                   compositor.drawBand(frame, rows: rows, indices: indices)
                }
            }) {
             // A large frame whose indices are not kept: no buffer the size
@@ -228,7 +261,7 @@ public struct FrameIterator {
         }
         let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
         decoder.withIndices { indices in
-            compositor!.draw(frame, indices: indices, outcome: outcome)
+            compositor.draw(frame, indices: indices, outcome: outcome)
             indexCache?.offer(frame, indices: indices, outcome: outcome)
         }
         return outcome

@@ -93,7 +93,16 @@ public struct FrameSeeker {
 
     /// The frame the next step forward composites: the one after the frame
     /// on the working canvas (0 before the first).
-    package var position: Int { live.nextIndex }
+    ///
+    /// Stored, kept equal to the working iterator's, like
+    /// ``workingAndCheckpointBytes``: a drawer in another module reads
+    /// them as fields before and after each draw, where a computed
+    /// property's call would copy the whole seeker first.
+    package private(set) var position = 0
+
+    /// ``workingStateBytes`` + ``checkpointByteCount``, stored (see
+    /// ``position``).
+    package private(set) var workingAndCheckpointBytes = 0
 
     /// The first frame ``frame(at:)`` would have giflib decode on its way to
     /// frame `index` from where it stands now (its working canvas or a
@@ -170,6 +179,14 @@ public struct FrameSeeker {
             checkpointBytes -= checkpoints.removeValue(forKey: index)!.stateByteCount
         }
         if checkpointAndIndexBytes > target { indices.trim(toBytes: target - checkpointBytes) }
+        noteState()
+    }
+
+    /// Stores ``position`` and ``workingAndCheckpointBytes`` after the
+    /// working iterator or the checkpoints changed.
+    private mutating func noteState() {
+        position = live.nextIndex
+        workingAndCheckpointBytes = live.workingByteCount + checkpointBytes
     }
 
     /// The composited frame at `index`.
@@ -178,6 +195,19 @@ public struct FrameSeeker {
     ///   on the way to it fails (a frame that fails part-way is still
     ///   returned when it is the one asked for).
     public mutating func frame(at index: Int) throws(GIFError) -> CompositedFrame {
+        try composite(at: index)
+        return live.lastFrame!
+    }
+
+    /// Composites the frame at `index` on the working canvas, like
+    /// ``frame(at:)`` but building no frame value: a host drawing small
+    /// changed rectangles copies them from ``withCanvas(_:)``. Returns the
+    /// frame's changed rectangle and whether its data was whole.
+    ///
+    /// - Throws: As ``frame(at:)``.
+    @discardableResult
+    package mutating func composite(at index: Int) throws(GIFError) -> FrameCopy {
+        defer { noteState() }
         guard image.info.frames.indices.contains(index) else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
@@ -186,7 +216,7 @@ public struct FrameSeeker {
             // composited again, and only where the canvas moved away from it.
             live.restore(from: afterFirst, changedIn: sinceFirstFrame)
             sinceFirstFrame = PixelRect(x: 0, y: 0, width: 0, height: 0)
-            return live.lastFrame!
+            return FrameCopy(index: index, changedRect: live.changedRect, isComplete: live.lastFrameIsComplete)
         }
         // An iterator that has thrown goes no further: decoding again from
         // before the frame reports that frame's own error, where waiting
@@ -210,22 +240,37 @@ public struct FrameSeeker {
         while live.nextIndex < index {
             saveCheckpoint()
             try live.skip(to: live.nextIndex + 1)
-            tracked = Self.changedSinceFirstFrame(tracked, after: live)
+            tracked = Self.changedSinceFirstFrame(tracked, after: live.nextIndex, live.changedRect)
         }
         saveCheckpoint()
-        guard let frame = try live.next() else {
+        guard let complete = try live.step() else {
             throw GIFError(.frameOutOfRange(index, count: image.info.frameCount), frameIndex: index)
         }
-        sinceFirstFrame = Self.changedSinceFirstFrame(tracked, after: live)
+        sinceFirstFrame = Self.changedSinceFirstFrame(tracked, after: live.nextIndex, live.changedRect)
         if index == 0, image.info.frameCount > 1 { saveCheckpoint() }
-        return frame
+        return FrameCopy(index: index, changedRect: live.changedRect, isComplete: complete)
     }
 
-    /// Where `iterator`'s canvas differs from frame 0's after the frame it
-    /// composited last, from where it did before that frame.
-    private static func changedSinceFirstFrame(_ before: PixelRect?, after iterator: FrameIterator) -> PixelRect? {
-        if iterator.nextIndex == 1 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return before?.union(iterator.changedRect)
+    /// Calls `body` with the working canvas, which holds the frame
+    /// composited last (``position`` − 1), in ``pixelFormat``.
+    /// Not generic: called from another module, a generic one would run
+    /// unspecialised, through value witnesses, on every draw. Mutating
+    /// (it changes nothing) so that a caller holding the seeker in place
+    /// passes it by address: a non-mutating call on a seeker reached
+    /// through an `inout` copies the whole struct first.
+    package mutating func withCanvas(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        live.canvas.withUnsafeBufferPointer(body)
+    }
+
+    /// Where the working canvas differs from frame 0's after it composited
+    /// frame `nextIndex` − 1, which changed `changed`, from where it did
+    /// before that frame. Given the iterator's fields, not the iterator:
+    /// passing it copies it.
+    private static func changedSinceFirstFrame(
+        _ before: PixelRect?, after nextIndex: Int, _ changed: PixelRect
+    ) -> PixelRect? {
+        if nextIndex == 1 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return before?.union(changed)
     }
 
     /// Composites the frame at `index` like ``frame(at:)`` and writes it into
@@ -260,17 +305,18 @@ public struct FrameSeeker {
         } catch {
             throw GIFError(.buffer(error))
         }
-        let frame = try frame(at: index)
-        let area = onlyChanged ? frame.changedRect : PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+        let copy = try composite(at: index)
+        let area = onlyChanged ? copy.changedRect : PixelRect(x: 0, y: 0, width: size.width, height: size.height)
         if !area.isEmpty, needed > 0, let target = buffer.baseAddress {
-            frame.pixels.withUnsafeBytes { canvas in
+            withCanvas { canvas in
                 assert(((area.y + area.height - 1) * size.width + area.x + area.width) * 4 <= canvas.count)
                 copyRows(
-                    area.height, of: area.width * 4, from: canvas.baseAddress! + (area.y * size.width + area.x) * 4,
+                    area.height, of: area.width * 4,
+                    from: UnsafeRawPointer(canvas.baseAddress!) + (area.y * size.width + area.x) * 4,
                     stride: size.width * 4, to: target + area.y * bytesPerRow + area.x * 4, stride: bytesPerRow)
             }
         }
-        return FrameCopy(index: index, changedRect: frame.changedRect, isComplete: frame.isComplete)
+        return copy
     }
 
     /// Decodes the whole file once, saving every checkpoint the budget
@@ -306,7 +352,7 @@ public struct FrameSeeker {
         let index = live.nextIndex
         // Frame 0 whole only: one cut short by bytes still arriving (a
         // progressive image) may be completed later.
-        let loopStart = index == 1 && image.info.frameCount > 1 && live.lastFrame?.isComplete == true
+        let loopStart = index == 1 && image.info.frameCount > 1 && live.lastFrameIsComplete
         guard index > 0, index % checkpointInterval == 0 || loopStart, checkpoints.index(forKey: index) == nil else { return }
         let checkpoint = live.checkpoint()
         let bytes = checkpoint.stateByteCount
