@@ -286,7 +286,11 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// Runs each load the sequencer asks for on a task; the result comes back
     /// through ``arrive(_:_:)``.
     private func startRequestedLoads() {
-        for request in sequencer.takeLoadRequests() {
+        let requests = sequencer.takeLoadRequests()
+        // runningLoadCount changes: a watcher waiting for a load to start
+        // (the first ones start on a task of their own) hears of it.
+        defer { if !requests.isEmpty { hub.signalWatchers() } }
+        for request in requests {
             loadTasks[request.id] = Task { [weak self] in
                 let result: Result<any FrameSource, any Error>
                 do {
