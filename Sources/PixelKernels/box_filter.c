@@ -60,7 +60,9 @@ static inline void store_means(
     lanes sums, int32_t colour, int32_t area, double colour_inverse, double area_inverse, uint8_t *output) {
     const wide inverse = {colour_inverse, colour_inverse, colour_inverse, area_inverse};
     const lanes halves = {colour / 2, colour / 2, colour / 2, area / 2};
-    const wide numerator = __builtin_convertvector(sums + halves, wide) + 0.5;
+    // The halves are added in doubles: a straight colour sum near 2^31
+    // plus half the alpha sum passes it.
+    const wide numerator = __builtin_convertvector(sums, wide) + __builtin_convertvector(halves, wide) + 0.5;
     const lanes q = __builtin_convertvector(numerator * inverse, lanes);
     const pixel_bytes bytes = __builtin_convertvector(q, pixel_bytes);
     __builtin_memcpy(output, &bytes, 4);
@@ -276,10 +278,10 @@ void pixel_box_filter(
     int64_t area, int premultiplied,
     intptr_t x0, intptr_t y0, intptr_t width, intptr_t height,
     uint8_t *target, intptr_t bytes_per_row) {
-    // A channel's sum, rounding half included, is at most 255 × 255 × area
-    // + area (straight colour: value times alpha times weight): below 2^31
-    // up to an area of 33,024, which is any shrink whose axes' totals,
-    // reduced, are small (640 → 200 is 16 a side).
+    // A channel's sum is at most 255 × 255 × area (straight colour: value
+    // times alpha times weight; the halves that round it are added in
+    // doubles): below 2^31 up to an area of 33,024, which is any shrink
+    // whose axes' totals, reduced, are small (640 → 200 is 16 a side).
     if (area <= (int64_t)(INT32_MAX / (255 * 255 + 1))) {
         // Premultiplied sums down fit 16 bits when no output row's weights
         // add up to more than 257 (255 × 257 < 2^16).

@@ -131,6 +131,46 @@ struct BoxFilterTests {
         }
     }
 
+    /// Sources of `width` × `height` shrunk to one pixel, so that every
+    /// weight is 1 and the divisor is the area: up to 33,024, the largest
+    /// area summed in 32-bit lanes, in both shapes a pass takes (rows
+    /// summed down in 16-bit lanes, up to 257 rows, and in 32-bit lanes).
+    static let divisorShapes: [(Int, Int)] = [
+        (1, 1), (2, 1), (3, 1), (7, 1), (255, 1), (256, 1), (257, 1), (1_000, 1), (1, 258), (3, 300), (100, 41),
+        (1_024, 32), (129, 256),
+    ]
+
+    @Test("Means landing on a whole number or half-way round exactly, for every divisor a 32-bit pass takes", arguments: [false, true])
+    func roundingBoundaries(premultiplied: Bool) {
+        for (width, height) in Self.divisorShapes {
+            let d = width * height
+            let filter = BoxFilter(sourceWidth: width, sourceHeight: height, width: 1, height: 1)
+            // Sums of v·d + e: on a multiple of d, one either side, and
+            // about the half-way point, where the rounding goes up.
+            let excesses = Set([-1, 0, 1, d / 2 - 1, d / 2, d / 2 + 1, d - 1].filter { $0 > -d && $0 < d })
+            let values = d > 1_000 ? [0, 1, 2, 17, 127, 128, 200, 253, 254, 255] : Array(0...255)
+            var out: [UInt8] = []
+            for v in values {
+                for e in excesses {
+                    // The first |e| pixels one more (or less) than v; alpha
+                    // opaque, so straight colour is the plain mean too.
+                    guard e >= 0 ? v < 255 || e == 0 : v > 0 else { continue }
+                    var pixels = [UInt8](repeating: 255, count: d * 4)
+                    for pixel in 0..<d {
+                        let value = UInt8(pixel < abs(e) ? v + e.signum() : v)
+                        pixels[pixel * 4] = value
+                        pixels[pixel * 4 + 1] = value
+                        pixels[pixel * 4 + 2] = value
+                    }
+                    filter.apply(pixels, into: &out, premultiplied: premultiplied)
+                    let expected = Self.rounded(v * d + e, d)
+                    #expect(out == [expected, expected, expected, 255], "\(width)×\(height), sum \(v)·\(d) + \(e)")
+                    if out != [expected, expected, expected, 255] { return }
+                }
+            }
+        }
+    }
+
     @Test("A region written with a padded row stride is the reference there, and nothing else changes", arguments: [false, true])
     func regionWithStride(premultiplied: Bool) throws {
         let sentinel: UInt8 = 0xA5
