@@ -254,31 +254,9 @@ enum CommandReport {
         bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
         var frame: [[UInt8]] = []
         for index in 0..<256 {
-            // Codes: clear (256), then the index per pixel, a clear every 250
-            // codes so the width stays 9 bits, then end (257).
-            var codes = [256]
-            for pixel in 0..<(width * height) {
-                if pixel > 0, pixel % 250 == 0 { codes.append(256) }
-                codes.append(index)
-            }
-            codes.append(257)
-            var packed: [UInt8] = [], bits = 0, held = 0
-            for code in codes {
-                bits |= code << held
-                held += 9
-                while held >= 8 {
-                    packed.append(UInt8(bits & 0xFF))
-                    bits >>= 8
-                    held -= 8
-                }
-            }
-            if held > 0 { packed.append(UInt8(bits)) }
-            var data: [UInt8] = [8]
-            for start in stride(from: 0, to: packed.count, by: 255) {
-                let chunk = packed[start..<min(start + 255, packed.count)]
-                data += [UInt8(chunk.count)] + chunk
-            }
-            frame.append([0x21, 0xF9, 4, 0, 5, 0, 0, 0, 0x2C, 0, 0, 0, 0] + le16(width) + le16(height) + [0] + data + [0])
+            var data: [UInt8] = []
+            LiteralLZW.append(pixels: width * height, { _ in index }, to: &data)
+            frame.append([0x21, 0xF9, 4, 0, 5, 0, 0, 0, 0x2C, 0, 0, 0, 0] + le16(width) + le16(height) + [0] + data)
         }
         for index in 0..<count { bytes += frame[index % 256] }
         bytes.append(0x3B)

@@ -62,13 +62,8 @@ enum FeedPath {
     /// The child side of the steady figure.
     static func probe(path: String) async throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var c = Double.infinity
         var sink = 0
-        for _ in 0..<3 {
-            let start = ProcessFigures.processCPUSeconds()
-            sink &+= Decoders.cBaseline(bytes)
-            c = min(c, ProcessFigures.processCPUSeconds() - start)
-        }
+        let c = SteadyLoop.leastCBaselineCPU(bytes, sink: &sink)
         let clock = ManualClock()
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: budgetBytes))
         let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }

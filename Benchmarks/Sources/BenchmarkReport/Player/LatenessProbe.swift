@@ -150,48 +150,14 @@ enum LatenessProbe {
         out += [0xF7, 0, 0]  // global table of 256 colours
         for index in 0..<256 { out += [UInt8(index), UInt8(255 - index), UInt8((index * 7) & 0xFF)] }
         out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
-        var data: [UInt8] = []
-        data.reserveCapacity(side * side * 9 / 8 + 1024)
         for frame in 0..<bigFrames {
             out += [0x21, 0xF9, 4, 0x04, 10, 0, 0, 0]  // keep, 10 cs
             out += [0x2C, 0, 0, 0, 0]
             le16(side)
             le16(side)
-            out += [0, 8]  // no local table; minimum code size 8
-            data.removeAll(keepingCapacity: true)
-            var bits = 0
-            var count = 0
-            func emit(_ code: Int) {
-                bits |= code << count
-                count += 9
-                while count >= 8 {
-                    data.append(UInt8(bits & 0xFF))
-                    bits >>= 8
-                    count -= 8
-                }
-            }
-            emit(256)
-            var run = 0
-            for y in 0..<side {
-                for x in 0..<side {
-                    if run == 250 {
-                        emit(256)
-                        run = 0
-                    }
-                    emit((x / 16 + y / 16 + frame * 40) & 0xFF)
-                    run += 1
-                }
-            }
-            emit(257)
-            if count > 0 { data.append(UInt8(bits & 0xFF)) }
-            var position = 0
-            while position < data.count {
-                let length = min(255, data.count - position)
-                out.append(UInt8(length))
-                out += data[position..<(position + length)]
-                position += length
-            }
-            out.append(0)
+            out.append(0)  // no local table
+            LiteralLZW.append(pixels: side * side, { pixel in (pixel % side / 16 + pixel / side / 16 + frame * 40) & 0xFF },
+                              to: &out)
         }
         out.append(0x3B)
         return out
