@@ -47,6 +47,24 @@ static inline void gif_lookup_pixels(__m512i indices, const __m512i *table, __m5
     *q3 = _mm512_unpackhi_epi16(b01High, b23High);
 }
 
+/// Stores the 64 pixels `q0`…`q3` at `o`, those `keep` marks: whole
+/// registers when it marks all (a masked store is slow on some
+/// processors), else only the quarters holding a kept pixel, under a mask.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+static inline void gif_store_pixels(uint32_t *o, __mmask64 keep, __m512i q0, __m512i q1, __m512i q2, __m512i q3) {
+    if (keep == ~(__mmask64)0) {
+        _mm512_storeu_si512(o, q0);
+        _mm512_storeu_si512(o + 16, q1);
+        _mm512_storeu_si512(o + 32, q2);
+        _mm512_storeu_si512(o + 48, q3);
+        return;
+    }
+    if ((__mmask16)keep) _mm512_mask_storeu_epi32(o, (__mmask16)keep, q0);
+    if ((__mmask16)(keep >> 16)) _mm512_mask_storeu_epi32(o + 16, (__mmask16)(keep >> 16), q1);
+    if ((__mmask16)(keep >> 32)) _mm512_mask_storeu_epi32(o + 32, (__mmask16)(keep >> 32), q2);
+    if ((__mmask16)(keep >> 48)) _mm512_mask_storeu_epi32(o + 48, (__mmask16)(keep >> 48), q3);
+}
+
 /// Writes `rows` rows of `count` pixels for the palette indices at `from`
 /// (rows `fromStride` bytes apart) to the 32-bit pixels at `out` (rows
 /// `outStride` pixels apart), skipping the `transparent` index (none when
@@ -60,9 +78,14 @@ static inline void gif_lookup_pixels(__m512i indices, const __m512i *table, __m5
 /// each read into a quarter or a half of the group under a mask, so that a
 /// narrow frame costs a group's lookup per four or two rows. Wider rows are
 /// read and written under a mask too: no byte past `count` is touched.
+///
+/// When `copy` is not null every pixel written to `out` is written to
+/// `copy` too (rows `copyStride` pixels apart): a host's buffer kept equal
+/// to the canvas as it is drawn, for the cost of the stores alone.
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count, long rows, uint32_t *out,
-                               long outStride, const uint8_t *planes, int transparent) {
+                               long outStride, uint32_t *copy, long copyStride, const uint8_t *planes,
+                               int transparent) {
     static const uint8_t order[64] = {
         0, 1, 2,  3,  16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51, 4,  5,  6,  7,  20, 21,
         22, 23, 36, 37, 38, 39, 52, 53, 54, 55, 8,  9,  10, 11, 24, 25, 26, 27, 40, 41, 42, 43,
@@ -96,10 +119,13 @@ void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count,
             const __m512i q[4] = {q0, q1, q2, q3};
             for (long k = 0; k < n; k++) {
                 uint32_t *o = out + (first + k) * outStride;
+                uint32_t *c = copy ? copy + (first + k) * copyStride : 0;
                 for (long j = 0; j < lanes / 16 && 16 * j < count; j++) {
                     const long quarter = k * lanes / 16 + j;
                     const __mmask16 kept = (__mmask16)(keep >> (16 * quarter));
-                    if (kept) _mm512_mask_storeu_epi32(o + 16 * j, kept, q[quarter]);
+                    if (!kept) continue;
+                    _mm512_mask_storeu_epi32(o + 16 * j, kept, q[quarter]);
+                    if (c) _mm512_mask_storeu_epi32(c + 16 * j, kept, q[quarter]);
                 }
             }
         }
@@ -107,7 +133,7 @@ void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count,
     }
     // Wider rows a group of 64 at a time.
     const __mmask64 narrow = count >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << count) - 1);
-    for (long row = 0; row < rows; row++, from += fromStride, out += outStride) {
+    for (long row = 0; row < rows; row++, from += fromStride, out += outStride, copy = copy ? copy + copyStride : 0) {
         for (long i = 0; i < count; i += 64) {
             // A row of 64 or more ends with the last 64 pixels, overlapping
             // the group before: the overlap gets the same words twice, and
@@ -118,19 +144,8 @@ void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count,
             __mmask64 keep = narrow;
             if (transparent >= 0) keep &= _mm512_cmpneq_epi8_mask(indices, skipped);
             gif_lookup_pixels(indices, table, permutation, &q0, &q1, &q2, &q3);
-            uint32_t *o = out + i;
-            if (keep == ~(__mmask64)0) {
-                _mm512_storeu_si512(o, q0);
-                _mm512_storeu_si512(o + 16, q1);
-                _mm512_storeu_si512(o + 32, q2);
-                _mm512_storeu_si512(o + 48, q3);
-            } else {
-                // Only the quarters holding a kept pixel are stored.
-                if ((__mmask16)keep) _mm512_mask_storeu_epi32(o, (__mmask16)keep, q0);
-                if ((__mmask16)(keep >> 16)) _mm512_mask_storeu_epi32(o + 16, (__mmask16)(keep >> 16), q1);
-                if ((__mmask16)(keep >> 32)) _mm512_mask_storeu_epi32(o + 32, (__mmask16)(keep >> 32), q2);
-                if ((__mmask16)(keep >> 48)) _mm512_mask_storeu_epi32(o + 48, (__mmask16)(keep >> 48), q3);
-            }
+            gif_store_pixels(out + i, keep, q0, q1, q2, q3);
+            if (copy) gif_store_pixels(copy + i, keep, q0, q1, q2, q3);
         }
     }
 }

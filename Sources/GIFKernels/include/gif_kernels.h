@@ -23,9 +23,12 @@ int gif_cpu_has_avx512_vbmi(void);
 ///
 /// `planes` is the colour table as four planes of 256 bytes: byte `k` of
 /// entry `i` at `planes[256 * k + i]`. A row shorter than 64 is read and
-/// written under a mask: no byte past `count` is touched.
+/// written under a mask: no byte past `count` is touched. When `copy` is not
+/// null, every pixel written to `out` is written to `copy` too, rows
+/// `copyStride` pixels apart.
 void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count, long rows, uint32_t *out,
-                               long outStride, const uint8_t *planes, int transparent);
+                               long outStride, uint32_t *copy, long copyStride, const uint8_t *planes,
+                               int transparent);
 
 /// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
 /// from bit `bit` of the code stream at `data` (`readable` bytes may be
