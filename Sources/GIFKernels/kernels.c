@@ -3,11 +3,23 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#endif
 
 /// Whether this processor and its operating system run AVX-512 F, BW and
 /// VBMI (byte permutes across a whole 64-byte register): the compositor's
 /// vector path. Zen 4 and Intel from Ice Lake on have them.
+///
+/// With glibc, read from the processor's features as glibc found them when
+/// the program started (usable: the processor has them and the operating
+/// system saves their registers). Each `cpuid` instruction is a trap to the
+/// hypervisor in a virtual machine, some 10 µs in a small one, and glibc has
+/// run them all already; elsewhere, asked of the processor.
 int gif_cpu_has_avx512_vbmi(void) {
+#if defined(CPU_FEATURE_ACTIVE)
+    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW) && CPU_FEATURE_ACTIVE(AVX512_VBMI);
+#else
     unsigned a, b, c, d;
     // OSXSAVE: the OS says which register states it saves.
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
@@ -18,6 +30,7 @@ int gif_cpu_has_avx512_vbmi(void) {
     if (__get_cpuid_max(0, 0) < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b & (1u << 16)) && (b & (1u << 30)) && (c & (1u << 1));
+#endif
 }
 
 /// The pixels of 64 palette indices, looked up in the colour table's planes
