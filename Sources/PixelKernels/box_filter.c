@@ -1,4 +1,8 @@
 #include "pixel_kernels.h"
+#include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 /// Output columns summed at once: the sums live on the stack (16 KiB),
 /// whatever the output width.
@@ -198,14 +202,17 @@ static int box_filter_32(
     const uint8_t *source, intptr_t source_width,
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,
     const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights,
-    int64_t area, const int premultiplied, const int short_sums,
+    int64_t area, const int premultiplied, const int short_sums, const int paired,
     intptr_t x0, intptr_t y0, intptr_t width, intptr_t height,
     uint8_t *target, intptr_t bytes_per_row) {
-    // Either kind of sum, 4 per source column.
+    // Either kind of sum, 4 per source column, and one column more that a
+    // pair of taps may read past the last (its weight 0): zeroed, so that
+    // it is never read unset.
     union {
-        uint16_t shorts[span_limit * 4];
+        uint16_t shorts[(span_limit + 1) * 4];
         int32_t ints[span_limit * 4];
     } down;
+    memset(&down, 0, sizeof down);
     const double area_inverse = 1.0 / (double)area;
     const int32_t whole = (int32_t)area;
     const divisor by_area = make_divisor(whole);
@@ -243,6 +250,24 @@ static int box_filter_32(
             for (intptr_t i = 0; i < count; i++) {
                 lanes h = {0, 0, 0, 0};
                 // An output row that reads no source row has sums of 0.
+#if defined(__x86_64__)
+                if (paired && end_row > first_row) {
+                    // Two taps at once: the sums of two neighbouring columns
+                    // interleaved by channel, each pair multiplied by its
+                    // two weights and added in one instruction.
+                    __m128i sums = _mm_setzero_si128();
+                    const intptr_t last = column_starts[cx + i + 1];
+                    for (intptr_t k = column_starts[cx + i]; k < last; k += 2) {
+                        const intptr_t at = (column_indices[k] - low) * 4;
+                        const __m128i two = _mm_loadu_si128((const __m128i *)(down.shorts + at));
+                        const __m128i by_channel = _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8));
+                        const uint32_t w0 = (uint32_t)column_weights[k];
+                        const uint32_t w1 = k + 1 < last ? (uint32_t)column_weights[k + 1] : 0;
+                        sums = _mm_add_epi32(sums, _mm_madd_epi16(by_channel, _mm_set1_epi32((int32_t)(w1 << 16 | w0))));
+                    }
+                    memcpy(&h, &sums, 16);
+                } else
+#endif
                 if (end_row > first_row) {
                     for (intptr_t k = column_starts[cx + i]; k < column_starts[cx + i + 1]; k++) {
                         const intptr_t at = (column_indices[k] - low) * 4;
@@ -271,6 +296,35 @@ static int box_filter_32(
     return 1;
 }
 
+/// Whether output columns `x0 ..< x0 + width` can sum their 16-bit sums
+/// down two taps at once as signed 16-bit products (x86-64's
+/// multiply-add): every sum down below 2^15 (no output row's weights add up
+/// to more than 128, `row_total`), every column weight below 2^15, and each
+/// output column's taps neighbouring source columns in order (as an area
+/// average's and a bilinear upscale's are).
+static int pairs_taps(
+    const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights, intptr_t x0,
+    intptr_t width, int64_t row_total) {
+#if defined(__x86_64__)
+    if (row_total > 128) return 0;
+    for (intptr_t o = x0; o < x0 + width; o++) {
+        for (intptr_t k = column_starts[o]; k < column_starts[o + 1]; k++) {
+            if (column_weights[k] < 0 || column_weights[k] > INT16_MAX) return 0;
+            if (k > column_starts[o] && column_indices[k] != column_indices[k - 1] + 1) return 0;
+        }
+    }
+    return 1;
+#else
+    (void)column_starts;
+    (void)column_indices;
+    (void)column_weights;
+    (void)x0;
+    (void)width;
+    (void)row_total;
+    return 0;
+#endif
+}
+
 void pixel_box_filter(
     const uint8_t *source, intptr_t source_width,
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,
@@ -293,15 +347,18 @@ void pixel_box_filter(
         }
         const int short_sums = premultiplied && row_total <= 257;
         int done;
-        if (short_sums) {
+        if (short_sums && pairs_taps(column_starts, column_indices, column_weights, x0, width, row_total)) {
             done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 1, x0, y0, width, height, target, bytes_per_row);
+                                 row_indices, row_weights, area, 1, 1, 1, x0, y0, width, height, target, bytes_per_row);
+        } else if (short_sums) {
+            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
+                                 row_indices, row_weights, area, 1, 1, 0, x0, y0, width, height, target, bytes_per_row);
         } else if (premultiplied) {
             done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 0, x0, y0, width, height, target, bytes_per_row);
+                                 row_indices, row_weights, area, 1, 0, 0, x0, y0, width, height, target, bytes_per_row);
         } else {
             done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 0, 0, x0, y0, width, height, target, bytes_per_row);
+                                 row_indices, row_weights, area, 0, 0, 0, x0, y0, width, height, target, bytes_per_row);
         }
         if (done) return;
     }
