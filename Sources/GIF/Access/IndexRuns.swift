@@ -74,8 +74,7 @@ enum IndexRuns {
         }
         while index < count {
             let value = indices[index]
-            var end = index + 1
-            while end < count, indices[end] == value { end += 1 }
+            let end = runEnd(indices, from: index + 1, of: value)
             let run = end - index
             if run >= 3 {
                 appendLiterals(upTo: index)
@@ -93,6 +92,23 @@ enum IndexRuns {
         }
         appendLiterals(upTo: count)
         return encoded.count <= limit
+    }
+
+    /// The first index from `start` on that is not `value` (the count when
+    /// none is): eight bytes compared at a time, as a whole frame's runs
+    /// (a background hundreds of pixels long) are most of what is scanned.
+    @inline(__always)
+    private static func runEnd(_ indices: UnsafeBufferPointer<UInt8>, from start: Int, of value: UInt8) -> Int {
+        guard let base = indices.baseAddress else { return start }
+        let count = indices.count, pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        var end = start
+        while end + 8 <= count {
+            let differences = UInt64(littleEndian: UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) ^ pattern
+            if differences != 0 { return end + differences.trailingZeroBitCount / 8 }
+            end += 8
+        }
+        while end < count, base[end] == value { end += 1 }
+        return end
     }
 
     /// Reads encoded indices in order into buffers of any size, a band of
