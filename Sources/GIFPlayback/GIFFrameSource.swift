@@ -78,7 +78,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// With a `displaySize`, frames are composited at full size on the
     /// seeker's canvas and resampled (`BoxFilter`) straight into the
     /// frame the cache holds; the source then reports that frame's size as
-    /// its canvas.
+    /// its canvas. When the GIF's indices as they are would take more
+    /// bytes than its frames at that size, frame 0 is decoded here, on the
+    /// calling thread, to see how small the indices keep (see the type's
+    /// notes on the index budget).
     public init(
         image: GIFImage, budget: DecodingBudget = .default,
         executor: FrameDecodeExecutor = .shared, pixelFormat: PixelFormat = .rgba8,
