@@ -147,6 +147,28 @@ static inline void add_row_16(uint16_t *sums, const uint8_t *row, intptr_t count
     for (; i < count; i++) sums[i] = (uint16_t)((first ? 0 : sums[i]) + row[i] * weight);
 }
 
+/// Adds `weight_a` times each of `count` bytes at `a` and `weight_b`
+/// times each at `b` into `sums` as ``add_row_16`` does each: one pass over
+/// the sums for two source rows.
+static inline void add_rows_16(
+    uint16_t *sums, const uint8_t *a, const uint8_t *b, intptr_t count, uint16_t weight_a, uint16_t weight_b,
+    int first) {
+    intptr_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        bytes_16 x, y;
+        __builtin_memcpy(&x, a + i, 16);
+        __builtin_memcpy(&y, b + i, 16);
+        shorts_16 product = __builtin_convertvector(x, shorts_16) * weight_a + __builtin_convertvector(y, shorts_16) * weight_b;
+        if (!first) {
+            shorts_16 sum;
+            __builtin_memcpy(&sum, sums + i, 32);
+            product += sum;
+        }
+        __builtin_memcpy(sums + i, &product, 32);
+    }
+    for (; i < count; i++) sums[i] = (uint16_t)((first ? 0 : sums[i]) + a[i] * weight_a + b[i] * weight_b);
+}
+
 /// Adds `weight` times each of `count` pixels at `row` into `sums`
 /// (32-bit lanes, two pixels at a time), colour also times alpha when
 /// `straight` (a constant in each caller), or sets them when `first`.
@@ -267,7 +289,16 @@ static int box_filter_32(
 #endif
         for (intptr_t oy = y0; oy < y0 + height; oy++) {
             const intptr_t first_row = row_starts[oy], end_row = row_starts[oy + 1];
-            for (intptr_t r = first_row; r < end_row; r++) {
+            intptr_t r = first_row;
+            if (short_sums) {
+                // Two rows a pass over the sums, then the odd one.
+                for (; r + 1 < end_row; r += 2) {
+                    add_rows_16(down.shorts, source + (row_indices[r] * source_width + low) * 4,
+                                source + (row_indices[r + 1] * source_width + low) * 4, span * 4,
+                                (uint16_t)row_weights[r], (uint16_t)row_weights[r + 1], r == first_row);
+                }
+            }
+            for (; r < end_row; r++) {
                 const uint8_t *row = source + (row_indices[r] * source_width + low) * 4;
                 if (short_sums) {
                     add_row_16(down.shorts, row, span * 4, (uint16_t)row_weights[r], r == first_row);
