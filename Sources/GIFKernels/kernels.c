@@ -3,11 +3,23 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#endif
 
 /// Whether this processor and its operating system run AVX-512 F, BW and
 /// VBMI (byte permutes across a whole 64-byte register): the compositor's
 /// vector path. Zen 4 and Intel from Ice Lake on have them.
+///
+/// With glibc, read from the processor's features as glibc found them when
+/// the program started (usable: the processor has them and the operating
+/// system saves their registers). Each `cpuid` instruction is a trap to the
+/// hypervisor in a virtual machine, some 10 µs in a small one, and glibc has
+/// run them all already; elsewhere, asked of the processor.
 int gif_cpu_has_avx512_vbmi(void) {
+#if defined(CPU_FEATURE_ACTIVE)
+    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW) && CPU_FEATURE_ACTIVE(AVX512_VBMI);
+#else
     unsigned a, b, c, d;
     // OSXSAVE: the OS says which register states it saves.
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
@@ -18,69 +30,135 @@ int gif_cpu_has_avx512_vbmi(void) {
     if (__get_cpuid_max(0, 0) < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b & (1u << 16)) && (b & (1u << 30)) && (c & (1u << 1));
+#endif
 }
 
-/// Writes `count` pixels for the palette indices at `from` to the 32-bit
-/// pixels at `out`, skipping the `transparent` index (none when negative),
-/// 64 at a time with AVX-512 VBMI. Call only when
+/// The pixels of 64 palette indices, looked up in the colour table's planes
+/// (`table[4 * k + h]`: plane `k`, entries `64 * h` on) and interleaved, in
+/// four registers of 16 pixels in order: `q0` the pixels of indices 0–15.
+///
+/// Each plane is looked up for the 64 indices at once (two two-register
+/// byte permutes, one per half of the table, and a blend on the index's top
+/// bit), then the four planes are interleaved into pixels. The interleave
+/// works within 16-byte lanes, so the indices are first permuted
+/// (`permutation`) so that the pixels come out in order.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+static inline void gif_lookup_pixels(__m512i indices, const __m512i *table, __m512i permutation, __m512i *q0,
+                                     __m512i *q1, __m512i *q2, __m512i *q3) {
+    __m512i permuted = _mm512_permutexvar_epi8(permutation, indices);
+    __mmask64 upper = _mm512_movepi8_mask(permuted);
+#define GIF_LOOKUP(k) \
+    _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(table[4 * k], permuted, table[4 * k + 1]), \
+                           _mm512_permutex2var_epi8(table[4 * k + 2], permuted, table[4 * k + 3]))
+    __m512i b0 = GIF_LOOKUP(0), b1 = GIF_LOOKUP(1), b2 = GIF_LOOKUP(2), b3 = GIF_LOOKUP(3);
+#undef GIF_LOOKUP
+    __m512i b01Low = _mm512_unpacklo_epi8(b0, b1), b01High = _mm512_unpackhi_epi8(b0, b1);
+    __m512i b23Low = _mm512_unpacklo_epi8(b2, b3), b23High = _mm512_unpackhi_epi8(b2, b3);
+    *q0 = _mm512_unpacklo_epi16(b01Low, b23Low);
+    *q1 = _mm512_unpackhi_epi16(b01Low, b23Low);
+    *q2 = _mm512_unpacklo_epi16(b01High, b23High);
+    *q3 = _mm512_unpackhi_epi16(b01High, b23High);
+}
+
+/// Stores the 64 pixels `q0`…`q3` at `o`, those `keep` marks: whole
+/// registers when it marks all (a masked store is slow on some
+/// processors), else only the quarters holding a kept pixel, under a mask.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+static inline void gif_store_pixels(uint32_t *o, __mmask64 keep, __m512i q0, __m512i q1, __m512i q2, __m512i q3) {
+    if (keep == ~(__mmask64)0) {
+        _mm512_storeu_si512(o, q0);
+        _mm512_storeu_si512(o + 16, q1);
+        _mm512_storeu_si512(o + 32, q2);
+        _mm512_storeu_si512(o + 48, q3);
+        return;
+    }
+    if ((__mmask16)keep) _mm512_mask_storeu_epi32(o, (__mmask16)keep, q0);
+    if ((__mmask16)(keep >> 16)) _mm512_mask_storeu_epi32(o + 16, (__mmask16)(keep >> 16), q1);
+    if ((__mmask16)(keep >> 32)) _mm512_mask_storeu_epi32(o + 32, (__mmask16)(keep >> 32), q2);
+    if ((__mmask16)(keep >> 48)) _mm512_mask_storeu_epi32(o + 48, (__mmask16)(keep >> 48), q3);
+}
+
+/// Writes `rows` rows of `count` pixels for the palette indices at `from`
+/// (rows `fromStride` bytes apart) to the 32-bit pixels at `out` (rows
+/// `outStride` pixels apart), skipping the `transparent` index (none when
+/// negative), 64 at a time with AVX-512 VBMI. Call only when
 /// `gif_cpu_has_avx512_vbmi()` says so.
 ///
 /// `planes` is the colour table as four planes of 256 bytes: byte `k` of
-/// entry `i` at `planes[256 * k + i]`. Each plane is looked up for 64 indices
-/// at once (two two-register byte permutes, one per half of the table, and
-/// a blend on the index's top bit), then the four planes are interleaved into
-/// pixels. The interleave works within 16-byte lanes, so the indices are
-/// first permuted so that the pixels come out in order. A row shorter than
-/// 64 is read and written under a mask: no byte past `count` is touched.
+/// entry `i` at `planes[256 * k + i]`. The table is loaded into sixteen
+/// registers once for the whole rectangle. Rows of 32 pixels or fewer share
+/// a group of 64: four rows of up to 16 (a sprite's) or two of up to 32,
+/// each read into a quarter or a half of the group under a mask, so that a
+/// narrow frame costs a group's lookup per four or two rows. Wider rows are
+/// read and written under a mask too: no byte past `count` is touched.
+///
+/// When `copy` is not null every pixel written to `out` is written to
+/// `copy` too (rows `copyStride` pixels apart): a host's buffer kept equal
+/// to the canvas as it is drawn, for the cost of the stores alone.
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
-void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uint32_t *out, const uint8_t *planes,
-                                            int transparent) {
+void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count, long rows, uint32_t *out,
+                               long outStride, uint32_t *copy, long copyStride, const uint8_t *planes,
+                               int transparent) {
     static const uint8_t order[64] = {
         0, 1, 2,  3,  16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51, 4,  5,  6,  7,  20, 21,
         22, 23, 36, 37, 38, 39, 52, 53, 54, 55, 8,  9,  10, 11, 24, 25, 26, 27, 40, 41, 42, 43,
         56, 57, 58, 59, 12, 13, 14, 15, 28, 29, 30, 31, 44, 45, 46, 47, 60, 61, 62, 63,
     };
-    if (count <= 0) return;
+    if (count <= 0 || rows <= 0) return;
     const __m512i permutation = _mm512_loadu_si512(order);
-    // The table's four planes, each in four registers of 64 entries.
-#define GIF_PLANE(k) \
-    const __m512i p##k##a = _mm512_loadu_si512(planes + 256 * k), p##k##b = _mm512_loadu_si512(planes + 256 * k + 64), \
-                  p##k##c = _mm512_loadu_si512(planes + 256 * k + 128), p##k##d = _mm512_loadu_si512(planes + 256 * k + 192);
-    GIF_PLANE(0) GIF_PLANE(1) GIF_PLANE(2) GIF_PLANE(3)
-#undef GIF_PLANE
+    __m512i table[16];
+    for (int i = 0; i < 16; i++) table[i] = _mm512_loadu_si512(planes + 64 * i);
     const __m512i skipped = _mm512_set1_epi8((char)transparent);
-    for (long i = 0; i < count; i += 64) {
-        // A row of 64 or more ends with the last 64 pixels, overlapping the
-        // group before: the overlap gets the same words twice, and the stores
-        // stay whole (a masked store is slow on some processors).
-        if (count - i < 64 && count >= 64) i = count - 64;
-        long left = count - i;
-        __mmask64 live = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
-        __m512i indices = _mm512_maskz_loadu_epi8(live, from + i);
-        __mmask64 keep = live;
-        if (transparent >= 0) keep &= _mm512_cmpneq_epi8_mask(indices, skipped);
-        __m512i permuted = _mm512_permutexvar_epi8(permutation, indices);
-        __mmask64 upper = _mm512_movepi8_mask(permuted);
-#define GIF_LOOKUP(k) \
-    _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(p##k##a, permuted, p##k##b), \
-                           _mm512_permutex2var_epi8(p##k##c, permuted, p##k##d))
-        __m512i b0 = GIF_LOOKUP(0), b1 = GIF_LOOKUP(1), b2 = GIF_LOOKUP(2), b3 = GIF_LOOKUP(3);
-#undef GIF_LOOKUP
-        __m512i b01Low = _mm512_unpacklo_epi8(b0, b1), b01High = _mm512_unpackhi_epi8(b0, b1);
-        __m512i b23Low = _mm512_unpacklo_epi8(b2, b3), b23High = _mm512_unpackhi_epi8(b2, b3);
-        __m512i q0 = _mm512_unpacklo_epi16(b01Low, b23Low), q1 = _mm512_unpackhi_epi16(b01Low, b23Low);
-        __m512i q2 = _mm512_unpacklo_epi16(b01High, b23High), q3 = _mm512_unpackhi_epi16(b01High, b23High);
-        uint32_t *o = out + i;
-        if (keep == ~(__mmask64)0) {
-            _mm512_storeu_si512(o, q0);
-            _mm512_storeu_si512(o + 16, q1);
-            _mm512_storeu_si512(o + 32, q2);
-            _mm512_storeu_si512(o + 48, q3);
-        } else {
-            _mm512_mask_storeu_epi32(o, (__mmask16)keep, q0);
-            _mm512_mask_storeu_epi32(o + 16, (__mmask16)(keep >> 16), q1);
-            _mm512_mask_storeu_epi32(o + 32, (__mmask16)(keep >> 32), q2);
-            _mm512_mask_storeu_epi32(o + 48, (__mmask16)(keep >> 48), q3);
+    __m512i q0, q1, q2, q3;
+    if (count <= 32) {
+        // `lanes` indices a row: row k of a group in indices 64/lanes·k on.
+        const long lanes = count <= 16 ? 16 : 32, perGroup = 64 / lanes;
+        const __mmask64 row = ((__mmask64)1 << count) - 1;
+        for (long first = 0; first < rows; first += perGroup) {
+            const long n = rows - first < perGroup ? rows - first : perGroup;
+            __m512i indices = _mm512_setzero_si512();
+            __mmask64 live = 0;
+            for (long k = 0; k < n; k++) {
+                // The load's address is moved back by the lanes before row
+                // k's, which the mask leaves unread (a masked-off byte is
+                // never accessed, so it cannot fault).
+                const uintptr_t address = (uintptr_t)(from + (first + k) * fromStride) - (uintptr_t)(k * lanes);
+                indices = _mm512_mask_loadu_epi8(indices, row << (k * lanes), (const void *)address);
+                live |= row << (k * lanes);
+            }
+            __mmask64 keep = live;
+            if (transparent >= 0) keep &= _mm512_cmpneq_epi8_mask(indices, skipped);
+            gif_lookup_pixels(indices, table, permutation, &q0, &q1, &q2, &q3);
+            const __m512i q[4] = {q0, q1, q2, q3};
+            for (long k = 0; k < n; k++) {
+                uint32_t *o = out + (first + k) * outStride;
+                uint32_t *c = copy ? copy + (first + k) * copyStride : 0;
+                for (long j = 0; j < lanes / 16 && 16 * j < count; j++) {
+                    const long quarter = k * lanes / 16 + j;
+                    const __mmask16 kept = (__mmask16)(keep >> (16 * quarter));
+                    if (!kept) continue;
+                    _mm512_mask_storeu_epi32(o + 16 * j, kept, q[quarter]);
+                    if (c) _mm512_mask_storeu_epi32(c + 16 * j, kept, q[quarter]);
+                }
+            }
+        }
+        return;
+    }
+    // Wider rows a group of 64 at a time.
+    const __mmask64 narrow = count >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << count) - 1);
+    for (long row = 0; row < rows; row++, from += fromStride, out += outStride, copy = copy ? copy + copyStride : 0) {
+        for (long i = 0; i < count; i += 64) {
+            // A row of 64 or more ends with the last 64 pixels, overlapping
+            // the group before: the overlap gets the same words twice, and
+            // the stores stay whole (a masked store is slow on some
+            // processors).
+            if (count - i < 64 && count >= 64) i = count - 64;
+            __m512i indices = _mm512_maskz_loadu_epi8(narrow, from + i);
+            __mmask64 keep = narrow;
+            if (transparent >= 0) keep &= _mm512_cmpneq_epi8_mask(indices, skipped);
+            gif_lookup_pixels(indices, table, permutation, &q0, &q1, &q2, &q3);
+            gif_store_pixels(out + i, keep, q0, q1, q2, q3);
+            if (copy) gif_store_pixels(copy + i, keep, q0, q1, q2, q3);
         }
     }
 }

@@ -169,20 +169,32 @@ final class GIFFrameDrawer: FrameDrawer {
         state.drawn = nil
         do {
             // Composited on the seeker's canvas and copied from it: no
-            // frame value is built for each draw.
+            // frame value is built for each draw. Stepping on at full size,
+            // each change goes to the host's buffer as it is made on the
+            // canvas, and nothing is copied after.
             var changed = PixelRect(x: 0, y: 0, width: width, height: height)
-            var frame = try state.seeker.composite(at: stepping ? shown! + 1 : index)
+            let mirror = stepping && filter == nil ? buffer.baseAddress : nil
+            var mirrored = mirror != nil
+            func step(to frame: Int) throws(GIFError) -> FrameCopy {
+                guard let mirror else { return try state.seeker.composite(at: frame) }
+                let (copy, whole) = try state.seeker.composite(at: frame, mirroringInto: mirror, bytesPerRow: bytesPerRow)
+                mirrored = mirrored && whole
+                return copy
+            }
+            var frame = try step(to: stepping ? shown! + 1 : index)
             if stepping {
                 changed = frame.changedRect
                 while frame.index < index {
-                    frame = try state.seeker.composite(at: frame.index + 1)
+                    frame = try step(to: frame.index + 1)
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
             } else if let sinceFirstFrame {
                 changed = scaled(sinceFirstFrame)
             }
-            state.seeker.withCanvas { canvas in write(canvas, region: changed, into: buffer, bytesPerRow: bytesPerRow) }
+            if !mirrored {
+                state.seeker.withCanvas { canvas in write(canvas, region: changed, into: buffer, bytesPerRow: bytesPerRow) }
+            }
             state.drawn = index
             return .drawn(frame: index, changed: changed, isComplete: frame.isComplete)
         } catch {

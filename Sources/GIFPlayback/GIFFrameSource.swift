@@ -88,6 +88,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         displaySize: DisplaySize? = nil
     ) {
         self.image = image
+        self.frameCount = image.info.frameCount
         self.pixelFormat = pixelFormat
         self.executor = executor
         (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
@@ -149,6 +150,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         executor: FrameDecodeExecutor, latest: @escaping @Sendable () -> (version: Int, image: GIFImage)?
     ) {
         self.image = image
+        self.frameCount = image.info.frameCount
         self.pixelFormat = .rgba8
         self.executor = executor
         self.checkpointBudget = budget.checkpointBytes
@@ -200,8 +202,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// budget sees it stop growing after the first loop.
     public var decodeCount: Int { probeDecodes + scheduler.holdings.decodeCount }
 
-    /// The number of frames the scan found.
-    public var frameCount: Int { image.info.frameCount }
+    /// The number of frames the scan found (stored: a drawer and its
+    /// player's ticks read it on every frame).
+    public let frameCount: Int
     /// The canvas width, after the first-frame growth rule.
     public var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
     /// The canvas height, after the first-frame growth rule.

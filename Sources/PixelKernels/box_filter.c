@@ -106,17 +106,24 @@ static inline void store_area_means(lanes sums, const divisor *d, uint8_t *outpu
     __builtin_memcpy(output, &bytes, 4);
 }
 
-/// On x86-64 Linux, a second copy for processors with AVX2, chosen when
-/// the program loads: the baseline (SSE2) has no 32-bit lane multiply. Not
-/// under ThreadSanitizer, whose instrumented copy chooser would run before
-/// the sanitizer's runtime is ready.
-#if !defined(__has_feature)
-#define __has_feature(feature) 0
-#endif
-#if defined(__x86_64__) && defined(__linux__) && !__has_feature(thread_sanitizer)
-#define WITH_AVX2_COPY __attribute__((target_clones("avx2", "default")))
+/// On x86-64 Linux, a second copy for processors with AVX2, chosen at each
+/// call (a few loads, beside a whole pass): the baseline (SSE2) has no
+/// 32-bit lane multiply. Not chosen by an ifunc resolver
+/// (`target_clones`): a static executable runs every resolver before
+/// `main`, and the compiler's asks the processor afresh with a dozen
+/// `cpuid` instructions, each a trap to the hypervisor in a virtual
+/// machine (some 10 µs in a small one); glibc has asked already, and
+/// `<sys/platform/x86.h>` reads its answers.
+#if defined(__x86_64__) && defined(__linux__)
+#define WITH_AVX2_COPY 1
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+static inline int has_avx2(void) { return CPU_FEATURE_ACTIVE(AVX2); }
 #else
-#define WITH_AVX2_COPY
+static inline int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#endif
+#else
+#define WITH_AVX2_COPY 0
 #endif
 
 /// Source columns one pass sums down: its sums live on the stack (16 KiB
@@ -219,14 +226,17 @@ static inline void column_span(
 /// read in order, 16 at a time; across, the work is per output pixel.
 /// Returns 0, writing nothing, when one output column reads more than
 /// `span_limit` source columns.
-WITH_AVX2_COPY
-static int box_filter_32(
-    const uint8_t *source, intptr_t source_width,
-    const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,
-    const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights,
-    int64_t area, const int premultiplied, const int short_sums, const int paired,
-    intptr_t x0, intptr_t y0, intptr_t width, intptr_t height,
-    uint8_t *target, intptr_t bytes_per_row) {
+#define BOX_FILTER_32_PARAMETERS \
+    const uint8_t *source, intptr_t source_width, \
+    const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights, \
+    const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights, \
+    int64_t area, const int premultiplied, const int short_sums, const int paired, \
+    intptr_t x0, intptr_t y0, intptr_t width, intptr_t height, \
+    uint8_t *target, intptr_t bytes_per_row
+#define BOX_FILTER_32_ARGUMENTS \
+    source, source_width, column_starts, column_indices, column_weights, row_starts, row_indices, row_weights, \
+    area, premultiplied, short_sums, paired, x0, y0, width, height, target, bytes_per_row
+static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_32_PARAMETERS) {
     // Either kind of sum, 4 per source column, and two columns more that
     // pairs of taps may read past the last (by weight 0): zeroed, so that
     // they are never read unset.
@@ -368,6 +378,22 @@ static int box_filter_32(
     }
     return 1;
 }
+
+#if WITH_AVX2_COPY
+__attribute__((target("avx2"))) static int box_filter_32_avx2(BOX_FILTER_32_PARAMETERS) {
+    return box_filter_32_body(BOX_FILTER_32_ARGUMENTS);
+}
+
+static int box_filter_32_baseline(BOX_FILTER_32_PARAMETERS) {
+    return box_filter_32_body(BOX_FILTER_32_ARGUMENTS);
+}
+
+static int box_filter_32(BOX_FILTER_32_PARAMETERS) {
+    return has_avx2() ? box_filter_32_avx2(BOX_FILTER_32_ARGUMENTS) : box_filter_32_baseline(BOX_FILTER_32_ARGUMENTS);
+}
+#else
+static int box_filter_32(BOX_FILTER_32_PARAMETERS) { return box_filter_32_body(BOX_FILTER_32_ARGUMENTS); }
+#endif
 
 /// Whether output columns `x0 ..< x0 + width` can sum their 16-bit sums
 /// down two taps at once as signed 16-bit products (x86-64's

@@ -12,6 +12,7 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     public var height: Int
 
     /// Creates a rectangle.
+    @inlinable
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -20,14 +21,17 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The number of pixels, `width × height`.
+    @inlinable
     public var area: Int { width * height }
 
     /// Whether the rectangle holds no pixels.
+    @inlinable
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The part of this rectangle inside a `width × height` canvas at the
     /// origin; empty when they do not overlap. Edges past `Int`'s range
     /// are clamped, not wrapped.
+    @inlinable
     public func clipped(toWidth canvasWidth: Int, height canvasHeight: Int) -> PixelRect {
         let canvasWidth = max(0, canvasWidth), canvasHeight = max(0, canvasHeight)
         let left = min(max(x, 0), canvasWidth), top = min(max(y, 0), canvasHeight)
@@ -45,6 +49,7 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
 extension PixelRect {
     /// The bounding box of this rectangle and `other`, ignoring an empty
     /// one (changed rectangles joined when several frames are drawn at once).
+    @inlinable
     package func union(_ other: PixelRect) -> PixelRect {
         if other.isEmpty { return self }
         if isEmpty { return other }

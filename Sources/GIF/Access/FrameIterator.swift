@@ -127,6 +127,17 @@ public struct FrameIterator {
     /// The working canvas, in ``pixelFormat`` (empty before frame 0).
     var canvas: [UInt8] { compositor.canvas }
 
+    /// Writes what the next frames change on the canvas to `mirror` too
+    /// (see ``Compositor/setMirror(_:)``); `nil` stops. Only a canvas that
+    /// exists (after frame 0) is mirrored.
+    mutating func setMirror(_ mirror: Compositor.Mirror?) {
+        if hasCompositor { compositor.setMirror(mirror) }
+    }
+
+    /// Whether a mirror is set and every change to the canvas since was
+    /// written to it.
+    var mirrorIsWhole: Bool { hasCompositor && compositor.mirrorIsWhole }
+
     /// Composites frames up to, not including, `index`, without copying
     /// their canvases out.
     mutating func skip(to index: Int) throws(GIFError) {

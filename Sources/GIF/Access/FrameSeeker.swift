@@ -251,6 +251,25 @@ public struct FrameSeeker {
         return FrameCopy(index: index, changedRect: live.changedRect, isComplete: complete)
     }
 
+    /// Composites the frame at `index` like ``composite(at:)``, writing
+    /// what it changes on the working canvas to `buffer` as well (rows
+    /// `bytesPerRow` bytes apart, at least the canvas's width × 4, and at
+    /// least as many as the canvas has: the caller checks): when `buffer`
+    /// held the frame before, it then holds this one, with no copy of the
+    /// changed rectangle. Returns whether every change went to `buffer`:
+    /// not when the seeker had to go back to a checkpoint or to frame 0 to
+    /// reach `index` (copy the changed rectangle, or the canvas, then).
+    ///
+    /// - Throws: As ``frame(at:)``; `buffer` may then hold part of a frame.
+    package mutating func composite(
+        at index: Int, mirroringInto buffer: UnsafeMutableRawPointer, bytesPerRow: Int
+    ) throws(GIFError) -> (copy: FrameCopy, mirrored: Bool) {
+        live.setMirror(Compositor.Mirror(base: buffer, bytesPerRow: bytesPerRow))
+        defer { live.setMirror(nil) }
+        let copy = try composite(at: index)
+        return (copy, live.mirrorIsWhole)
+    }
+
     /// Calls `body` with the working canvas, which holds the frame
     /// composited last (``position`` − 1), in ``pixelFormat``.
     /// Not generic: called from another module, a generic one would run

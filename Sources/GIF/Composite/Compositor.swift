@@ -65,14 +65,42 @@ struct Compositor {
     /// Whether rows are drawn 64 pixels at a time with AVX-512 VBMI
     /// (``vectorRowsAvailable``) rather than one word at a time.
     let drawsVectorRows: Bool
+    /// Memory outside the canvas that each frame's changes are written to
+    /// as well, while set (see ``setMirror(_:)``).
+    private(set) var mirror: Mirror?
+    /// Whether the canvas changed in a way not written to ``mirror`` since
+    /// it was set.
+    private var mirrorMissed = false
+
+    /// A host's buffer of the canvas's size, `bytesPerRow` bytes from one
+    /// row's start to the next, that holds what the canvas holds.
+    /// `@unchecked Sendable` for its address: it is set only for the
+    /// frames of one draw, by the thread that holds the buffer and the
+    /// compositor for that draw, and a checkpoint (the copy that outlives
+    /// the draw) never keeps it.
+    struct Mirror: @unchecked Sendable {
+        let base: UnsafeMutableRawPointer
+        let bytesPerRow: Int
+
+        /// Where canvas pixel (`x`, `y`) is.
+        func pixel(x: Int, y: Int) -> UnsafeMutableRawPointer { base + y * bytesPerRow + x * 4 }
+    }
 
     /// Whether this processor can draw rows 64 pixels at a time: an x86-64
     /// processor with AVX-512 F, BW and VBMI (Zen 4, Intel from Ice Lake on).
     /// Elsewhere rows are drawn a pixel at a time, with the same result.
     static var vectorRowsAvailable: Bool { ProcessorFeatures.hasAVX512VBMI }
 
-    /// The shortest row drawn with the vector path.
+    /// The shortest row drawn alone with the vector path (a row of a frame
+    /// cut short or interlaced and part-decoded): the kernel loads the
+    /// colour table's sixteen registers for it.
     static let vectorRowMinimum = 32
+
+    /// The narrowest rectangle of rows drawn with the vector path, which
+    /// loads the colour table once for all its rows and looks up to four
+    /// narrow rows up at once: from 4 pixels a row a row costs fewer
+    /// instructions than a word at a time.
+    static let vectorRectMinimum = 4
 
     /// A compositor for a canvas of `canvasSize` in `format`, or three
     /// bytes a pixel over `background` when given; `vectorRows` chooses the
@@ -93,6 +121,21 @@ struct Compositor {
         // Written before it is read: see the type's documentation.
         canvas = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
+
+    /// Writes what the next frames change on the canvas to `mirror` as
+    /// well, until set again (`nil`: stop). A host's buffer that holds the
+    /// canvas so stays equal to it, with no copy of the changed rectangle
+    /// after each frame; ``mirrorIsWhole`` says whether it did. Only
+    /// frames drawn one after another are written there: a rewind, a
+    /// restore from a checkpoint or a first frame on a blank canvas marks
+    /// the mirror missed, as does a canvas of three bytes a pixel.
+    mutating func setMirror(_ mirror: Mirror?) {
+        self.mirror = mirror
+        mirrorMissed = mirror != nil && bytesPerPixel != 4
+    }
+
+    /// Whether a mirror is set and every change since was written to it.
+    var mirrorIsWhole: Bool { mirror != nil && !mirrorMissed }
 
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
@@ -122,6 +165,7 @@ struct Compositor {
     /// frame keeps the canvas under it (disposal 3).
     private mutating func beginOnBlankCanvas(_ frame: FrameInfo) {
         isBlank = false
+        mirrorMissed = true
         let rect = frame.rect.clipped(toWidth: width, height: height)
         let canvasWidth = width, size = bytesPerPixel, clearWord = clearWord
         guard !rect.isEmpty, frame.disposal.effective != .restorePrevious else {
@@ -152,6 +196,18 @@ struct Compositor {
     ) {
         guard outcome.decodedAnything else { return }
         let frameHeight = frame.rect.height
+        // The whole rows from the top, in display order, as one rectangle:
+        // every row of an interlaced frame decoded in full, else the rows
+        // decoded; then the part of a row a frame cut short reached.
+        let wholeRows = frame.isInterlaced ? (outcome.rows == frameHeight ? frameHeight : 0) : outcome.rows
+        if wholeRows > 0, drawRect(frame, indices: indices, firstRow: 0, rows: 0..<wholeRows) {
+            guard outcome.partialPixels > 0 else { return }
+            drawRows(frame, indices: indices, firstRow: 0) { row in
+                row(FrameDecoder.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced),
+                    outcome.partialPixels)
+            }
+            return
+        }
         drawRows(frame, indices: indices, firstRow: 0) { row in
             for r in 0..<outcome.rows {
                 row(FrameDecoder.displayRow(r, height: frameHeight, interlaced: frame.isInterlaced), frame.rect.width)
@@ -168,9 +224,46 @@ struct Compositor {
     /// decoded a band at a time), clipped to the canvas.
     mutating func drawBand(_ frame: FrameInfo, rows: Range<Int>, indices: UnsafeBufferPointer<UInt8>) {
         assert(!frame.isInterlaced && indices.count >= rows.count * frame.rect.width)
+        guard !drawRect(frame, indices: indices, firstRow: rows.lowerBound, rows: rows) else { return }
         drawRows(frame, indices: indices, firstRow: rows.lowerBound) { row in
             for y in rows { row(y, frame.rect.width) }
         }
+    }
+
+    /// Draws the whole rows `rows` of the frame, one below the other from
+    /// row `rows.lowerBound` (whose indices start `indices`, each row's
+    /// `frame.rect.width` after the one above), clipped to the canvas, as
+    /// one rectangle with the vector kernel; returns `false`, drawing
+    /// nothing, where that kernel does not apply (no AVX-512 VBMI, three
+    /// bytes a pixel, or rows narrower than ``vectorRectMinimum``).
+    private mutating func drawRect(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, firstRow: Int, rows: Range<Int>
+    ) -> Bool {
+        #if arch(x86_64)
+        let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
+        guard drawsVectorRows, bytesPerPixel == 4, let source = indices.baseAddress,
+            left < width, min(frameWidth, width - left) >= Self.vectorRectMinimum
+        else { return false }
+        let columns = min(frameWidth, width - left)
+        // The rows that lie on the canvas.
+        let visible = rows.lowerBound..<max(rows.lowerBound, min(rows.upperBound, height - top))
+        guard !visible.isEmpty else { return true }
+        assert((visible.upperBound - firstRow) * frameWidth <= indices.count)
+        let canvasWidth = width, transparent = transparent, mirror = mirror
+        table.withEntries { _, planes in
+            canvas.withUnsafeMutableBytes { raw in
+                assert(((top + visible.upperBound - 1) * canvasWidth + left + columns) * 4 <= raw.count)
+                let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + (top + visible.lowerBound) * canvasWidth + left
+                let copy = mirror?.pixel(x: left, y: top + visible.lowerBound).assumingMemoryBound(to: UInt32.self)
+                gif_draw_rect_avx512_vbmi(
+                    source + (visible.lowerBound - firstRow) * frameWidth, frameWidth, columns, visible.count, out,
+                    canvasWidth, copy, (mirror?.bytesPerRow ?? 0) / 4, planes, Int32(transparent))
+            }
+        }
+        return true
+        #else
+        return false
+        #endif
     }
 
     /// Runs `rows`, which calls the function it is given with each row `y`
@@ -186,7 +279,7 @@ struct Compositor {
         let columns = min(frameWidth, width - frameRect.x)
         let transparent = transparent
         let canvasWidth = width, canvasHeight = height, top = frameRect.y, left = frameRect.x
-        let vector = drawsVectorRows, size = bytesPerPixel
+        let vector = drawsVectorRows, size = bytesPerPixel, mirror = mirror
         table.withEntries { words, planes in
             canvas.withUnsafeMutableBytes { raw in
                 let base = raw.baseAddress!
@@ -202,16 +295,19 @@ struct Compositor {
                         Self.drawRGBRow(from: from, count: n, to: out, words: words, transparent: transparent)
                         return
                     }
+                    let copy = mirror?.pixel(x: left, y: canvasY)
                     #if arch(x86_64)
                     // Rows shorter than half a group are quicker a word at a
                     // time than loading the table's 16 registers for them.
                     if vector, n >= Self.vectorRowMinimum {
-                        gif_draw_row_avx512_vbmi(
-                            from, n, out.assumingMemoryBound(to: UInt32.self), planes, Int32(transparent))
+                        gif_draw_rect_avx512_vbmi(
+                            from, n, n, 1, out.assumingMemoryBound(to: UInt32.self), n,
+                            copy?.assumingMemoryBound(to: UInt32.self), n, planes, Int32(transparent))
                         return
                     }
                     #endif
                     Self.drawRow(from: from, count: n, to: out, words: words, transparent: transparent)
+                    if let copy { Self.drawRow(from: from, count: n, to: copy, words: words, transparent: transparent) }
                 }
             }
         }
@@ -332,6 +428,7 @@ struct Compositor {
         // Nothing drawn is 0 rows and 0 pixels.
         let height = frame.rect.height, first = outcome.rows
         guard first < height else { return }
+        mirrorMissed = true
         let canvasWidth = width, size = bytesPerPixel, clearWord = clearWord
         canvas.withUnsafeMutableBytes { raw in
             for r in first..<height {
@@ -359,6 +456,9 @@ struct Compositor {
                     Self.clear(raw.baseAddress! + start, rect.width, size, clearWord)
                 }
             }
+            if let mirror, size == 4 {
+                for y in rect.y..<rect.y + rect.height { Self.clear(mirror.pixel(x: rect.x, y: y), rect.width, 4, clearWord) }
+            }
         case .restorePrevious:
             saved.withUnsafeBytes { saved in
                 canvas.withUnsafeMutableBytes { raw in
@@ -367,6 +467,11 @@ struct Compositor {
                     copyRows(
                         rect.height, of: rowBytes, from: saved.baseAddress!, stride: rowBytes,
                         to: raw.baseAddress! + (rect.y * width + rect.x) * size, stride: width * size)
+                }
+                if let mirror, size == 4 {
+                    copyRows(
+                        rect.height, of: rowBytes, from: saved.baseAddress!, stride: rowBytes,
+                        to: mirror.pixel(x: rect.x, y: rect.y), stride: mirror.bytesPerRow)
                 }
             }
         default:
@@ -398,6 +503,7 @@ struct Compositor {
     /// frames drawn since `other` was taken) only that is copied: a loop
     /// starting again over a large canvas where little moved copies little.
     mutating func restore(from other: Compositor, changedIn region: PixelRect? = nil) {
+        mirrorMissed = true
         if canvas.count == other.canvas.count {
             let width = width, size = bytesPerPixel
             canvas.withUnsafeMutableBytes { target in
@@ -438,6 +544,7 @@ struct Compositor {
     /// Goes back to the state before frame 0 (a transparent-black canvas,
     /// cleared as the first frame is drawn), keeping the canvas storage.
     mutating func rewind() {
+        mirrorMissed = true
         isBlank = true
         pending = nil
         changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -451,6 +558,7 @@ struct Compositor {
     func checkpoint() -> Compositor {
         var copy = self
         if pending?.disposal != .restorePrevious { copy.saved = [] }
+        copy.setMirror(nil)
         return copy
     }
 

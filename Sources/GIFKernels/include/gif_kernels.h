@@ -14,15 +14,21 @@
 /// vector path. Zen 4 and Intel from Ice Lake on have them.
 int gif_cpu_has_avx512_vbmi(void);
 
-/// Writes `count` pixels for the palette indices at `from` to the 32-bit
-/// pixels at `out`, skipping the `transparent` index (none when negative),
-/// 64 at a time with AVX-512 VBMI. Call only when
-/// `gif_cpu_has_avx512_vbmi()` says so.
+/// Writes `rows` rows of `count` pixels for the palette indices at `from`
+/// (rows `fromStride` bytes apart) to the 32-bit pixels at `out` (rows
+/// `outStride` pixels apart), skipping the `transparent` index (none when
+/// negative), 64 at a time with AVX-512 VBMI, the colour table loaded once
+/// for the whole rectangle. Call only when `gif_cpu_has_avx512_vbmi()` says
+/// so.
 ///
 /// `planes` is the colour table as four planes of 256 bytes: byte `k` of
 /// entry `i` at `planes[256 * k + i]`. A row shorter than 64 is read and
-/// written under a mask: no byte past `count` is touched.
-void gif_draw_row_avx512_vbmi(const uint8_t *from, long count, uint32_t *out, const uint8_t *planes, int transparent);
+/// written under a mask: no byte past `count` is touched. When `copy` is not
+/// null, every pixel written to `out` is written to `copy` too, rows
+/// `copyStride` pixels apart.
+void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count, long rows, uint32_t *out,
+                               long outStride, uint32_t *copy, long copyStride, const uint8_t *planes,
+                               int transparent);
 
 /// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
 /// from bit `bit` of the code stream at `data` (`readable` bytes may be

@@ -59,19 +59,31 @@ final class HostTickList: Sendable {
 
     /// Ticks every member to host time `time`, on the calling thread when
     /// they are all players (`nil` when one is a playlist: use ``tick(to:)``).
+    ///
+    /// The players are ticked with this list's lock held: one lock for the
+    /// whole tick, and the members and the list of changed ones used in
+    /// place. A player's tick takes its own lock and never this one (it
+    /// delivers events to streams and asks its source for frames), so the
+    /// order is always this list, then a player.
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
-        guard var tick = begin(playersOnly: true) else { return nil }
-        for entry in tick.entries {
-            guard case .player(let core, let offset) = entry.ticker else { continue }
-            tick.record(entry.id, Self.step(core, offset: offset, to: time))
+        state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
+            guard state.playlists == 0 else { return nil }
+            state.changed.removeAll(keepingCapacity: true)
+            var next: Duration?
+            for entry in state.entries {
+                guard case .player(let core, let offset) = entry.ticker else { continue }
+                let step = Self.step(core, offset: offset, to: time)
+                if step.moved { state.changed.append(entry.id) }
+                if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
+            }
+            return (state.changed, next)
         }
-        return end(tick)
     }
 
     /// Ticks every member to host time `time`: players on the calling
     /// thread, playlists one call away.
     func tick(to time: Duration) async -> (changed: [ObjectIdentifier], next: Duration?) {
-        var tick = begin(playersOnly: false)!
+        var tick = begin()
         for entry in tick.entries {
             switch entry.ticker {
             case .player(let core, let offset): tick.record(entry.id, Self.step(core, offset: offset, to: time))
@@ -99,16 +111,13 @@ final class HostTickList: Sendable {
     }
 
     /// The members, and the list of changed ones taken out of the lock (so
-    /// filling it copies nothing); `nil` when `playersOnly` and a member is
-    /// a playlist.
-    private func begin(playersOnly: Bool) -> Tick? {
+    /// filling it copies nothing).
+    private func begin() -> Tick {
         var changed: [ObjectIdentifier] = []
-        let entries = state.withLock { state -> [Entry]? in
-            guard !playersOnly || state.playlists == 0 else { return nil }
+        let entries = state.withLock { state -> [Entry] in
             swap(&changed, &state.changed)
             return state.entries
         }
-        guard let entries else { return nil }
         changed.removeAll(keepingCapacity: true)
         return Tick(entries: entries, changed: changed)
     }

@@ -7,7 +7,8 @@ import Testing
 /// so that every pixel is known: a 256-entry palette whose entry `i` is
 /// (i, 255 − i, 7i mod 256), rows of 203 pixels (three groups of 64 and a
 /// tail of 11), every index 0–255, a frame clipped by the canvas's right edge
-/// with a transparent index, and a frame narrower than one group.
+/// with a transparent index, frames narrower than one group, and a sprite
+/// with every other pixel transparent.
 @Suite struct CompositorRowTests {
     static let width = 203, height = 7
     static let palette: [[UInt8]] = (0..<256).map { [UInt8($0), UInt8(255 - $0), UInt8(($0 * 7) & 255)] }
@@ -34,7 +35,23 @@ import Testing
               transparent: transparent),
         // Narrower than one group of 64, no transparency.
         Frame(x: 3, y: 2, width: 5, height: 3, indices: (0..<15).map { UInt8(241 + $0) }, transparent: nil),
+        // A sprite: 16 wide (the narrowest rectangle drawn as one with the
+        // vector path), every other pixel of a checkerboard transparent.
+        Frame(x: 40, y: 2, width: 16, height: 5, indices: checkerboard(), transparent: transparent),
+        // 37 wide, cut by the canvas's right edge to 23 and its bottom to 3
+        // rows: one masked group a row, a run of transparent pixels on the left.
+        Frame(x: 180, y: 4, width: 37, height: 6, indices: leftTransparent(), transparent: transparent),
     ]
+
+    /// 16 × 5 indices, the transparent one where x + y is even.
+    static func checkerboard() -> [UInt8] {
+        (0..<80).map { (i: Int) -> UInt8 in (i % 16 + i / 16) % 2 == 0 ? transparent : UInt8((i * 11 + 3) & 255) }
+    }
+
+    /// 37 × 6 indices, the first 9 of each row the transparent one.
+    static func leftTransparent() -> [UInt8] {
+        (0..<222).map { (i: Int) -> UInt8 in i % 37 < 9 ? transparent : UInt8((i * 5 + 200) & 255) }
+    }
 
     static func gif() -> [UInt8] {
         var builder = GIFBuilder(width: width, height: height, palette: palette)
