@@ -27,9 +27,10 @@ import Synchronization
 /// decode). When the GIF's indices need less than the index budget, the
 /// rest goes to the checkpoint budget. At a display size, indices are kept
 /// only when they take fewer bytes than the small frames they stand for (a
-/// 1000 × 175 GIF in a 160-point cell keeps its 18 KB small frames, not
-/// 175 KB of indices a frame), and no unused share goes to checkpoints: a
-/// cell plays forward. Checkpoints (whole canvases) bound
+/// 1000 × 175 GIF of busy frames in a 160-point cell keeps its 18 KB small
+/// frames, not 175 KB of indices a frame; one whose frames are mostly one
+/// index keeps them as runs of a few KB), and no unused share goes to
+/// checkpoints: a cell plays forward. Checkpoints (whole canvases) bound
 /// how far back a jump resumes. The composited canvases themselves stay in
 /// the player's `FrameCache`. So a source holds at most
 /// the `DecodingBudget`'s bytes of decoding state, plus its
@@ -64,6 +65,8 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     private let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
     /// See ``indexRequestCount``.
     private let indexRequests = Atomic<Int>(0)
+    /// The frames giflib decoded at creation to choose the index tier.
+    private let probeDecodes: Int
 
     /// Wraps an opened image; `budget` bounds the canvases kept to make
     /// jumps back cheap (its checkpoints) and the frames' palette indices
@@ -75,7 +78,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// With a `displaySize`, frames are composited at full size on the
     /// seeker's canvas and resampled (`BoxFilter`) straight into the
     /// frame the cache holds; the source then reports that frame's size as
-    /// its canvas.
+    /// its canvas. When the GIF's indices as they are would take more
+    /// bytes than its frames at that size, frame 0 is decoded here, on the
+    /// calling thread, to see how small the indices keep (see the type's
+    /// notes on the index budget).
     public init(
         image: GIFImage, budget: DecodingBudget = .default,
         executor: FrameDecodeExecutor = .shared, pixelFormat: PixelFormat = .rgba8,
@@ -86,22 +92,46 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.pixelFormat = pixelFormat
         self.executor = executor
         (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
-        // Indices are kept only where they take fewer bytes than the frames
-        // they stand for: always at full size, but not for a large GIF shown
-        // in a small cell, whose small frames are cheaper to keep (and cost
-        // nothing to show again).
-        let indexNeed = image.info.framePixelCount
-        let frameBytes = (filter?.width ?? image.info.canvasSize.width) * (filter?.height ?? image.info.canvasSize.height) * 4
         let indexBudget = max(0, budget.indexBytes)
         self.askedBudget = budget
-        self.indexBudget = indexNeed < frameBytes * image.info.frameCount ? min(indexBudget, indexNeed) : 0
-        self.indices = FrameIndexCache(budget: self.indexBudget)
+        (self.indices, self.probeDecodes) = Self.indexTier(of: image, budget: indexBudget, filter: filter)
+        self.indexBudget = indices.budget
         // At full size the indices' unused share goes to seek checkpoints; a
         // display-size source is a cell of a feed, which plays forward, so
         // its share is left to the frames.
         self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
+    }
+
+    /// The index tier of a source of `image` with `budget` bytes for
+    /// indices, and the frames giflib decoded to choose it.
+    ///
+    /// Indices are kept only where they take fewer bytes than the frames
+    /// they stand for: always at full size. At a display size, when the
+    /// indices as they are take more bytes than the small frames (a large
+    /// GIF in a small cell), what they would take is known only from
+    /// decoded frames, as a whole frame mostly one index is kept as runs
+    /// (often a hundredth of it). Frame 0 is decoded here (and kept when it
+    /// fits) and its runs' bytes per byte of its LZW data stand for every
+    /// frame's: when the file's frames would take fewer bytes so than the
+    /// small frames, the tier keeps every frame that takes fewer bytes than
+    /// its small frame, up to the small frames' bytes in all, and the
+    /// player draws from the indices. Otherwise the tier keeps nothing:
+    /// the small frames are cheaper to keep (and cost nothing to show
+    /// again).
+    private static func indexTier(of image: GIFImage, budget: Int, filter: BoxFilter?) -> (FrameIndexCache, Int) {
+        let indexNeed = image.info.framePixelCount
+        let frameBytes = filter?.outputByteCount ?? image.info.canvasSize.area * 4
+        let framesBytes = frameBytes * image.info.frameCount
+        if indexNeed < framesBytes { return (FrameIndexCache(budget: min(budget, indexNeed)), 0) }
+        guard filter != nil, budget > 0, let first = image.info.frames.first else { return (FrameIndexCache(budget: 0), 0) }
+        let tier = FrameIndexCache(budget: min(budget, framesBytes), largestEntry: frameBytes - 1)
+        let decoder = FrameIndexDecoder()
+        let runs = decoder.measureRuns(tier, frame: 0, of: image)
+        let encoded = image.info.frames.reduce(0) { $0 + max(0, $1.dataEnd - $1.dataOffset) }
+        let estimate = runs.map { Double($0) * Double(encoded) / Double(max(1, first.dataEnd - first.dataOffset)) }
+        return (estimate.map { $0 < Double(framesBytes) } ?? false ? tier : FrameIndexCache(budget: 0), decoder.decodeCount)
     }
 
     /// The display size and the filter for a canvas: none when the canvas
@@ -127,6 +157,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.indexBudget = max(0, budget.indexBytes)
         self.askedBudget = budget
         self.indices = FrameIndexCache(budget: self.indexBudget)
+        self.probeDecodes = 0
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
@@ -169,7 +200,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The frames giflib has decoded for this source so far, across
     /// releases. A player looping over a GIF whose indices fit the index
     /// budget sees it stop growing after the first loop.
-    public var decodeCount: Int { scheduler.holdings.decodeCount }
+    public var decodeCount: Int { probeDecodes + scheduler.holdings.decodeCount }
 
     /// The number of frames the scan found (stored: a drawer and its
     /// player's ticks read it on every frame).

@@ -1,4 +1,8 @@
 #include "pixel_kernels.h"
+#include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 /// Output columns summed at once: the sums live on the stack (16 KiB),
 /// whatever the output width.
@@ -150,6 +154,28 @@ static inline void add_row_16(uint16_t *sums, const uint8_t *row, intptr_t count
     for (; i < count; i++) sums[i] = (uint16_t)((first ? 0 : sums[i]) + row[i] * weight);
 }
 
+/// Adds `weight_a` times each of `count` bytes at `a` and `weight_b`
+/// times each at `b` into `sums` as ``add_row_16`` does each: one pass over
+/// the sums for two source rows.
+static inline void add_rows_16(
+    uint16_t *sums, const uint8_t *a, const uint8_t *b, intptr_t count, uint16_t weight_a, uint16_t weight_b,
+    int first) {
+    intptr_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        bytes_16 x, y;
+        __builtin_memcpy(&x, a + i, 16);
+        __builtin_memcpy(&y, b + i, 16);
+        shorts_16 product = __builtin_convertvector(x, shorts_16) * weight_a + __builtin_convertvector(y, shorts_16) * weight_b;
+        if (!first) {
+            shorts_16 sum;
+            __builtin_memcpy(&sum, sums + i, 32);
+            product += sum;
+        }
+        __builtin_memcpy(sums + i, &product, 32);
+    }
+    for (; i < count; i++) sums[i] = (uint16_t)((first ? 0 : sums[i]) + a[i] * weight_a + b[i] * weight_b);
+}
+
 /// Adds `weight` times each of `count` pixels at `row` into `sums`
 /// (32-bit lanes, two pixels at a time), colour also times alpha when
 /// `straight` (a constant in each caller), or sets them when `first`.
@@ -204,18 +230,30 @@ static inline void column_span(
     const uint8_t *source, intptr_t source_width, \
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights, \
     const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights, \
-    int64_t area, const int premultiplied, const int short_sums, \
+    int64_t area, const int premultiplied, const int short_sums, const int paired, \
     intptr_t x0, intptr_t y0, intptr_t width, intptr_t height, \
     uint8_t *target, intptr_t bytes_per_row
 #define BOX_FILTER_32_ARGUMENTS \
     source, source_width, column_starts, column_indices, column_weights, row_starts, row_indices, row_weights, \
-    area, premultiplied, short_sums, x0, y0, width, height, target, bytes_per_row
+    area, premultiplied, short_sums, paired, x0, y0, width, height, target, bytes_per_row
 static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_32_PARAMETERS) {
-    // Either kind of sum, 4 per source column.
+    // Either kind of sum, 4 per source column, and two columns more that
+    // pairs of taps may read past the last (by weight 0): zeroed, so that
+    // they are never read unset.
     union {
-        uint16_t shorts[span_limit * 4];
+        uint16_t shorts[(span_limit + 2) * 4];
         int32_t ints[span_limit * 4];
     } down;
+    memset(&down, 0, sizeof down);
+#if defined(__x86_64__)
+    // For paired taps, each output column of a pass as up to four taps
+    // from one start, weights packed in pairs (0 past its last tap): read
+    // without a loop whose trip count changes from column to column (2, 3,
+    // 2, 2, 3 … for 245 → 200), which costs a mispredicted branch every
+    // few pixels.
+    int32_t tap_at[span_limit];
+    int32_t tap_weights[span_limit][2];
+#endif
     const double area_inverse = 1.0 / (double)area;
     const int32_t whole = (int32_t)area;
     const divisor by_area = make_divisor(whole);
@@ -225,7 +263,7 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
         column_span(column_starts, column_indices, cx, 1, &low, &high);
         if (high >= low && high - low >= span_limit) return 0;
         count = 1;
-        while (cx + count < x0 + width) {
+        while (cx + count < x0 + width && count < span_limit) {
             intptr_t next_low, next_high;
             column_span(column_starts, column_indices, cx + count, 1, &next_low, &next_high);
             if (next_high >= next_low) {
@@ -237,9 +275,40 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
             count++;
         }
         const intptr_t span = high >= low ? high - low + 1 : 0;
+#if defined(__x86_64__)
+        // 0: taps summed in a loop; else the pairs every column reads.
+        intptr_t fixed_pairs = 0;
+        if (paired) {
+            intptr_t most = 0;
+            for (intptr_t i = 0; i < count; i++) {
+                const intptr_t taps = column_starts[cx + i + 1] - column_starts[cx + i];
+                if (taps > most) most = taps;
+            }
+            if (most > 0 && most <= 4) {
+                fixed_pairs = most <= 2 ? 1 : 2;
+                for (intptr_t i = 0; i < count; i++) {
+                    const intptr_t first = column_starts[cx + i], last = column_starts[cx + i + 1];
+                    uint32_t w[4] = {0, 0, 0, 0};
+                    for (intptr_t k = first; k < last; k++) w[k - first] = (uint32_t)column_weights[k];
+                    tap_at[i] = last > first ? (int32_t)((column_indices[first] - low) * 4) : 0;
+                    tap_weights[i][0] = (int32_t)(w[1] << 16 | w[0]);
+                    tap_weights[i][1] = (int32_t)(w[3] << 16 | w[2]);
+                }
+            }
+        }
+#endif
         for (intptr_t oy = y0; oy < y0 + height; oy++) {
             const intptr_t first_row = row_starts[oy], end_row = row_starts[oy + 1];
-            for (intptr_t r = first_row; r < end_row; r++) {
+            intptr_t r = first_row;
+            if (short_sums) {
+                // Two rows a pass over the sums, then the odd one.
+                for (; r + 1 < end_row; r += 2) {
+                    add_rows_16(down.shorts, source + (row_indices[r] * source_width + low) * 4,
+                                source + (row_indices[r + 1] * source_width + low) * 4, span * 4,
+                                (uint16_t)row_weights[r], (uint16_t)row_weights[r + 1], r == first_row);
+                }
+            }
+            for (; r < end_row; r++) {
                 const uint8_t *row = source + (row_indices[r] * source_width + low) * 4;
                 if (short_sums) {
                     add_row_16(down.shorts, row, span * 4, (uint16_t)row_weights[r], r == first_row);
@@ -253,6 +322,35 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
             for (intptr_t i = 0; i < count; i++) {
                 lanes h = {0, 0, 0, 0};
                 // An output row that reads no source row has sums of 0.
+#if defined(__x86_64__)
+                if (fixed_pairs && end_row > first_row) {
+                    const uint16_t *at = down.shorts + tap_at[i];
+                    const __m128i two = _mm_loadu_si128((const __m128i *)at);
+                    __m128i sums = _mm_madd_epi16(
+                        _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8)), _mm_set1_epi32(tap_weights[i][0]));
+                    if (fixed_pairs == 2) {
+                        const __m128i next = _mm_loadu_si128((const __m128i *)(at + 8));
+                        sums = _mm_add_epi32(sums, _mm_madd_epi16(
+                            _mm_unpacklo_epi16(next, _mm_srli_si128(next, 8)), _mm_set1_epi32(tap_weights[i][1])));
+                    }
+                    memcpy(&h, &sums, 16);
+                } else if (paired && end_row > first_row) {
+                    // Two taps at once: the sums of two neighbouring columns
+                    // interleaved by channel, each pair multiplied by its
+                    // two weights and added in one instruction.
+                    __m128i sums = _mm_setzero_si128();
+                    const intptr_t last = column_starts[cx + i + 1];
+                    for (intptr_t k = column_starts[cx + i]; k < last; k += 2) {
+                        const intptr_t at = (column_indices[k] - low) * 4;
+                        const __m128i two = _mm_loadu_si128((const __m128i *)(down.shorts + at));
+                        const __m128i by_channel = _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8));
+                        const uint32_t w0 = (uint32_t)column_weights[k];
+                        const uint32_t w1 = k + 1 < last ? (uint32_t)column_weights[k + 1] : 0;
+                        sums = _mm_add_epi32(sums, _mm_madd_epi16(by_channel, _mm_set1_epi32((int32_t)(w1 << 16 | w0))));
+                    }
+                    memcpy(&h, &sums, 16);
+                } else
+#endif
                 if (end_row > first_row) {
                     for (intptr_t k = column_starts[cx + i]; k < column_starts[cx + i + 1]; k++) {
                         const intptr_t at = (column_indices[k] - low) * 4;
@@ -297,6 +395,35 @@ static int box_filter_32(BOX_FILTER_32_PARAMETERS) {
 static int box_filter_32(BOX_FILTER_32_PARAMETERS) { return box_filter_32_body(BOX_FILTER_32_ARGUMENTS); }
 #endif
 
+/// Whether output columns `x0 ..< x0 + width` can sum their 16-bit sums
+/// down two taps at once as signed 16-bit products (x86-64's
+/// multiply-add): every sum down below 2^15 (no output row's weights add up
+/// to more than 128, `row_total`), every column weight below 2^15, and each
+/// output column's taps neighbouring source columns in order (as an area
+/// average's and a bilinear upscale's are).
+static int pairs_taps(
+    const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights, intptr_t x0,
+    intptr_t width, int64_t row_total) {
+#if defined(__x86_64__)
+    if (row_total > 128) return 0;
+    for (intptr_t o = x0; o < x0 + width; o++) {
+        for (intptr_t k = column_starts[o]; k < column_starts[o + 1]; k++) {
+            if (column_weights[k] < 0 || column_weights[k] > INT16_MAX) return 0;
+            if (k > column_starts[o] && column_indices[k] != column_indices[k - 1] + 1) return 0;
+        }
+    }
+    return 1;
+#else
+    (void)column_starts;
+    (void)column_indices;
+    (void)column_weights;
+    (void)x0;
+    (void)width;
+    (void)row_total;
+    return 0;
+#endif
+}
+
 void pixel_box_filter(
     const uint8_t *source, intptr_t source_width,
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,
@@ -319,15 +446,18 @@ void pixel_box_filter(
         }
         const int short_sums = premultiplied && row_total <= 257;
         int done;
-        if (short_sums) {
+        if (short_sums && pairs_taps(column_starts, column_indices, column_weights, x0, width, row_total)) {
             done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 1, x0, y0, width, height, target, bytes_per_row);
+                                 row_indices, row_weights, area, 1, 1, 1, x0, y0, width, height, target, bytes_per_row);
+        } else if (short_sums) {
+            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
+                                 row_indices, row_weights, area, 1, 1, 0, x0, y0, width, height, target, bytes_per_row);
         } else if (premultiplied) {
             done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 0, x0, y0, width, height, target, bytes_per_row);
+                                 row_indices, row_weights, area, 1, 0, 0, x0, y0, width, height, target, bytes_per_row);
         } else {
             done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 0, 0, x0, y0, width, height, target, bytes_per_row);
+                                 row_indices, row_weights, area, 0, 0, 0, x0, y0, width, height, target, bytes_per_row);
         }
         if (done) return;
     }

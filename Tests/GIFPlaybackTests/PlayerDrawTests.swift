@@ -219,6 +219,61 @@ import Testing
         #expect(checked > 0, "no animation checked")
     }
 
+    /// A large GIF in a small cell whose indices as they are take more
+    /// bytes than its small frames, but whose frames are mostly one index
+    /// (sample_big.gif: 259 whole 1000 × 175 frames, 175,000 indices each
+    /// against 28,000 bytes a 200 × 35 frame): kept as runs they take less
+    /// than the small frames, so the source keeps them and the host's
+    /// buffer is drawn from them, each frame decoded once.
+    @Test func displaySizeKeepsIndicesThatShrinkToRunsAndDrawsThem() async throws {
+        let path = DrawingPlayerTests.corpus.appendingPathComponent("image-gif/samples/sample_big.gif").path
+        let image = try GIFImage(contentsOf: path)
+        let canvas = image.info.canvasSize
+        try #require(canvas.width == 1000 && canvas.height == 175 && image.info.frameCount == 259)
+        let size = DisplaySize(maxWidth: 200, maxHeight: 200)
+        let source = try #require(GIFFrameSource(image: image, executor: Self.executor).displaying(at: size) as? GIFFrameSource)
+        let frameBytes = 200 * 35 * 4 // the small frame's bytes
+        #expect(source.canvasWidth == 200 && source.canvasHeight == 35)
+        #expect(image.info.framePixelCount > frameBytes * image.info.frameCount)
+        let (decoded, arrivals) = AsyncStream<Void>.makeStream()
+        let made = source.makeDrawer(notifying: { arrivals.yield() })
+        let drawer = try #require(made)
+        var frames = image.makeFrameIterator()
+        var expected: [[UInt8]] = []
+        for _ in 0..<4 {
+            let full = try #require(try frames.next())
+            expected.append(Self.boxFilter(full.pixels, width: canvas.width, height: canvas.height, to: (200, 35),
+                                           premultiplied: false))
+        }
+        var buffer = HostBuffer(width: 200, height: 35)
+        var waits = decoded.makeAsyncIterator()
+        var firstPassDecodes = 0
+        for (step, index) in [0, 1, 2, 3, 0, 1, 2, 3].enumerated() {
+            if step == 4 { firstPassDecodes = source.decodeCount }
+            while true {
+                let stride = buffer.bytesPerRow
+                let result = try buffer.bytes.withUnsafeMutableBytes { try drawer.draw(frame: index, into: $0, bytesPerRow: stride) }
+                if case .late = result {
+                    // Asked for by the draw; the decode-ahead says when it stored one.
+                    guard await waits.next() != nil else { break }
+                    continue
+                }
+                guard case .drawn(index, _, true) = result else {
+                    Issue.record("frame \(index): \(result)")
+                    return
+                }
+                break
+            }
+            #expect(buffer.pixels == expected[index], "frame \(index)")
+        }
+        // The second pass decodes nothing: drawn from what is held (frame 0,
+        // too busy to keep, among the frames passed on to the drawer), in
+        // fewer bytes than the small frames of the frames decoded (frame 0
+        // once more to choose).
+        #expect(firstPassDecodes >= 5 && source.decodeCount == firstPassDecodes)
+        #expect((1..<frameBytes * (firstPassDecodes - 1)).contains(source.indexBytes))
+    }
+
     /// Every content mode, with crops, HiDPI scales and both upscalings:
     /// the buffer the player draws into, step by step writing only the
     /// changed rectangles, holds what a full redraw of each frame makes;

@@ -70,7 +70,10 @@ package final class FrameIndexCache: Sendable {
     package static let passingLimit = 8
 
     /// The most bytes of indices held.
-    let budget: Int
+    package let budget: Int
+    /// The most bytes one frame's entry may take to be stored within the
+    /// budget: a larger one is only ever passed on (see ``init(budget:largestEntry:)``).
+    let largestEntry: Int
     private let table: LockedState<Table>
     /// Whether frames past the budget are kept as passing: set once a
     /// drawing seeker reads from this cache.
@@ -83,8 +86,14 @@ package final class FrameIndexCache: Sendable {
     /// for the drawing seekers that read from this cache.
     package func keepPassingFrames() { keepsPassing.store(true, ordering: .relaxed) }
 
-    package init(budget: Int) {
+    /// A cache of at most `budget` bytes of indices, storing within it only
+    /// entries of at most `largestEntry` bytes: a display-size source keeps
+    /// a frame's indices only where they take fewer bytes than the small
+    /// frame they stand for, so a frame whose indices do not shrink to
+    /// runs is decoded again rather than kept larger than its frame.
+    package init(budget: Int, largestEntry: Int = .max) {
         self.budget = max(0, budget)
+        self.largestEntry = max(0, largestEntry)
         table = LockedState(Table(limit: self.budget))
     }
 
@@ -172,7 +181,9 @@ package final class FrameIndexCache: Sendable {
             && outcome.rows == frame.rect.height
         let fits = table.withLock { table -> Bool? in
             if frame.index < table.entries.count, table.entries[frame.index] != nil { return nil }
-            if table.byteCount + area <= table.limit || (runnable && table.byteCount < table.limit) { return true }
+            if (table.byteCount + area <= table.limit && area <= largestEntry) || (runnable && table.byteCount < table.limit) {
+                return true
+            }
             return passing && !table.passing.contains(where: { $0.index == frame.index }) ? false : nil
         }
         guard let fits else { return }
@@ -183,7 +194,7 @@ package final class FrameIndexCache: Sendable {
             Entry(indices: Array(whole), outcome: outcome)
         }
         table.withLock { table in
-            if fits, table.byteCount + entry.indices.count <= table.limit {
+            if fits, table.byteCount + entry.indices.count <= table.limit, entry.indices.count <= largestEntry {
                 if frame.index >= table.entries.count {
                     table.entries.append(contentsOf: repeatElement(nil, count: frame.index + 1 - table.entries.count))
                 }

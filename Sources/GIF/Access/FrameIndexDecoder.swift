@@ -29,4 +29,23 @@ package final class FrameIndexDecoder {
         decoder.withIndices { cache.offer(frame, indices: $0, outcome: outcome) }
         return true
     }
+
+    /// Decodes frame `index` of `image` and offers its indices to `cache`
+    /// as ``fill(_:frame:of:)`` does (whether or not `cache` holds them),
+    /// and returns the bytes they take as runs (``IndexRuns``), whatever
+    /// their share of the frame: `nil` when there is no such frame or its
+    /// data did not decode whole.
+    package func measureRuns(_ cache: FrameIndexCache, frame index: Int, of image: GIFImage) -> Int? {
+        guard image.info.frames.indices.contains(index) else { return nil }
+        let frame = image.info.frames[index]
+        decodeCount += 1
+        let decoder = decoder
+        let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
+        return decoder.withIndices { indices -> Int? in
+            cache.offer(frame, indices: indices, outcome: outcome)
+            let whole = outcome.failure == nil && outcome.partialPixels == 0 && outcome.rows == frame.rect.height
+            guard whole, indices.count >= frame.rect.area else { return nil }
+            return IndexRuns.encodedCount(UnsafeBufferPointer(rebasing: indices[..<frame.rect.area]))
+        }
+    }
 }

@@ -24,10 +24,44 @@ enum IndexRuns {
     /// an eighth of their bytes (``keptFraction``: then they are kept as
     /// they are).
     static func encode(_ indices: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let count = indices.count, limit = count / keptFraction
+        let limit = indices.count / keptFraction
         guard limit > 0 else { return nil }
         var encoded: [UInt8] = []
         encoded.reserveCapacity(min(limit, 4096))
+        guard write(indices, into: &encoded, limit: limit) else { return nil }
+        // Exactly its size: the reserve above may be far larger.
+        return [UInt8](unsafeUninitializedCapacity: encoded.count) { buffer, initialized in
+            initialized = buffer.initialize(fromContentsOf: encoded)
+        }
+    }
+
+    /// The bytes `indices` encoded take, whatever their share of them:
+    /// how well a frame keeps as runs, counted without building them.
+    static func encodedCount(_ indices: UnsafeBufferPointer<UInt8>) -> Int {
+        var counter = Counter()
+        _ = write(indices, into: &counter, limit: .max)
+        return counter.count
+    }
+
+    /// Where ``write(_:into:limit:)`` puts the encoding: an array of its
+    /// bytes, or a ``Counter`` of them.
+    protocol Sink {
+        var count: Int { get }
+        mutating func append(_ byte: UInt8)
+        mutating func append(contentsOf bytes: Slice<UnsafeBufferPointer<UInt8>>)
+    }
+
+    /// Counts the bytes appended.
+    struct Counter: Sink {
+        private(set) var count = 0
+        mutating func append(_ byte: UInt8) { count += 1 }
+        mutating func append(contentsOf bytes: Slice<UnsafeBufferPointer<UInt8>>) { count += bytes.count }
+    }
+
+    /// Appends `indices` encoded to `sink`; returns `false`, stopping
+    /// early, once it passes `limit` bytes.
+    private static func write<S: Sink>(_ indices: UnsafeBufferPointer<UInt8>, into encoded: inout S, limit: Int) -> Bool {
+        let count = indices.count
         var literalStart = 0, index = 0
         func appendLiterals(upTo end: Int) {
             var start = literalStart
@@ -40,8 +74,7 @@ enum IndexRuns {
         }
         while index < count {
             let value = indices[index]
-            var end = index + 1
-            while end < count, indices[end] == value { end += 1 }
+            let end = runEnd(indices, from: index + 1, of: value)
             let run = end - index
             if run >= 3 {
                 appendLiterals(upTo: index)
@@ -53,16 +86,29 @@ enum IndexRuns {
                 }
                 encoded.append(value)
                 literalStart = end
-                if encoded.count > limit { return nil }
+                if encoded.count > limit { return false }
             }
             index = end
         }
         appendLiterals(upTo: count)
-        guard encoded.count <= limit else { return nil }
-        // Exactly its size: the reserve above may be far larger.
-        return [UInt8](unsafeUninitializedCapacity: encoded.count) { buffer, initialized in
-            initialized = buffer.initialize(fromContentsOf: encoded)
+        return encoded.count <= limit
+    }
+
+    /// The first index from `start` on that is not `value` (the count when
+    /// none is): eight bytes compared at a time, as a whole frame's runs
+    /// (a background hundreds of pixels long) are most of what is scanned.
+    @inline(__always)
+    private static func runEnd(_ indices: UnsafeBufferPointer<UInt8>, from start: Int, of value: UInt8) -> Int {
+        guard let base = indices.baseAddress else { return start }
+        let count = indices.count, pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        var end = start
+        while end + 8 <= count {
+            let differences = UInt64(littleEndian: UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) ^ pattern
+            if differences != 0 { return end + differences.trailingZeroBitCount / 8 }
+            end += 8
         }
+        while end < count, base[end] == value { end += 1 }
+        return end
     }
 
     /// Reads encoded indices in order into buffers of any size, a band of
@@ -123,3 +169,5 @@ enum IndexRuns {
         }
     }
 }
+
+extension [UInt8]: IndexRuns.Sink {}

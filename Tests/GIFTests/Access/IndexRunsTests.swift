@@ -38,6 +38,50 @@ struct IndexRunsTests {
         }
     }
 
+    /// The bytes the format takes for `values`, counted from its rules: a
+    /// run of 3 to 129 equal values two bytes, a longer one six, and the
+    /// values between runs one byte each and one more per 128 of them.
+    static func formatCount(_ values: [UInt8]) -> Int {
+        var count = 0, literals = 0, index = 0
+        func flush() {
+            count += literals + (literals + 127) / 128
+            literals = 0
+        }
+        while index < values.count {
+            var end = index + 1
+            while end < values.count, values[end] == values[index] { end += 1 }
+            if end - index >= 3 {
+                flush()
+                count += end - index <= 129 ? 2 : 6
+            } else {
+                literals += end - index
+            }
+            index = end
+        }
+        flush()
+        return count
+    }
+
+    @Test("Runs of every length from 1 to 40, starting at every offset in a word, end where their values change")
+    func runLengthsAndOffsets() {
+        for offset in 0..<9 {
+            for length in 1...40 {
+                for tail in [0, 1, 2, 3, 7, 8, 9, 300] {
+                    // `offset` literals, the run, then `tail` values of
+                    // another, which may themselves be a run.
+                    let values = (0..<offset).map { UInt8($0 % 2 + 1) } + [UInt8](repeating: 5, count: length)
+                        + [UInt8](repeating: 6, count: tail)
+                    let counted = values.withUnsafeBufferPointer { IndexRuns.encodedCount($0) }
+                    #expect(counted == Self.formatCount(values), "\(offset) + \(length) + \(tail)")
+                    if let encoded = Self.encode(values) {
+                        #expect(encoded.count == counted)
+                        #expect(Self.decode(encoded, count: values.count, chunk: 7) == values)
+                    }
+                }
+            }
+        }
+    }
+
     @Test("A literal stretch is split every 128 values")
     func longLiterals() throws {
         let literals = (0..<300).map { UInt8($0 % 2) }

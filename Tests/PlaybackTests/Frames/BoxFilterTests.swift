@@ -134,10 +134,13 @@ struct BoxFilterTests {
     /// Sources of `width` × `height` shrunk to one pixel, so that every
     /// weight is 1 and the divisor is the area: up to 33,024, the largest
     /// area summed in 32-bit lanes, in both shapes a pass takes (rows
-    /// summed down in 16-bit lanes, up to 257 rows, and in 32-bit lanes).
+    /// summed down in 16-bit lanes, up to 257 rows, and in 32-bit lanes;
+    /// on x86-64, sums down below 2^15, up to 128 rows, are summed across
+    /// two columns at a time as signed 16-bit products: 5 × 128 and 5 × 129
+    /// sit either side of that).
     static let divisorShapes: [(Int, Int)] = [
         (1, 1), (2, 1), (3, 1), (7, 1), (255, 1), (256, 1), (257, 1), (1_000, 1), (1, 258), (3, 300), (100, 41),
-        (1_024, 32), (129, 256),
+        (1_024, 32), (129, 256), (5, 128), (5, 129),
     ]
 
     @Test("Means landing on a whole number or half-way round exactly, for every divisor a 32-bit pass takes", arguments: [false, true])
