@@ -243,16 +243,22 @@ enum RealTimeGrid {
     static func probe(seconds: Double) async throws {
         let clock = ContinuousClock()
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: FeedPath.budgetBytes))
-        let epoch = clock.now
         var configuration = PlayerConfiguration()
         configuration.loop = .forever
         let group = GroupDriver(clock: clock)
         var players: [Player<ContinuousClock.Instant>] = []
         var buffers: [UnsafeMutableRawBufferPointer] = []
+        // The files are opened first and the grid's epoch taken after: a
+        // host starts its cells once they are set up, and frames due
+        // while the files were still being opened would count as late.
+        var caches: [FrameCache] = []
         for path in NineGrid.files() {
-            let cache = try await pool.cache(for: path, displaySize: cell) {
+            caches.append(try await pool.cache(for: path, displaySize: cell) {
                 try GIFFrameSource(readingFramesFromFileAt: path, pixelFormat: .premultipliedBGRA8)
-            }
+            })
+        }
+        let epoch = clock.now
+        for cache in caches {
             let player = try Player(source: cache.source, configuration: configuration, startingAt: clock.now,
                                     epoch: epoch, cache: cache)
             await group.add(player)
