@@ -169,11 +169,15 @@ final class GIFFrameDrawer: FrameDrawer {
         state.drawn = nil
         do {
             // Composited on the seeker's canvas and copied from it: no
-            // frame value is built for each draw. Stepping on at full size,
+            // frame value is built for each draw. Stepping on at full size
+            // through frames whose indices are held from whole decodes,
             // each change goes to the host's buffer as it is made on the
-            // canvas, and nothing is copied after.
+            // canvas, and nothing is copied after; a frame that could fail
+            // part-way is composited on the canvas alone, so that a failed
+            // draw leaves the buffer as it was.
             var changed = PixelRect(x: 0, y: 0, width: width, height: height)
-            let mirror = stepping && filter == nil ? buffer.baseAddress : nil
+            let mirror = stepping && filter == nil && state.seeker.indexCache.holdsWhole(shown! + 1...index)
+                ? buffer.baseAddress : nil
             var mirrored = mirror != nil
             func step(to frame: Int) throws(GIFError) -> FrameCopy {
                 guard let mirror else { return try state.seeker.composite(at: frame) }

@@ -146,6 +146,44 @@ import Testing
         #expect(again.changedRect == PixelRect(x: 0, y: 0, width: player.width, height: player.height))
     }
 
+    /// Fixtures/demo.gif with frame 5's LZW data overwritten by ones, so
+    /// that its decode fails at its first code: frames 1–39 are 16 × 16
+    /// discs with disposal 3 (Fixtures/README.md), so stepping over frame
+    /// 5 restores the area under frame 4 and then fails.
+    static func demoWithFrameFiveBroken() throws -> GIFImage {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: GIFFrameSourceTests.fixture("demo.gif"))))
+        let frame = try GIFImage(bytes: bytes).info.frames[5]
+        // The minimum code size, a sub-block's length, then its data.
+        for offset in frame.dataOffset + 2..<frame.dataOffset + 12 { bytes[offset] = 0xFF }
+        return try GIFImage(bytes: bytes)
+    }
+
+    /// A draw that fails writes nothing into the host's buffer, even when
+    /// it steps over the failing frame from one drawn before: a host shows
+    /// the frame the player says it holds. Two loops, the second with
+    /// every frame's indices and outcome stored, stepping one and then two
+    /// frames at a time.
+    @Test func aFailedDrawLeavesTheBufferAsItWas() throws {
+        let image = try Self.demoWithFrameFiveBroken()
+        let player = try Self.player(image, configuration: PlayerConfiguration(loop: .forever))
+        let buffer = HostBuffer(player)
+        player.play()
+        var failures = 0
+        for step in [1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2] + Array(repeating: 1, count: 240) + [1, 1, 1, 2, 2, 2, 1, 2] {
+            for _ in 0..<step { player.advance(to: player.nextChangeInstant ?? player.now) }
+            let before = (buffer.bytes, player.drawnFrame)
+            do {
+                _ = try buffer.draw(player)
+            } catch {
+                failures += 1
+                let unchanged = buffer.bytes == before.0
+                #expect(unchanged, "a failed draw at frame \(player.playhead.currentFrame) wrote into the buffer")
+                #expect(player.drawnFrame == nil || player.drawnFrame == before.1)
+            }
+        }
+        #expect(failures > 0, "no draw failed: the broken frame was not reached")
+    }
+
     /// Three loops drawn frame by frame, one loop drawn every second or
     /// third frame (the stepped path), then seeks; each drawn buffer checked
     /// against the whole-file decode.

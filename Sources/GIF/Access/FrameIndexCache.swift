@@ -157,6 +157,19 @@ package final class FrameIndexCache: Sendable {
         }
     }
 
+    /// Whether every frame of `frames` has its indices held, from a decode
+    /// that did not fail: compositing them one after another then throws
+    /// nothing. Checked under one lock.
+    package func holdsWhole(_ frames: ClosedRange<Int>) -> Bool {
+        table.withLock { table in
+            frames.allSatisfy { index in
+                let entry = index >= 0 && index < table.entries.count ? table.entries[index] : nil
+                guard let entry = entry ?? table.passing.last(where: { $0.index == index })?.entry else { return false }
+                return entry.outcome.failure == nil
+            }
+        }
+    }
+
     /// The first frame of `frames` whose indices are not held, or `nil`.
     package func firstMissing(in frames: ClosedRange<Int>) -> Int? {
         table.withLock { table in
