@@ -272,10 +272,12 @@ enum RealTimeGrid {
         // buffer still owes it.
         var due: [ContinuousClock.Instant?] = Array(repeating: nil, count: players.count)
         var owed = Array(repeating: true, count: players.count)
-        for index in players.indices { due[index] = epoch }
         var changes = 0, lateChanges = 0, lateDraws = 0
         let startCPU = ProcessFigures.processCPUSeconds()
         let start = clock.now, end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+        // The first frames are due when the host's loop starts: the players
+        // were made and started (at the grid's epoch) just before.
+        for index in players.indices { due[index] = start }
         var refreshAt = start
         // The refresh at which the next change is due: the host's display
         // link pauses until then, as the tick's `nextChange` allows, unless
@@ -301,7 +303,12 @@ enum RealTimeGrid {
                     lateDraws += 1
                 case .drawn, .unchanged, .failed:
                     owed[index] = false
-                    if let shownDue = due[index], shownDue.duration(to: now) > refresh { lateChanges += 1 }
+                    // Late when shown at a refresh more than one period
+                    // after the frame was due: the refresh the draw
+                    // belongs to, as a display presents it, not the
+                    // instant the host's sleep returned (a timer's own
+                    // overshoot is the host's, not the player's).
+                    if let shownDue = due[index], shownDue.duration(to: refreshAt) > refresh { lateChanges += 1 }
                     due[index] = await player.nextChangeInstant
                 }
             }
