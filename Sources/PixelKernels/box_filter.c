@@ -445,20 +445,10 @@ void pixel_box_filter(
             if (total > row_total) row_total = total;
         }
         const int short_sums = premultiplied && row_total <= 257;
-        int done;
-        if (short_sums && pairs_taps(column_starts, column_indices, column_weights, x0, width, row_total)) {
-            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 1, 1, x0, y0, width, height, target, bytes_per_row);
-        } else if (short_sums) {
-            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 1, 0, x0, y0, width, height, target, bytes_per_row);
-        } else if (premultiplied) {
-            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 1, 0, 0, x0, y0, width, height, target, bytes_per_row);
-        } else {
-            done = box_filter_32(source, source_width, column_starts, column_indices, column_weights, row_starts,
-                                 row_indices, row_weights, area, 0, 0, 0, x0, y0, width, height, target, bytes_per_row);
-        }
+        const int paired = short_sums && pairs_taps(column_starts, column_indices, column_weights, x0, width, row_total);
+        const int done = box_filter_32(
+            source, source_width, column_starts, column_indices, column_weights, row_starts, row_indices, row_weights,
+            area, premultiplied != 0, short_sums, paired, x0, y0, width, height, target, bytes_per_row);
         if (done) return;
     }
     // The output row's sums, and the latest source row's horizontal sums:

@@ -64,6 +64,17 @@ package final class FrameIndexCache: Sendable {
         /// first.
         var passing: [(index: Int, entry: Entry)] = []
         var passingBytes = 0
+
+        /// Frame `index`'s entry, within the budget or passing.
+        func entry(_ index: Int) -> Entry? {
+            if index >= 0, index < entries.count, let entry = entries[index] { return entry }
+            return passing.last(where: { $0.index == index })?.entry
+        }
+
+        /// Whether frame `index`'s entry is held, retaining nothing.
+        func holds(_ index: Int) -> Bool {
+            (index >= 0 && index < entries.count && entries[index] != nil) || passing.contains { $0.index == index }
+        }
     }
 
     /// The most frames held past the budget.
@@ -112,10 +123,7 @@ package final class FrameIndexCache: Sendable {
 
     /// The entry of frame `index`, within the budget or passing.
     package func entry(_ index: Int) -> Entry? {
-        table.withLock { table in
-            if index < table.entries.count, let entry = table.entries[index] { return entry }
-            return table.passing.last(where: { $0.index == index })?.entry
-        }
+        table.withLock { $0.entry(index) }
     }
 
     /// Draws `frame` from its stored indices into `compositor` and returns
@@ -149,35 +157,19 @@ package final class FrameIndexCache: Sendable {
     /// Whether every frame of `frames` has its indices held, checked under
     /// one lock without retaining anything.
     package func holdsAll(_ frames: [Int]) -> Bool {
-        table.withLock { table in
-            frames.allSatisfy { index in
-                (index >= 0 && index < table.entries.count && table.entries[index] != nil)
-                    || table.passing.contains(where: { $0.index == index })
-            }
-        }
+        table.withLock { table in frames.allSatisfy { table.holds($0) } }
     }
 
     /// Whether every frame of `frames` has its indices held, from a decode
     /// that did not fail: compositing them one after another then throws
     /// nothing. Checked under one lock.
     package func holdsWhole(_ frames: ClosedRange<Int>) -> Bool {
-        table.withLock { table in
-            frames.allSatisfy { index in
-                let entry = index >= 0 && index < table.entries.count ? table.entries[index] : nil
-                guard let entry = entry ?? table.passing.last(where: { $0.index == index })?.entry else { return false }
-                return entry.outcome.failure == nil
-            }
-        }
+        table.withLock { table in frames.allSatisfy { table.entry($0).map { $0.outcome.failure == nil } ?? false } }
     }
 
     /// The first frame of `frames` whose indices are not held, or `nil`.
     package func firstMissing(in frames: ClosedRange<Int>) -> Int? {
-        table.withLock { table in
-            frames.first { index in
-                !(index < table.entries.count && table.entries[index] != nil)
-                    && !table.passing.contains(where: { $0.index == index })
-            }
-        }
+        table.withLock { table in frames.first { !table.holds($0) } }
     }
 
     /// Keeps a copy of `frame`'s first `area` indices and `outcome` when the

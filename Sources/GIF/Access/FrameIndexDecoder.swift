@@ -22,11 +22,7 @@ package final class FrameIndexDecoder {
     @discardableResult
     package func fill(_ cache: FrameIndexCache, frame index: Int, of image: GIFImage) -> Bool {
         guard image.info.frames.indices.contains(index), cache.entry(index) == nil else { return false }
-        let frame = image.info.frames[index]
-        decodeCount += 1
-        let decoder = decoder
-        let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
-        decoder.withIndices { cache.offer(frame, indices: $0, outcome: outcome) }
+        decode(image.info.frames[index], of: image, into: cache) { _, _ in }
         return true
     }
 
@@ -38,14 +34,25 @@ package final class FrameIndexDecoder {
     package func measureRuns(_ cache: FrameIndexCache, frame index: Int, of image: GIFImage) -> Int? {
         guard image.info.frames.indices.contains(index) else { return nil }
         let frame = image.info.frames[index]
-        decodeCount += 1
-        let decoder = decoder
-        let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
-        return decoder.withIndices { indices -> Int? in
-            cache.offer(frame, indices: indices, outcome: outcome)
+        return decode(frame, of: image, into: cache) { indices, outcome -> Int? in
             let whole = outcome.failure == nil && outcome.partialPixels == 0 && outcome.rows == frame.rect.height
             guard whole, indices.count >= frame.rect.area else { return nil }
             return IndexRuns.encodedCount(UnsafeBufferPointer(rebasing: indices[..<frame.rect.area]))
+        }
+    }
+
+    /// Decodes `frame` of `image`, offers its indices to `cache`, and
+    /// returns what `body` makes of them and the decode's outcome.
+    private func decode<Result>(
+        _ frame: FrameInfo, of image: GIFImage, into cache: FrameIndexCache,
+        _ body: (UnsafeBufferPointer<UInt8>, FrameDecoder.Outcome) -> Result
+    ) -> Result {
+        decodeCount += 1
+        let decoder = decoder
+        let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
+        return decoder.withIndices { indices in
+            cache.offer(frame, indices: indices, outcome: outcome)
+            return body(indices, outcome)
         }
     }
 }

@@ -128,10 +128,10 @@ struct Compositor {
     /// after each frame; ``mirrorIsWhole`` says whether it did. Only
     /// frames drawn one after another are written there: a rewind, a
     /// restore from a checkpoint or a first frame on a blank canvas marks
-    /// the mirror missed, as does a canvas of three bytes a pixel.
+    /// the mirror missed. A canvas of three bytes a pixel takes no mirror.
     mutating func setMirror(_ mirror: Mirror?) {
-        self.mirror = mirror
-        mirrorMissed = mirror != nil && bytesPerPixel != 4
+        self.mirror = bytesPerPixel == 4 ? mirror : nil
+        mirrorMissed = false
     }
 
     /// Whether a mirror is set and every change since was written to it.
@@ -241,10 +241,9 @@ struct Compositor {
     ) -> Bool {
         #if arch(x86_64)
         let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
-        guard drawsVectorRows, bytesPerPixel == 4, let source = indices.baseAddress,
-            left < width, min(frameWidth, width - left) >= Self.vectorRectMinimum
-        else { return false }
         let columns = min(frameWidth, width - left)
+        guard drawsVectorRows, bytesPerPixel == 4, let source = indices.baseAddress, columns >= Self.vectorRectMinimum
+        else { return false }
         // The rows that lie on the canvas.
         let visible = rows.lowerBound..<max(rows.lowerBound, min(rows.upperBound, height - top))
         guard !visible.isEmpty else { return true }
@@ -456,7 +455,7 @@ struct Compositor {
                     Self.clear(raw.baseAddress! + start, rect.width, size, clearWord)
                 }
             }
-            if let mirror, size == 4 {
+            if let mirror {
                 for y in rect.y..<rect.y + rect.height { Self.clear(mirror.pixel(x: rect.x, y: y), rect.width, 4, clearWord) }
             }
         case .restorePrevious:
@@ -468,7 +467,7 @@ struct Compositor {
                         rect.height, of: rowBytes, from: saved.baseAddress!, stride: rowBytes,
                         to: raw.baseAddress! + (rect.y * width + rect.x) * size, stride: width * size)
                 }
-                if let mirror, size == 4 {
+                if let mirror {
                     copyRows(
                         rect.height, of: rowBytes, from: saved.baseAddress!, stride: rowBytes,
                         to: mirror.pixel(x: rect.x, y: rect.y), stride: mirror.bytesPerRow)
