@@ -64,6 +64,15 @@ package final class FrameIndexCache: Sendable {
         /// first.
         var passing: [(index: Int, entry: Entry)] = []
         var passingBytes = 0
+        /// Frames `0 ..< wholePrefix` are held in `entries`, each whole.
+        var wholePrefix = 0
+
+        /// Moves ``wholePrefix`` on past the whole entries that follow it.
+        mutating func extendWholePrefix() {
+            while wholePrefix < entries.count, let entry = entries[wholePrefix], entry.outcome.failure == nil {
+                wholePrefix += 1
+            }
+        }
 
         /// Frame `index`'s entry, within the budget or passing.
         func entry(_ index: Int) -> Entry? {
@@ -92,6 +101,11 @@ package final class FrameIndexCache: Sendable {
     /// `Table.frameCount`, stored whenever it changes (with the lock held),
     /// so that ``storedFrameCount`` is read without the lock.
     private let storedFrames = Atomic<Int>(0)
+    /// How many frames from frame 0 on are held within the budget, each
+    /// from a decode that did not fail (`Table.wholePrefix`, stored
+    /// whenever it changes, with the lock held): a drawing seeker stepping
+    /// through them checks that with one atomic load, not a lock a frame.
+    private let wholeFrames = Atomic<Int>(0)
 
     /// Makes offers of frames past the budget keep them as passing frames,
     /// for the drawing seekers that read from this cache.
@@ -164,12 +178,14 @@ package final class FrameIndexCache: Sendable {
     /// that did not fail: compositing them one after another then throws
     /// nothing. Checked under one lock.
     package func holdsWhole(_ frames: ClosedRange<Int>) -> Bool {
-        table.withLock { table in frames.allSatisfy { table.entry($0).map { $0.outcome.failure == nil } ?? false } }
+        if frames.lowerBound >= 0, frames.upperBound < wholeFrames.load(ordering: .acquiring) { return true }
+        return table.withLock { table in frames.allSatisfy { table.entry($0).map { $0.outcome.failure == nil } ?? false } }
     }
 
     /// The first frame of `frames` whose indices are not held, or `nil`.
     package func firstMissing(in frames: ClosedRange<Int>) -> Int? {
-        table.withLock { table in frames.first { !table.holds($0) } }
+        if frames.lowerBound >= 0, frames.upperBound < wholeFrames.load(ordering: .acquiring) { return nil }
+        return table.withLock { table in frames.first { !table.holds($0) } }
     }
 
     /// Keeps a copy of `frame`'s first `area` indices and `outcome` when the
@@ -208,6 +224,10 @@ package final class FrameIndexCache: Sendable {
                 table.byteCount += entry.indices.count
                 table.frameCount += 1
                 storedFrames.store(table.frameCount, ordering: .releasing)
+                if frame.index == table.wholePrefix {
+                    table.extendWholePrefix()
+                    wholeFrames.store(table.wholePrefix, ordering: .releasing)
+                }
             } else if passing {
                 if table.passing.count == Self.passingLimit {
                     table.passingBytes -= table.passing.removeFirst().entry.indices.count
@@ -229,6 +249,10 @@ package final class FrameIndexCache: Sendable {
         table.byteCount -= entry.indices.count
         table.frameCount -= 1
         storedFrames.store(table.frameCount, ordering: .releasing)
+        if index < table.wholePrefix {
+            table.wholePrefix = index
+            wholeFrames.store(index, ordering: .releasing)
+        }
     }
 
     /// Drops the highest-numbered frames, then the oldest passing frames,
@@ -262,6 +286,7 @@ package final class FrameIndexCache: Sendable {
         table.withLock { table in
             table = Table(limit: budget)
             storedFrames.store(0, ordering: .releasing)
+            wholeFrames.store(0, ordering: .releasing)
         }
     }
 

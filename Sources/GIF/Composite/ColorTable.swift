@@ -77,6 +77,11 @@ struct ColorTable {
         }
     }
 
+    /// Runs `body` with ``planes`` alone: the vector path reads nothing else.
+    func withPlanes<Result>(_ body: (UnsafePointer<UInt8>) -> Result) -> Result {
+        planes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
     /// Packs a colour (not premultiplied) so that its bytes in memory are
     /// the pixel's bytes in `format`: R, G, B, A for `PixelFormat.rgba8`.
     static func word(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8, format: PixelFormat = .rgba8) -> UInt32 {

@@ -249,7 +249,7 @@ struct Compositor {
         guard !visible.isEmpty else { return true }
         assert((visible.upperBound - firstRow) * frameWidth <= indices.count)
         let canvasWidth = width, transparent = transparent, mirror = mirror
-        table.withEntries { _, planes in
+        table.withPlanes { planes in
             canvas.withUnsafeMutableBytes { raw in
                 assert(((top + visible.upperBound - 1) * canvasWidth + left + columns) * 4 <= raw.count)
                 let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + (top + visible.lowerBound) * canvasWidth + left

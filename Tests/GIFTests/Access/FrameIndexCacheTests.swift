@@ -131,4 +131,50 @@ import Testing
         #expect(seeker.checkpointAndIndexBytes == 0)
         for index in expected.indices.reversed() { try Self.check(&seeker, index, expected, "demo.gif") }
     }
+
+    /// Which frames are held whole, as a drawing seeker asks before it
+    /// writes frames into a host's buffer as it composites them: a frame
+    /// stored out of order, a frame dropped, a trim and a frame whose data
+    /// fails each change the answer, frame by frame.
+    @Test func holdsWholeFollowsEveryStoreAndDrop() throws {
+        let image = try Fixture.open("demo.gif")
+        let indices = FrameIndexCache(budget: 1 << 20)
+        var seeker = FrameSeeker(image: image, memoryBudget: 0, sharing: indices, pixelFormat: .rgba8)
+        for index in 0...9 { try seeker.composite(at: index) }
+        #expect(indices.holdsWhole(0...9))
+        #expect(indices.holdsWhole(3...9))
+        #expect(!indices.holdsWhole(0...10))
+        #expect(indices.firstMissing(in: 0...12) == 10)
+        indices.remove(4)
+        #expect(!indices.holdsWhole(0...9))
+        #expect(!indices.holdsWhole(4...4))
+        #expect(indices.holdsWhole(0...3))
+        #expect(indices.holdsWhole(5...9))
+        #expect(indices.firstMissing(in: 0...9) == 4)
+        // Frames 10 to 12 stored while 4 is missing, then 4 again: the
+        // frames held reach 12 with nothing missing.
+        for index in 10...12 { try seeker.composite(at: index) }
+        #expect(!indices.holdsWhole(0...12))
+        #expect(indices.holdsWhole(5...12))
+        var other = FrameSeeker(image: image, memoryBudget: 0, sharing: indices, pixelFormat: .rgba8)
+        for index in 0...4 { try other.composite(at: index) }
+        #expect(indices.holdsWhole(0...12))
+        #expect(indices.firstMissing(in: 0...12) == nil)
+        indices.trim(toBytes: indices.byteCount - 1)
+        #expect(!indices.holdsWhole(0...12))
+        #expect(indices.holdsWhole(0...11))
+        indices.removeAll()
+        #expect(!indices.holdsWhole(0...0))
+
+        // Frame 1 of truncated.gif ends inside its data: held, not whole.
+        let truncated = try Fixture.open("truncated.gif")
+        let cut = FrameIndexCache(budget: 1 << 20)
+        var cutSeeker = FrameSeeker(image: truncated, memoryBudget: 0, sharing: cut, pixelFormat: .rgba8)
+        try cutSeeker.composite(at: 0)
+        _ = try? cutSeeker.composite(at: 1)
+        #expect(cut.firstMissing(in: 0...1) == nil)
+        #expect(cut.holdsWhole(0...0))
+        #expect(!cut.holdsWhole(0...1))
+        #expect(!cut.holdsWhole(1...1))
+    }
 }
