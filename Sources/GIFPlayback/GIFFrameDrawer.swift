@@ -174,10 +174,13 @@ final class GIFFrameDrawer: FrameDrawer {
             // each change goes to the host's buffer as it is made on the
             // canvas, and nothing is copied after; a frame that could fail
             // part-way is composited on the canvas alone, so that a failed
-            // draw leaves the buffer as it was.
+            // draw leaves the buffer as it was. A loop starting again
+            // writes frame 0's rows to the canvas and the buffer in one
+            // pass: it cannot fail.
             var changed = PixelRect(x: 0, y: 0, width: width, height: height)
-            let mirror = stepping && filter == nil && state.seeker.indexCache.holdsWhole(shown! + 1...index)
-                ? buffer.baseAddress : nil
+            let mirrors = filter == nil
+                && (sinceFirstFrame != nil || stepping && state.seeker.indexCache.holdsWhole(shown! + 1...index))
+            let mirror = mirrors ? buffer.baseAddress : nil
             var mirrored = mirror != nil
             func step(to frame: Int) throws(GIFError) -> FrameCopy {
                 guard let mirror else { return try state.seeker.composite(at: frame) }

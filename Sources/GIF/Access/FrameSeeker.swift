@@ -255,10 +255,12 @@ public struct FrameSeeker {
     /// what it changes on the working canvas to `buffer` as well (rows
     /// `bytesPerRow` bytes apart, at least the canvas's width × 4, and at
     /// least as many as the canvas has: the caller checks): when `buffer`
-    /// held the frame before, it then holds this one, with no copy of the
-    /// changed rectangle. Returns whether every change went to `buffer`:
-    /// not when the seeker had to go back to a checkpoint or to frame 0 to
-    /// reach `index` (copy the changed rectangle, or the canvas, then).
+    /// held the working canvas before (the frame composited last), it then
+    /// holds this one, with no copy of the changed rectangle; a checkpoint
+    /// restored on the way is written to both. Returns whether every change
+    /// went to `buffer`: not when the seeker had to go back to before
+    /// frame 0 to reach `index` (copy the changed rectangle, or the canvas,
+    /// then).
     ///
     /// - Throws: As ``frame(at:)``; `buffer` may then hold part of a frame.
     package mutating func composite(

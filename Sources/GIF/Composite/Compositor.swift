@@ -126,8 +126,8 @@ struct Compositor {
     /// well, until set again (`nil`: stop). A host's buffer that holds the
     /// canvas so stays equal to it, with no copy of the changed rectangle
     /// after each frame; ``mirrorIsWhole`` says whether it did. Only
-    /// frames drawn one after another are written there: a rewind, a
-    /// restore from a checkpoint or a first frame on a blank canvas marks
+    /// frames drawn one after another and restores from a checkpoint are
+    /// written there: a rewind or a first frame on a blank canvas marks
     /// the mirror missed. A canvas of three bytes a pixel takes no mirror.
     mutating func setMirror(_ mirror: Mirror?) {
         self.mirror = bytesPerPixel == 4 ? mirror : nil
@@ -501,25 +501,41 @@ struct Compositor {
     /// `region` (the canvas differs from `other`'s only inside it, as after
     /// frames drawn since `other` was taken) only that is copied: a loop
     /// starting again over a large canvas where little moved copies little.
+    ///
+    /// A mirror set (see ``setMirror(_:)``) gets the same rows, read once
+    /// for both: with a `region`, the mirror must hold this canvas before
+    /// (a host's buffer showing the frame this compositor drew last), as
+    /// the rest of it is left as it is.
     mutating func restore(from other: Compositor, changedIn region: PixelRect? = nil) {
-        mirrorMissed = true
         if canvas.count == other.canvas.count {
-            let width = width, size = bytesPerPixel
+            let width = width, size = bytesPerPixel, mirror = mirror
             canvas.withUnsafeMutableBytes { target in
                 other.canvas.withUnsafeBytes { source in
-                    guard let region = region?.clipped(toWidth: width, height: height) else {
-                        target.copyMemory(from: source)
-                        return
-                    }
+                    let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+                    let region = region?.clipped(toWidth: width, height: height) ?? whole
                     guard !region.isEmpty else { return }
                     let start = (region.y * width + region.x) * size
-                    copyRows(
-                        region.height, of: region.width * size, from: source.baseAddress! + start, stride: width * size,
-                        to: target.baseAddress! + start, stride: width * size)
+                    let from = source.baseAddress! + start, stride = width * size
+                    if let mirror {
+                        // A row at a time to both, so the second copy reads
+                        // it from the cache.
+                        for y in 0..<region.height {
+                            copyRows(1, of: region.width * size, from: from + y * stride, stride: stride,
+                                     to: target.baseAddress! + start + y * stride, stride: stride)
+                            copyRows(1, of: region.width * size, from: from + y * stride, stride: stride,
+                                     to: mirror.pixel(x: region.x, y: region.y + y), stride: mirror.bytesPerRow)
+                        }
+                    } else if region == whole {
+                        target.copyMemory(from: source)
+                    } else {
+                        copyRows(region.height, of: region.width * size, from: from, stride: stride,
+                                 to: target.baseAddress! + start, stride: stride)
+                    }
                 }
             }
         } else {
             canvas = other.canvas
+            mirrorMissed = true
         }
         pending = other.pending
         changedRect = other.changedRect
