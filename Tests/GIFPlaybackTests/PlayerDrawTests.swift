@@ -247,13 +247,14 @@ import Testing
         }
         var buffer = HostBuffer(width: 200, height: 35)
         var waits = decoded.makeAsyncIterator()
-        var firstPassDecodes = 0
+        var firstPassDecodes = 0, secondPassLate = 0
         for (step, index) in [0, 1, 2, 3, 0, 1, 2, 3].enumerated() {
             if step == 4 { firstPassDecodes = source.decodeCount }
             while true {
                 let stride = buffer.bytesPerRow
                 let result = try buffer.bytes.withUnsafeMutableBytes { try drawer.draw(frame: index, into: $0, bytesPerRow: stride) }
                 if case .late = result {
+                    if step >= 4 { secondPassLate += 1 }
                     // Asked for by the draw; the decode-ahead says when it stored one.
                     guard await waits.next() != nil else { break }
                     continue
@@ -266,12 +267,13 @@ import Testing
             }
             #expect(buffer.pixels == expected[index], "frame \(index)")
         }
-        // The second pass decodes nothing: drawn from what is held (frame 0,
-        // too busy to keep, among the frames passed on to the drawer), in
-        // fewer bytes than the small frames of the frames decoded (frame 0
-        // once more to choose).
-        #expect(firstPassDecodes >= 5 && source.decodeCount == firstPassDecodes)
-        #expect((1..<frameBytes * (firstPassDecodes - 1)).contains(source.indexBytes))
+        // The second pass waits for no decode: drawn from what is held
+        // (frame 0, too busy to keep, among the frames passed on to the
+        // drawer), in fewer bytes than the small frames of the frames
+        // decoded (frame 0 once more to choose). The decode-ahead may still
+        // be finishing the frames after 3 that the first pass asked for.
+        #expect(firstPassDecodes >= 5 && secondPassLate == 0)
+        #expect((1..<frameBytes * (source.decodeCount - 1)).contains(source.indexBytes))
     }
 
     /// Every content mode, with crops, HiDPI scales and both upscalings:
