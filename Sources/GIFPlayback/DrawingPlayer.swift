@@ -82,11 +82,17 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// GIF's indices when they take less.
     public let indexBudget: Int
 
-    /// The most bytes of checkpoints.
+    /// The most bytes of checkpoints, and apart from them, of the frames'
+    /// recorded changes (see ``init(image:configuration:budget:pixelFormat:startingAt:epoch:)``).
     public let checkpointBudget: Int
 
-    /// The bytes of stored indices and checkpoints held now.
-    public var checkpointAndIndexBytes: Int { drawer.checkpointAndIndexBytes }
+    /// The bytes of stored indices, checkpoints and recorded frame changes
+    /// held now.
+    public var checkpointAndIndexBytes: Int { drawer.checkpointAndIndexBytes + (source.deltas?.byteCount ?? 0) }
+
+    /// Whether every frame's recorded change is held, so that stepping
+    /// through a loop copies them (for tests).
+    package var drawsFromRecordedChanges: Bool { source.drawsFromRecordedChanges }
 
     /// The frames giflib has decoded so far: in a steady loop over a GIF
     /// whose indices fit ``indexBudget`` it stops growing.
@@ -109,7 +115,11 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     ///     each frame's own rectangle; 0 decodes every frame every time) and
     ///     of checkpoints (about a canvas, `width × height × 4`, each), which
     ///     bound how far back a seek or a frame whose indices did not fit
-    ///     resumes decoding. Negative counts as 0.
+    ///     resumes decoding. Negative counts as 0. As many bytes again, at
+    ///     most, keep what each frame changes as drawn once every frame
+    ///     has been drawn whole in order (the loop's first pass): later
+    ///     loops then copy those pixels instead of compositing (a set that
+    ///     would take more is not kept).
     ///   - pixelFormat: The layout drawn.
     ///   - now: The clock's instant now (the player never reads the clock).
     ///   - epoch: A shared epoch: players given the same one stay in step
@@ -132,7 +142,8 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
         self.indexBudget = min(max(0, budget.indexBytes), image.info.framePixelCount)
         self.checkpointBudget = max(0, budget.checkpointBytes)
         source = GIFFrameSource(
-            image: image, budget: DecodingBudget(checkpointBytes: 0, indexBytes: self.indexBudget), pixelFormat: pixelFormat)
+            image: image, budget: DecodingBudget(checkpointBytes: 0, indexBytes: self.indexBudget), executor: .shared,
+            pixelFormat: pixelFormat, displaySize: nil, deltaBytes: self.checkpointBudget)
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
     }
 

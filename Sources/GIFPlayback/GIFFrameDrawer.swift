@@ -143,6 +143,12 @@ final class GIFFrameDrawer: FrameDrawer {
             return .failed(frame: index, shown: state.drawn, reason: "there is no frame \(index)")
         }
         let shown = state.drawn
+        if let shown, let sealed = source.deltas?.sealed,
+           let changed = Self.applyDeltas(sealed, from: shown, to: index, into: buffer, bytesPerRow: bytesPerRow) {
+            state.failure = nil
+            state.drawn = index
+            return .drawn(frame: index, changed: changed, isComplete: true)
+        }
         // Stepping on from the frame shown writes only the changed
         // rectangles; anything else (the first draw, a seek, playing
         // backwards, a loop starting again from another frame than the
@@ -190,14 +196,22 @@ final class GIFFrameDrawer: FrameDrawer {
             }
             var frame = try step(to: stepping ? shown! + 1 : index)
             if stepping {
+                record(frame, state: &state)
                 changed = frame.changedRect
                 while frame.index < index {
                     frame = try step(to: frame.index + 1)
+                    record(frame, state: &state)
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
             } else if let sinceFirstFrame {
+                record(FrameCopy(index: 0, changedRect: sinceFirstFrame, isComplete: frame.isComplete), state: &state)
                 changed = scaled(sinceFirstFrame)
+            } else if index == 0, shown == count - 1 {
+                // A loop starting again where the seeker did not follow
+                // the frames: frame 0's whole canvas is its change.
+                let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+                record(FrameCopy(index: 0, changedRect: whole, isComplete: frame.isComplete), state: &state)
             }
             if !mirrored {
                 state.seeker.withCanvas { canvas in write(canvas, region: changed, into: buffer, bytesPerRow: bytesPerRow) }
@@ -209,6 +223,44 @@ final class GIFFrameDrawer: FrameDrawer {
             state.failure = error
             return .failed(frame: index, shown: state.drawn, reason: error.description)
         }
+    }
+
+    /// Writes the recorded changes of the frames after `shown` up to
+    /// `index` into `buffer`, which holds frame `shown`, and returns the
+    /// rectangle they cover, counting on through the loop's end (frame 0's
+    /// change is the restart's); `nil` (writing nothing) when `index` is
+    /// `shown` or more than half a loop on (a step back, in a player
+    /// going backwards). A host slower than the GIF copies the changes on
+    /// the way, where the seeker, left behind by these draws, would
+    /// composite from a checkpoint.
+    private static func applyDeltas(
+        _ sealed: FrameDeltaStore.Sealed, from shown: Int, to index: Int, into buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int
+    ) -> PixelRect? {
+        let count = sealed.count
+        guard let base = buffer.baseAddress, (0..<count).contains(shown), (0..<count).contains(index) else { return nil }
+        let steps = (index - shown + count) % count
+        guard steps > 0, steps <= max(maximumSteppedFrames, count / 2) else { return nil }
+        var changed = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        var frame = shown
+        for _ in 0..<steps {
+            frame = frame + 1 == count ? 0 : frame + 1
+            changed = changed.union(sealed.apply(frame, to: base, bytesPerRow: bytesPerRow))
+        }
+        return changed
+    }
+
+    /// Records `frame`'s changed pixels (frame 0: the restart's) from the
+    /// seeker's canvas, when composited whole at full size and not
+    /// recorded yet.
+    private func record(_ frame: FrameCopy, state: inout State) {
+        guard filter == nil, frame.isComplete, let deltas = source.deltas, deltas.wants(frame.index) else { return }
+        let width = width
+        var grew = false
+        state.seeker.withCanvas { canvas in
+            grew = deltas.record(frame.index, rect: frame.changedRect, canvas: canvas, canvasWidth: width)
+        }
+        if grew { source.deltasGrew() }
     }
 
     /// The drawn pixels a full-size rectangle reaches.

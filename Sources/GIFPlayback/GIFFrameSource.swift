@@ -32,10 +32,18 @@ import Synchronization
 /// index keeps them as runs of a few KB), and no unused share goes to
 /// checkpoints: a cell plays forward. Checkpoints (whole canvases) bound
 /// how far back a jump resumes. The composited canvases themselves stay in
-/// the player's `FrameCache`. So a source holds at most
-/// the `DecodingBudget`'s bytes of decoding state, plus its
-/// working state (``workingStateByteCount``: the canvas and the decoder's
-/// buffers).
+/// the player's `FrameCache`.
+///
+/// At full size, the drawers that write into a host's buffer also record
+/// what each frame changes (its changed rectangle as composited, and frame
+/// 0's where a loop starting again changes it) while they step through
+/// the first loop of frames composited whole; later loops copy those
+/// pixels and composite nothing. They are kept within as many bytes again
+/// as the checkpoint budget (a set that would take more is not kept) and
+/// are the first thing a shared budget takes back. So a source holds at
+/// most the `DecodingBudget`'s bytes of decoding state, with the checkpoint
+/// bytes twice, plus its working state (``workingStateByteCount``: the
+/// canvas and the decoder's buffers).
 public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
@@ -67,6 +75,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     private let indexRequests = Atomic<Int>(0)
     /// The frames giflib decoded at creation to choose the index tier.
     private let probeDecodes: Int
+    /// At full size, each frame's changed pixels as the drawers composited
+    /// them, within the checkpoint budget (see ``FrameDeltaStore``).
+    let deltas: FrameDeltaStore?
 
     /// Wraps an opened image; `budget` bounds the canvases kept to make
     /// jumps back cheap (its checkpoints) and the frames' palette indices
@@ -82,10 +93,21 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// bytes than its frames at that size, frame 0 is decoded here, on the
     /// calling thread, to see how small the indices keep (see the type's
     /// notes on the index budget).
-    public init(
+    public convenience init(
         image: GIFImage, budget: DecodingBudget = .default,
         executor: FrameDecodeExecutor = .shared, pixelFormat: PixelFormat = .rgba8,
         displaySize: DisplaySize? = nil
+    ) {
+        self.init(image: image, budget: budget, executor: executor, pixelFormat: pixelFormat, displaySize: displaySize,
+                  deltaBytes: nil)
+    }
+
+    /// A source as ``init(image:budget:executor:pixelFormat:displaySize:)``
+    /// makes, keeping at most `deltaBytes` of the frames' recorded changes
+    /// (`nil`: the checkpoint budget's bytes).
+    init(
+        image: GIFImage, budget: DecodingBudget, executor: FrameDecodeExecutor, pixelFormat: PixelFormat,
+        displaySize: DisplaySize?, deltaBytes: Int?
     ) {
         self.image = image
         self.frameCount = image.info.frameCount
@@ -102,6 +124,8 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
+        self.deltas = filter == nil && frameCount > 1
+            ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes ?? checkpointBudget) : nil
     }
 
     /// The index tier of a source of `image` with `budget` bytes for
@@ -161,6 +185,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
+        self.deltas = nil
     }
 
     /// Opens and scans the GIF at `path`, holding its bytes in memory; its
@@ -222,16 +247,19 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         try await frame(at: index, reusing: [])
     }
 
-    /// Drops the seek checkpoints and the decoder's canvas and giflib handle
+    /// Drops the seek checkpoints, the frames' recorded changes (for good)
+    /// and the decoder's canvas and giflib handle
     /// (the `FrameCache` reading this source went away); the next frame
     /// request starts again from frame 0 or a new checkpoint. A decode
     /// running now finishes, and its seeker is dropped after it.
     public func releaseDecodingState() {
         scheduler.release()
         indices.removeAll()
+        deltas?.drop()
     }
 
-    /// Drops seek checkpoints, then stored frame indices (the last frames
+    /// Drops the frames' recorded changes (``FrameDeltaStore``: for good),
+    /// then seek checkpoints, then stored frame indices (the last frames
     /// first), until at most `bytes` of decoding state remain, for a memory
     /// budget shared across sources. Done now when no decode runs, else when
     /// the running decode ends. Later decodes may store again within this
@@ -244,6 +272,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// ``releaseDecodingState()`` does, and the next frame starts again
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
+        if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { deltas.drop() }
         switch scheduler.trim(toBytes: bytes, besides: drawers.withLock { $0.bytes }) {
         case .trimmed:
             break
@@ -255,13 +284,13 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     }
 
     /// The bytes of the seeker kept between decodes, for a shared memory
-    /// budget: its stored indices, its checkpoints and its working state
-    /// (``workingStateByteCount``); 0 after ``releaseDecodingState()``
-    /// until the next decode.
+    /// budget: its stored indices, its checkpoints, the frames' recorded
+    /// changes and its working state (``workingStateByteCount``); 0 after
+    /// ``releaseDecodingState()`` until the next decode.
     public var decodingStateByteCount: Int {
         let holdings = scheduler.holdings
         return holdings.checkpointBytes + holdings.workingBytes + drawers.withLock { $0.bytes } + indices.byteCount
-            + indices.passingByteCount
+            + indices.passingByteCount + (deltas?.byteCount ?? 0)
     }
 
     /// What the seeker keeps between decodes so that playing on costs one
@@ -367,6 +396,14 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     func indicesStored() {
         for callback in drawers.withLock({ $0.decodedCallbacks.values }) { callback() }
     }
+
+    /// Whether every frame's recorded change is held, so that drawers
+    /// stepping through a loop copy them (for tests).
+    package var drawsFromRecordedChanges: Bool { deltas?.sealed != nil }
+
+    /// The drawers' recorded changes grew enough for a shared memory budget
+    /// to count this source's state again.
+    func deltasGrew() { indicesStored() }
 
     // MARK: Drawing
 

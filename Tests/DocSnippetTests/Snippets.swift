@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:212
+        // begin README.md:215
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:212
+        // end README.md:215
 
-        // begin README.md:247
+        // begin README.md:250
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:247
+        // end README.md:250
 
-        // begin README.md:295
+        // begin README.md:298
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:295
+        // end README.md:298
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -209,7 +209,7 @@ enum Snippets {
         print(drawn.changedRect)
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:30
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:86
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:91
         let linkedPlayer = try Player(source: source, startingAt: clock.now)
         let linkedStride = linkedPlayer.drawer.width * 4
         let linkedCanvas = UnsafeMutableRawBufferPointer.allocate(
@@ -221,9 +221,9 @@ enum Snippets {
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(linkedPlayer) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:86
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:91
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:120
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -236,7 +236,7 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:120
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.

@@ -184,6 +184,51 @@ import Testing
         #expect(failures > 0, "no draw failed: the broken frame was not reached")
     }
 
+    /// After one loop drawn in order, the player copies each frame's
+    /// recorded change instead of compositing it: into a buffer whose rows
+    /// are the canvas's own (whole-width changes go in one copy) and one
+    /// with padded rows, every draw of three loops, stepping one frame, two
+    /// and twenty, equals the whole-file decode; the changes are counted in the
+    /// player's bytes; and a checkpoint budget too small for them keeps
+    /// none, with the same frames.
+    @Test(arguments: ["demo.gif", "screen-recording.gif"])
+    func recordedChangesDrawTheWholeFileDecode(_ name: String) throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture(name))
+        let expected = try #require(Self.expected(image))
+        let width = image.info.canvasSize.width, height = image.info.canvasSize.height
+        for (padding, checkpoints) in [(0, DecodingBudget.default.checkpointBytes), (12, 0), (20, width * height * 4)] {
+            let player = try Self.player(
+                image, configuration: PlayerConfiguration(loop: .forever),
+                budget: DecodingBudget(checkpointBytes: checkpoints, indexBytes: DecodingBudget.default.indexBytes))
+            let bytesPerRow = width * 4 + padding
+            var buffer = [UInt8](repeating: 0xA5, count: bytesPerRow * height)
+            player.play()
+            var bytesAfterFirstLoop = 0
+            for step in 0..<3 * image.info.frameCount {
+                if step == image.info.frameCount + 1 { bytesAfterFirstLoop = player.checkpointAndIndexBytes }
+                // Through part of the third loop, two frames at a time and
+                // now and then twenty (a host far behind: the changes on
+                // the way copied, not the whole frame composited).
+                let late = step > 2 * image.info.frameCount
+                let frames = late && step % 7 == 0 ? 20 : late && step % 3 == 0 ? 2 : 1
+                for _ in 0..<frames { player.advance(to: try #require(player.nextChangeInstant)) }
+                _ = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
+                let frame = player.playhead.currentFrame
+                let digest = rowsDigest(buffer, rowBytes: width * 4, bytesPerRow: bytesPerRow, height: height)
+                #expect(digest == expected[frame], "\(name) frame \(frame) step \(step) padding \(padding)")
+            }
+            // Each frame's change covers at least its own rectangle, four
+            // bytes a pixel: more than all the frames' indices, one a pixel.
+            let changes = image.info.frames.dropFirst().reduce(0) {
+                $0 + $1.rect.clipped(toWidth: width, height: height).area * 4
+            }
+            let kept = checkpoints == DecodingBudget.default.checkpointBytes
+            #expect(player.drawsFromRecordedChanges == kept, "\(name) checkpoints \(checkpoints)")
+            #expect((bytesAfterFirstLoop >= changes) == kept, "\(name): \(bytesAfterFirstLoop) bytes held")
+            #expect(player.decodeCount == image.info.frameCount, "\(name): frames decoded again")
+        }
+    }
+
     /// Three loops drawn frame by frame, one loop drawn every second or
     /// third frame (the stepped path), then seeks; each drawn buffer checked
     /// against the whole-file decode.

@@ -152,22 +152,25 @@ import Testing
         }
     }
 
-    /// Plays `image` through one loop on a manual clock, drawing each frame
-    /// change, and checks each drawn frame and changed rectangle.
+    /// Plays `image` through `loops` loops on a manual clock, drawing each
+    /// frame change, and checks each drawn frame and changed rectangle.
+    /// Returns whether the source held every frame's recorded change at
+    /// the end, while the player still played.
+    @discardableResult
     static func checkLoop(
-        _ source: GIFFrameSource, expected: [[UInt8]], player: Player<Instant>? = nil, label: String
-    ) async throws {
+        _ source: GIFFrameSource, expected: [[UInt8]], player: Player<Instant>? = nil, loops: Int = 1, label: String
+    ) async throws -> Bool {
         let player = try player ?? Player(source: source, configuration: PlayerConfiguration(loop: .forever),
                                           startingAt: Instant(offset: .zero))
         var buffer = HostBuffer(width: player.drawer.width, height: player.drawer.height)
         await player.play()
         var previous: [UInt8]?
-        for step in 0..<source.frameCount {
+        for step in 0..<source.frameCount * loops {
             let frame = await player.currentFrame
             let result = try await buffer.drawWhenReady(player)
             guard case .drawn(let index, let changed, _) = result else {
                 Issue.record("\(label) frame \(frame): \(result); cache \(await player.cache.statistics)")
-                return
+                return false
             }
             #expect(index == frame)
             let pixels = buffer.pixels
@@ -190,6 +193,7 @@ import Testing
             guard let next = await player.nextChangeInstant else { break }
             await player.advance(to: next)
         }
+        return source.drawsFromRecordedChanges
     }
 
     @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
@@ -199,7 +203,11 @@ import Testing
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard DrawingPlayerTests.expected(image) != nil else { continue }
             let expected = Self.expectedFrames(image, format: format)
-            try await Self.checkLoop(GIFFrameSource(image: image, executor: Self.executor, pixelFormat: format), expected: expected, label: file)
+            // Three loops: the second starts from the changes the drawer
+            // recorded in the first, and the third draws from them alone.
+            let source = GIFFrameSource(image: image, executor: Self.executor, pixelFormat: format)
+            let recorded = try await Self.checkLoop(source, expected: expected, loops: 3, label: file)
+            #expect(recorded, "\(file): no recorded changes")
             checked += 1
         }
         #expect(checked > 0, "no animation checked")

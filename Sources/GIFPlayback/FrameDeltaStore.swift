@@ -1,0 +1,206 @@
+import EngineSupport
+import GIF
+import Synchronization
+
+/// The pixels each frame of a GIF changes, as composited at full size, kept
+/// so that a drawer stepping through a loop it has drawn once copies them
+/// into the host's buffer instead of compositing the frame again.
+///
+/// A frame's delta is its changed rectangle of the canvas after it, which
+/// covers every pixel that differs from the frame before; the restart
+/// delta is frame 0's canvas where the loop's frames changed it, what a
+/// loop starting again from the last frame writes. Drawers record them as
+/// they step through frames composited whole. Once every frame's and the
+/// restart's are in, the set is sealed and read without a lock per frame;
+/// a set that would pass ``limit`` is given up, as is one dropped to give
+/// memory back: from then on this store records nothing, so a budget that
+/// trims it does not see it grow back loop after loop.
+///
+/// Shared by every drawer of one source, on any thread: a lock guards the
+/// table, and each delta is immutable.
+final class FrameDeltaStore: Sendable {
+    /// One frame's changed rectangle and its pixels, rows of
+    /// `rect.width × 4` bytes, as recorded.
+    final class Delta: Sendable {
+        let rect: PixelRect
+        let pixels: [UInt8]
+
+        init(rect: PixelRect, pixels: [UInt8]) {
+            self.rect = rect
+            self.pixels = pixels
+        }
+    }
+
+    /// A whole set in one allocation: frame `i`'s rectangle is `rects[i]`
+    /// and its pixels start at `starts[i]` in `pixels` (`i` = 0: the
+    /// restart's).
+    final class Sealed: Sendable {
+        let rects: [PixelRect]
+        let starts: [Int]
+        let pixels: [UInt8]
+
+        init(_ deltas: [Delta]) {
+            rects = deltas.map(\.rect)
+            var starts: [Int] = [], total = 0
+            for delta in deltas {
+                starts.append(total)
+                total += delta.pixels.count
+            }
+            self.starts = starts
+            var pixels: [UInt8] = []
+            pixels.reserveCapacity(total)
+            for delta in deltas { pixels.append(contentsOf: delta.pixels) }
+            self.pixels = pixels
+        }
+
+        /// The frames a set is for.
+        var count: Int { rects.count }
+
+        /// Rows up to this long (a sprite's 16 or 32 pixels) are copied
+        /// 16 bytes at a time in place: a library call a row cost more
+        /// than the copy.
+        static let inlineRowBytes = 128
+
+        /// Copies `rows` rows of `rowBytes` bytes (whole pixels), packed at
+        /// `from`, to rows `stride` bytes apart at `to`: 16 bytes at a
+        /// time, then 8 and 4.
+        @inline(__always)
+        private static func copySmallRows(
+            _ rows: Int, of rowBytes: Int, from: UnsafeRawPointer, to: UnsafeMutableRawPointer, stride: Int
+        ) {
+            var from = from, to = to
+            for _ in 0..<rows {
+                var offset = 0
+                while offset &+ 16 <= rowBytes {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self),
+                                  toByteOffset: offset, as: SIMD16<UInt8>.self)
+                    offset &+= 16
+                }
+                if offset &+ 8 <= rowBytes {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                                  toByteOffset: offset, as: UInt64.self)
+                    offset &+= 8
+                }
+                if offset < rowBytes {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+                                  toByteOffset: offset, as: UInt32.self)
+                }
+                from += rowBytes
+                to += stride
+            }
+        }
+
+        /// Writes frame `index`'s pixels (0: the restart's) into `buffer`,
+        /// whose rows are `bytesPerRow` apart and which the caller checked
+        /// holds the canvas, and returns its rectangle.
+        func apply(_ index: Int, to buffer: UnsafeMutableRawPointer, bytesPerRow: Int) -> PixelRect {
+            let rect = rects[index], rowBytes = rect.width * 4
+            pixels.withUnsafeBytes { pixels in
+                guard let base = pixels.baseAddress, !rect.isEmpty else { return }
+                let from = base + starts[index], to = buffer + rect.y * bytesPerRow + rect.x * 4
+                if rowBytes == bytesPerRow {
+                    // Whole rows of a buffer without padding: one copy.
+                    to.copyMemory(from: from, byteCount: rect.height * rowBytes)
+                } else if rowBytes <= Self.inlineRowBytes {
+                    Self.copySmallRows(rect.height, of: rowBytes, from: from, to: to, stride: bytesPerRow)
+                } else {
+                    copyRows(rect.height, of: rowBytes, from: from, stride: rowBytes, to: to, stride: bytesPerRow)
+                }
+            }
+            return rect
+        }
+    }
+
+    private struct Table {
+        var deltas: [Delta?]
+        var recorded = 0
+        var byteCount = 0
+        var sealed: Sealed?
+        /// Set once the set would pass the limit or was dropped.
+        var givenUp = false
+    }
+
+    /// The most bytes of pixels kept.
+    let limit: Int
+    private let table: LockedState<Table>
+    /// Whether deltas are still recorded (not sealed, not given up): read
+    /// without the lock on every frame a drawer composites.
+    private let recording = Atomic<Bool>(true)
+    /// The bytes of pixels between two reports to the memory budget
+    /// (``record(_:rect:canvas:canvasWidth:)``'s result).
+    static let reportStep = 256 << 10
+
+    /// A store for the `frameCount` frames of a GIF, of at most `limit`
+    /// bytes of pixels.
+    init(frameCount: Int, limit: Int) {
+        self.limit = max(0, limit)
+        table = LockedState(Table(deltas: Array(repeating: nil, count: max(0, frameCount))))
+    }
+
+    /// The whole set, once sealed.
+    var sealed: Sealed? { table.withLock { $0.sealed } }
+
+    /// The bytes of pixels held.
+    var byteCount: Int { table.withLock { $0.byteCount } }
+
+    /// Whether frame `index`'s delta (0: the restart's) is still to record.
+    func wants(_ index: Int) -> Bool {
+        guard recording.load(ordering: .relaxed) else { return false }
+        return table.withLock { table in
+            !table.givenUp && table.sealed == nil && table.deltas.indices.contains(index) && table.deltas[index] == nil
+        }
+    }
+
+    /// Records frame `index`'s delta (0: the restart's): `rect` of the
+    /// full-size `canvas`, `canvasWidth` pixels a row, copied with the lock
+    /// released. Does nothing when it is held already or the set is given
+    /// up; gives the set up when it would pass ``limit``. Returns whether
+    /// the bytes held changed enough for a shared memory budget to count
+    /// them again: the set sealed or given up, or another ``reportStep``
+    /// bytes recorded.
+    @discardableResult
+    func record(_ index: Int, rect: PixelRect, canvas: UnsafeBufferPointer<UInt8>, canvasWidth: Int) -> Bool {
+        // A frame that changes nothing has an empty delta.
+        let rect = rect.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : rect
+        let rowBytes = rect.width * 4
+        guard rect.x >= 0, rect.y >= 0, rect.x + rect.width <= canvasWidth,
+              rect.isEmpty || ((rect.y + rect.height - 1) * canvasWidth + rect.x) * 4 + rowBytes <= canvas.count
+        else { return false }
+        let pixels = [UInt8](unsafeUninitializedCapacity: rect.height * rowBytes) { buffer, count in
+            if let base = canvas.baseAddress, let target = buffer.baseAddress {
+                copyRows(
+                    rect.height, of: rowBytes, from: base + (rect.y * canvasWidth + rect.x) * 4,
+                    stride: canvasWidth * 4, to: target, stride: rowBytes)
+            }
+            count = rect.height * rowBytes
+        }
+        let delta = Delta(rect: rect, pixels: pixels)
+        return table.withLock { table in
+            guard !table.givenUp, table.sealed == nil, table.deltas.indices.contains(index),
+                  table.deltas[index] == nil
+            else { return false }
+            guard table.byteCount + pixels.count <= limit else {
+                table = Table(deltas: [], givenUp: true)
+                recording.store(false, ordering: .relaxed)
+                return true
+            }
+            let before = table.byteCount / Self.reportStep
+            table.deltas[index] = delta
+            table.byteCount += pixels.count
+            table.recorded += 1
+            if table.recorded == table.deltas.count {
+                table.sealed = Sealed(table.deltas.map { $0! })
+                table.deltas = []
+                recording.store(false, ordering: .relaxed)
+                return true
+            }
+            return table.byteCount / Self.reportStep != before
+        }
+    }
+
+    /// Drops every delta and records no more: memory given back.
+    func drop() {
+        table.withLock { $0 = Table(deltas: [], givenUp: true) }
+        recording.store(false, ordering: .relaxed)
+    }
+}
