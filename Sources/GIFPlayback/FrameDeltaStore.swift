@@ -31,30 +31,57 @@ final class FrameDeltaStore: Sendable {
         }
     }
 
-    /// A whole set in one allocation: frame `i`'s rectangle is `rects[i]`
-    /// and its pixels start at `starts[i]` in `pixels` (`i` = 0: the
-    /// restart's).
-    final class Sealed: Sendable {
-        let rects: [PixelRect]
-        let starts: [Int]
-        let pixels: [UInt8]
+    /// A whole set, its pixels in one allocation: frame `i`'s rectangle
+    /// and where its pixels start (`i` = 0: the restart's). Its storage is
+    /// read through pointers, so that a draw retains nothing but the set;
+    /// `@unchecked Sendable` for them: written only in `init`, read-only
+    /// after.
+    final class Sealed: @unchecked Sendable {
+        /// The frames the set is for.
+        let count: Int
+        private let rects: UnsafeMutablePointer<PixelRect>
+        private let starts: UnsafeMutablePointer<Int>
+        private let pixels: UnsafeMutableRawPointer
 
         init(_ deltas: [Delta]) {
-            rects = deltas.map(\.rect)
-            var starts: [Int] = [], total = 0
-            for delta in deltas {
-                starts.append(total)
+            count = deltas.count
+            rects = .allocate(capacity: max(1, count))
+            starts = .allocate(capacity: max(1, count))
+            var total = 0
+            for (i, delta) in deltas.enumerated() {
+                (rects + i).initialize(to: delta.rect)
+                (starts + i).initialize(to: total)
                 total += delta.pixels.count
             }
-            self.starts = starts
-            var pixels: [UInt8] = []
-            pixels.reserveCapacity(total)
-            for delta in deltas { pixels.append(contentsOf: delta.pixels) }
-            self.pixels = pixels
+            pixels = .allocate(byteCount: max(1, total), alignment: 16)
+            for (i, delta) in deltas.enumerated() {
+                delta.pixels.withUnsafeBytes { (pixels + starts[i]).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
         }
 
-        /// The frames a set is for.
-        var count: Int { rects.count }
+        deinit {
+            rects.deallocate()
+            starts.deallocate()
+            pixels.deallocate()
+        }
+
+        /// Writes frame `index`'s pixels (0: the restart's) into `buffer`,
+        /// whose rows are `bytesPerRow` apart and which the caller checked
+        /// holds the canvas, and returns its rectangle.
+        func apply(_ index: Int, to buffer: UnsafeMutableRawPointer, bytesPerRow: Int) -> PixelRect {
+            let rect = rects[index], rowBytes = rect.width * 4
+            guard !rect.isEmpty else { return rect }
+            let from = UnsafeRawPointer(pixels + starts[index]), to = buffer + rect.y * bytesPerRow + rect.x * 4
+            if rowBytes == bytesPerRow {
+                // Whole rows of a buffer without padding: one copy.
+                to.copyMemory(from: from, byteCount: rect.height * rowBytes)
+            } else if rowBytes <= Self.inlineRowBytes {
+                Self.copySmallRows(rect.height, of: rowBytes, from: from, to: to, stride: bytesPerRow)
+            } else {
+                copyRows(rect.height, of: rowBytes, from: from, stride: rowBytes, to: to, stride: bytesPerRow)
+            }
+            return rect
+        }
 
         /// Rows up to this long (a sprite's 16 or 32 pixels) are copied
         /// 16 bytes at a time in place: a library call a row cost more
@@ -88,26 +115,6 @@ final class FrameDeltaStore: Sendable {
                 from += rowBytes
                 to += stride
             }
-        }
-
-        /// Writes frame `index`'s pixels (0: the restart's) into `buffer`,
-        /// whose rows are `bytesPerRow` apart and which the caller checked
-        /// holds the canvas, and returns its rectangle.
-        func apply(_ index: Int, to buffer: UnsafeMutableRawPointer, bytesPerRow: Int) -> PixelRect {
-            let rect = rects[index], rowBytes = rect.width * 4
-            pixels.withUnsafeBytes { pixels in
-                guard let base = pixels.baseAddress, !rect.isEmpty else { return }
-                let from = base + starts[index], to = buffer + rect.y * bytesPerRow + rect.x * 4
-                if rowBytes == bytesPerRow {
-                    // Whole rows of a buffer without padding: one copy.
-                    to.copyMemory(from: from, byteCount: rect.height * rowBytes)
-                } else if rowBytes <= Self.inlineRowBytes {
-                    Self.copySmallRows(rect.height, of: rowBytes, from: from, to: to, stride: bytesPerRow)
-                } else {
-                    copyRows(rect.height, of: rowBytes, from: from, stride: rowBytes, to: to, stride: bytesPerRow)
-                }
-            }
-            return rect
         }
     }
 

@@ -68,12 +68,16 @@ final class HostTickList: Sendable {
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
         state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
             guard state.playlists == 0 else { return nil }
-            state.changed.removeAll(keepingCapacity: true)
+            if !state.changed.isEmpty { state.changed.removeAll(keepingCapacity: true) }
             var next: Duration?
-            for entry in state.entries {
-                guard case .player(let core, let offset) = entry.ticker else { continue }
-                let step = Self.step(core, offset: offset, to: time)
-                if step.moved { state.changed.append(entry.id) }
+            for index in state.entries.indices {
+                guard case .player(let core, let offset) = state.entries[index].ticker else { continue }
+                // The entry holds the player with this list's lock held: no
+                // retain of its own for the call.
+                let step = Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef {
+                    Self.step($0, offset: offset, to: time)
+                }
+                if step.moved { state.changed.append(state.entries[index].id) }
                 if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
             }
             return (state.changed, next)

@@ -179,7 +179,9 @@ final class PlayerCore: Sendable {
 
     /// The advance both ticks make.
     private func driverStep(_ state: inout State, to time: Duration) -> Step {
-        state.events.removeAll(keepingCapacity: true)
+        // Most ticks report nothing: emptying an empty list still calls
+        // the array's generic replace.
+        if !state.events.isEmpty { state.events.removeAll(keepingCapacity: true) }
         state.playhead.advance(to: time, into: &state.events)
         state.hub.deliver(state.events)
         afterChange(&state)
