@@ -39,8 +39,9 @@ import Synchronization
 /// 0's where a loop starting again changes it) while they step through
 /// the first loop of frames composited whole; later loops copy those
 /// pixels and composite nothing. They are kept within as many bytes again
-/// as the checkpoint budget (a set that would take more is not kept) and
-/// are the first thing a shared budget takes back. So a source holds at
+/// as the checkpoint budget, with the index budget's unused share (a set
+/// that would take more is not kept), and are the first thing a shared
+/// budget takes back. So a source holds at
 /// most the `DecodingBudget`'s bytes of decoding state, with the checkpoint
 /// bytes twice, plus its working state (``workingStateByteCount``: the
 /// canvas and the decoder's buffers).

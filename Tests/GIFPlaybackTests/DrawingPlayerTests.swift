@@ -189,17 +189,27 @@ import Testing
     /// are the canvas's own (whole-width changes go in one copy) and one
     /// with padded rows, every draw of three loops, stepping one frame, two
     /// and twenty, equals the whole-file decode; the changes are counted in the
-    /// player's bytes; and a checkpoint budget too small for them keeps
-    /// none, with the same frames.
+    /// player's bytes, within its checkpoint budget and the index budget's
+    /// unused share; and a budget too small for them keeps none, with the
+    /// same frames.
     @Test(arguments: ["demo.gif", "screen-recording.gif"])
     func recordedChangesDrawTheWholeFileDecode(_ name: String) throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture(name))
         let expected = try #require(Self.expected(image))
         let width = image.info.canvasSize.width, height = image.info.canvasSize.height
-        for (padding, checkpoints) in [(0, DecodingBudget.default.checkpointBytes), (12, 0), (20, width * height * 4)] {
+        // The changes are kept within the checkpoint bytes and the index
+        // bytes the GIF's indices leave: 8 MiB, or 16 MiB less its indices,
+        // holds them; none, or one canvas, does not (both files' changes
+        // take several canvases).
+        let indices = image.info.framePixelCount, standard = DecodingBudget.default
+        let budgets = [
+            (0, standard.checkpointBytes, standard.indexBytes, true), (8, 0, standard.indexBytes, true),
+            (12, 0, indices, false), (20, width * height * 4, indices, false),
+        ]
+        for (padding, checkpoints, indexBytes, kept) in budgets {
             let player = try Self.player(
                 image, configuration: PlayerConfiguration(loop: .forever),
-                budget: DecodingBudget(checkpointBytes: checkpoints, indexBytes: DecodingBudget.default.indexBytes))
+                budget: DecodingBudget(checkpointBytes: checkpoints, indexBytes: indexBytes))
             let bytesPerRow = width * 4 + padding
             var buffer = [UInt8](repeating: 0xA5, count: bytesPerRow * height)
             player.play()
@@ -222,8 +232,7 @@ import Testing
             let changes = image.info.frames.dropFirst().reduce(0) {
                 $0 + $1.rect.clipped(toWidth: width, height: height).area * 4
             }
-            let kept = checkpoints == DecodingBudget.default.checkpointBytes
-            #expect(player.drawsFromRecordedChanges == kept, "\(name) checkpoints \(checkpoints)")
+            #expect(player.drawsFromRecordedChanges == kept, "\(name) checkpoints \(checkpoints) indices \(indexBytes)")
             #expect((bytesAfterFirstLoop >= changes) == kept, "\(name): \(bytesAfterFirstLoop) bytes held")
             #expect(player.decodeCount == image.info.frameCount, "\(name): frames decoded again")
         }
