@@ -16,9 +16,8 @@
 ///   `width × height × 4` bytes each) saved at even intervals, which bound
 ///   how far back a seek, or a frame whose indices did not fit, resumes.
 ///   In GIFPlayback, a source drawn into a host's buffer at full size keeps
-///   as many bytes again (and the indices' unused share), at most, of what
-///   each frame changes, recorded as its first loop is drawn, so that later
-///   loops copy them.
+///   as many bytes again, at most, of what each frame changes, recorded as
+///   its first loop is drawn, so that later loops copy them.
 public struct DecodingBudget: Sendable, Hashable {
     /// The most bytes of seek checkpoints. Negative counts as 0.
     public var checkpointBytes: Int

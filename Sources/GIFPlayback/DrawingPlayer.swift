@@ -115,12 +115,11 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     ///     each frame's own rectangle; 0 decodes every frame every time) and
     ///     of checkpoints (about a canvas, `width × height × 4`, each), which
     ///     bound how far back a seek or a frame whose indices did not fit
-    ///     resumes decoding. Negative counts as 0. As many bytes again, and
-    ///     the index bytes the GIF's indices leave unused, at most keep
-    ///     what each frame changes as drawn once every frame has been drawn
-    ///     whole in order (the loop's first pass): later loops then copy
-    ///     those pixels instead of compositing (a set that would take more
-    ///     is not kept).
+    ///     resumes decoding. Negative counts as 0. As many checkpoint bytes
+    ///     again, at most, keep what each frame changes as drawn once every
+    ///     frame has been drawn whole in order (the loop's first pass):
+    ///     later loops then copy those pixels instead of compositing (a set
+    ///     that would take more is not kept).
     ///   - pixelFormat: The layout drawn.
     ///   - now: The clock's instant now (the player never reads the clock).
     ///   - epoch: A shared epoch: players given the same one stay in step
@@ -145,7 +144,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
         source = GIFFrameSource(
             image: image, budget: DecodingBudget(checkpointBytes: 0, indexBytes: self.indexBudget), executor: .shared,
             pixelFormat: pixelFormat, displaySize: nil,
-            deltaBytes: self.checkpointBudget + max(0, budget.indexBytes) - self.indexBudget)
+            deltaBytes: self.checkpointBudget)
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
     }
 

@@ -39,9 +39,9 @@ import Synchronization
 /// 0's where a loop starting again changes it) while they step through
 /// the first loop of frames composited whole; later loops copy those
 /// pixels and composite nothing. They are kept within as many bytes again
-/// as the checkpoint budget, with the index budget's unused share (a set
-/// that would take more is not kept), and are the first thing a shared
-/// budget takes back. So a source holds at
+/// as the `DecodingBudget`'s checkpoint bytes (a set that would take more
+/// is not kept: a GIF whose every frame changes the whole canvas keeps its
+/// indices alone), and are the first thing a shared budget takes back. So a source holds at
 /// most the `DecodingBudget`'s bytes of decoding state, with the checkpoint
 /// bytes twice, plus its working state (``workingStateByteCount``: the
 /// canvas and the decoder's buffers).
@@ -100,15 +100,14 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         displaySize: DisplaySize? = nil
     ) {
         self.init(image: image, budget: budget, executor: executor, pixelFormat: pixelFormat, displaySize: displaySize,
-                  deltaBytes: nil)
+                  deltaBytes: max(0, budget.checkpointBytes))
     }
 
     /// A source as ``init(image:budget:executor:pixelFormat:displaySize:)``
-    /// makes, keeping at most `deltaBytes` of the frames' recorded changes
-    /// (`nil`: the checkpoint budget's bytes).
+    /// makes, keeping at most `deltaBytes` of the frames' recorded changes.
     init(
         image: GIFImage, budget: DecodingBudget, executor: FrameDecodeExecutor, pixelFormat: PixelFormat,
-        displaySize: DisplaySize?, deltaBytes: Int?
+        displaySize: DisplaySize?, deltaBytes: Int
     ) {
         self.image = image
         self.frameCount = image.info.frameCount
@@ -126,7 +125,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
         self.deltas = filter == nil && frameCount > 1
-            ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes ?? checkpointBudget) : nil
+            ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes) : nil
     }
 
     /// The index tier of a source of `image` with `budget` bytes for
