@@ -119,17 +119,26 @@ final class FrameDeltaStore: Sendable {
     }
 
     private struct Table {
-        var deltas: [Delta?]
+        /// By frame index; empty until the first delta is recorded.
+        var deltas: [Delta?] = []
         var recorded = 0
         var byteCount = 0
         var sealed: Sealed?
         /// Set once the set would pass the limit or was dropped.
         var givenUp = false
+
+        /// Whether frame `index`'s delta is still to record, among
+        /// `frameCount` frames.
+        func wants(_ index: Int, of frameCount: Int) -> Bool {
+            !givenUp && sealed == nil && (0..<frameCount).contains(index) && (deltas.isEmpty || deltas[index] == nil)
+        }
     }
 
     /// The most bytes of pixels kept.
     let limit: Int
-    private let table: LockedState<Table>
+    /// The frames a set is for.
+    let frameCount: Int
+    private let table = LockedState(Table())
     /// Whether deltas are still recorded (not sealed, not given up): read
     /// without the lock on every frame a drawer composites.
     private let recording = Atomic<Bool>(true)
@@ -138,10 +147,10 @@ final class FrameDeltaStore: Sendable {
     static let reportStep = 256 << 10
 
     /// A store for the `frameCount` frames of a GIF, of at most `limit`
-    /// bytes of pixels.
+    /// bytes of pixels. Nothing is allocated until a delta is recorded.
     init(frameCount: Int, limit: Int) {
         self.limit = max(0, limit)
-        table = LockedState(Table(deltas: Array(repeating: nil, count: max(0, frameCount))))
+        self.frameCount = max(0, frameCount)
     }
 
     /// The whole set, once sealed.
@@ -153,49 +162,56 @@ final class FrameDeltaStore: Sendable {
     /// Whether frame `index`'s delta (0: the restart's) is still to record.
     func wants(_ index: Int) -> Bool {
         guard recording.load(ordering: .relaxed) else { return false }
-        return table.withLock { table in
-            !table.givenUp && table.sealed == nil && table.deltas.indices.contains(index) && table.deltas[index] == nil
-        }
+        return table.withLock { $0.wants(index, of: frameCount) }
     }
 
     /// Records frame `index`'s delta (0: the restart's): `rect` of the
     /// full-size `canvas`, `canvasWidth` pixels a row, copied with the lock
     /// released. Does nothing when it is held already or the set is given
-    /// up; gives the set up when it would pass ``limit``. Returns whether
-    /// the bytes held changed enough for a shared memory budget to count
-    /// them again: the set sealed or given up, or another ``reportStep``
-    /// bytes recorded.
+    /// up; gives the set up, before copying anything, when it would pass
+    /// ``limit``. Returns whether the bytes held changed enough for a
+    /// shared memory budget to count them again: the set sealed or given
+    /// up, or another ``reportStep`` bytes recorded.
     @discardableResult
     func record(_ index: Int, rect: PixelRect, canvas: UnsafeBufferPointer<UInt8>, canvasWidth: Int) -> Bool {
         // A frame that changes nothing has an empty delta.
         let rect = rect.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : rect
-        let rowBytes = rect.width * 4
+        let rowBytes = rect.width * 4, size = rect.height * rowBytes
         guard rect.x >= 0, rect.y >= 0, rect.x + rect.width <= canvasWidth,
               rect.isEmpty || ((rect.y + rect.height - 1) * canvasWidth + rect.x) * 4 + rowBytes <= canvas.count
         else { return false }
-        let pixels = [UInt8](unsafeUninitializedCapacity: rect.height * rowBytes) { buffer, count in
+        let fits = table.withLock { table -> Bool? in
+            guard table.wants(index, of: frameCount) else { return nil }
+            guard table.byteCount + size <= limit else {
+                table = Table(givenUp: true)
+                return false
+            }
+            return true
+        }
+        guard let fits else { return false }
+        guard fits else {
+            recording.store(false, ordering: .relaxed)
+            return true
+        }
+        let pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             if let base = canvas.baseAddress, let target = buffer.baseAddress {
                 copyRows(
                     rect.height, of: rowBytes, from: base + (rect.y * canvasWidth + rect.x) * 4,
                     stride: canvasWidth * 4, to: target, stride: rowBytes)
             }
-            count = rect.height * rowBytes
+            count = size
         }
         let delta = Delta(rect: rect, pixels: pixels)
         return table.withLock { table in
-            guard !table.givenUp, table.sealed == nil, table.deltas.indices.contains(index),
-                  table.deltas[index] == nil
-            else { return false }
-            guard table.byteCount + pixels.count <= limit else {
-                table = Table(deltas: [], givenUp: true)
-                recording.store(false, ordering: .relaxed)
-                return true
-            }
+            // Another drawer may have recorded it, or the set been
+            // dropped, meanwhile.
+            guard table.wants(index, of: frameCount), table.byteCount + size <= limit else { return false }
+            if table.deltas.isEmpty { table.deltas = Array(repeating: nil, count: frameCount) }
             let before = table.byteCount / Self.reportStep
             table.deltas[index] = delta
-            table.byteCount += pixels.count
+            table.byteCount += size
             table.recorded += 1
-            if table.recorded == table.deltas.count {
+            if table.recorded == frameCount {
                 table.sealed = Sealed(table.deltas.map { $0! })
                 table.deltas = []
                 recording.store(false, ordering: .relaxed)
@@ -207,7 +223,7 @@ final class FrameDeltaStore: Sendable {
 
     /// Drops every delta and records no more: memory given back.
     func drop() {
-        table.withLock { $0 = Table(deltas: [], givenUp: true) }
+        table.withLock { $0 = Table(givenUp: true) }
         recording.store(false, ordering: .relaxed)
     }
 }
