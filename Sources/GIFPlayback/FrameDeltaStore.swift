@@ -55,7 +55,10 @@ final class FrameDeltaStore: Sendable {
             }
             pixels = .allocate(byteCount: max(1, total), alignment: 16)
             for (i, delta) in deltas.enumerated() {
-                delta.pixels.withUnsafeBytes { (pixels + starts[i]).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                delta.pixels.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    (pixels + starts[i]).copyMemory(from: base, byteCount: bytes.count)
+                }
             }
         }
 

@@ -116,9 +116,10 @@ final class GIFFrameDrawer: FrameDrawer {
         -> FrameDraw
     {
         try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
-        var late: Int?
+        var late: Int?, deltasGrew = false
         let result = state.withLockIfAvailable { state -> FrameDraw in
-            let outcome = draw(index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late)
+            let outcome = draw(
+                index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late, deltasGrew: &deltasGrew)
             let bytes = state.seeker.workingAndCheckpointBytes
             if bytes != state.reportedBytes {
                 source.drawerBytesChanged(by: bytes - state.reportedBytes)
@@ -127,6 +128,9 @@ final class GIFFrameDrawer: FrameDrawer {
             return outcome
         }
         guard let result else { throw .drawnConcurrently }
+        // Told with the lock released: the source's memory budget may trim
+        // its state in turn.
+        if deltasGrew { source.deltasGrew() }
         if let late {
             var wanted = Array(late...min(source.frameCount - 1, max(late, index) + Self.lateLookahead))
             if index < late { wanted.insert(index, at: 0) }
@@ -136,7 +140,8 @@ final class GIFFrameDrawer: FrameDrawer {
     }
 
     private func draw(
-        _ index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int, state: inout State, late: inout Int?
+        _ index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int, state: inout State, late: inout Int?,
+        deltasGrew: inout Bool
     ) -> FrameDraw {
         if state.drawn == index { return .unchanged(frame: index) }
         guard (0..<source.frameCount).contains(index) else {
@@ -196,22 +201,24 @@ final class GIFFrameDrawer: FrameDrawer {
             }
             var frame = try step(to: stepping ? shown! + 1 : index)
             if stepping {
-                record(frame, state: &state)
+                deltasGrew = record(frame, state: &state) || deltasGrew
                 changed = frame.changedRect
                 while frame.index < index {
                     frame = try step(to: frame.index + 1)
-                    record(frame, state: &state)
+                    deltasGrew = record(frame, state: &state) || deltasGrew
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
             } else if let sinceFirstFrame {
-                record(FrameCopy(index: 0, changedRect: sinceFirstFrame, isComplete: frame.isComplete), state: &state)
+                let restart = FrameCopy(index: 0, changedRect: sinceFirstFrame, isComplete: frame.isComplete)
+                deltasGrew = record(restart, state: &state) || deltasGrew
                 changed = scaled(sinceFirstFrame)
             } else if index == 0, shown == count - 1 {
                 // A loop starting again where the seeker did not follow
                 // the frames: frame 0's whole canvas is its change.
                 let whole = PixelRect(x: 0, y: 0, width: width, height: height)
-                record(FrameCopy(index: 0, changedRect: whole, isComplete: frame.isComplete), state: &state)
+                let restart = FrameCopy(index: 0, changedRect: whole, isComplete: frame.isComplete)
+                deltasGrew = record(restart, state: &state) || deltasGrew
             }
             if !mirrored {
                 state.seeker.withCanvas { canvas in write(canvas, region: changed, into: buffer, bytesPerRow: bytesPerRow) }
@@ -252,15 +259,18 @@ final class GIFFrameDrawer: FrameDrawer {
 
     /// Records `frame`'s changed pixels (frame 0: the restart's) from the
     /// seeker's canvas, when composited whole at full size and not
-    /// recorded yet.
-    private func record(_ frame: FrameCopy, state: inout State) {
-        guard filter == nil, frame.isComplete, let deltas = source.deltas, deltas.wants(frame.index) else { return }
+    /// recorded yet; returns whether the source should tell its memory
+    /// budget (see ``FrameDeltaStore/record(_:rect:canvas:canvasWidth:)``).
+    private func record(_ frame: FrameCopy, state: inout State) -> Bool {
+        guard filter == nil, frame.isComplete, let deltas = source.deltas, deltas.wants(frame.index) else {
+            return false
+        }
         let width = width
         var grew = false
         state.seeker.withCanvas { canvas in
             grew = deltas.record(frame.index, rect: frame.changedRect, canvas: canvas, canvasWidth: width)
         }
-        if grew { source.deltasGrew() }
+        return grew
     }
 
     /// The drawn pixels a full-size rectangle reaches.

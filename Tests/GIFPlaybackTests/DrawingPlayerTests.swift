@@ -236,6 +236,25 @@ import Testing
         }
     }
 
+    /// Frames that change nothing have empty recorded changes: zero-size
+    /// frames (Fixtures/README.md: a red 4 × 4 canvas, two empty frames,
+    /// then green at (0, 0)) loop from their recorded changes, every draw
+    /// the whole-file decode's frame.
+    @Test func emptyChangesAreRecordedAndDrawn() throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("zero-size-frame.gif"))
+        let expected = try #require(Self.expected(image))
+        let player = try Self.player(image, configuration: PlayerConfiguration(loop: .forever))
+        let buffer = HostBuffer(player)
+        player.play()
+        for step in 0..<3 * image.info.frameCount {
+            _ = try buffer.draw(player)
+            let frame = player.playhead.currentFrame
+            #expect(buffer.canvas.digest == expected[frame], "frame \(frame) step \(step)")
+            player.advance(to: try #require(player.nextChangeInstant))
+        }
+        #expect(player.drawsFromRecordedChanges)
+    }
+
     /// Three loops drawn frame by frame, one loop drawn every second or
     /// third frame (the stepped path), then seeks; each drawn buffer checked
     /// against the whole-file decode.
