@@ -230,7 +230,8 @@ import Testing
             let changes = image.info.frames.dropFirst().reduce(0) {
                 $0 + $1.rect.clipped(toWidth: width, height: height).area * 4
             }
-            #expect(player.drawsFromRecordedChanges == kept, "\(name) checkpoints \(checkpoints) indices \(indexBytes)")
+            let recorded = player.drawsFromRecordedChanges
+            #expect(recorded == kept, "\(name) checkpoints \(checkpoints) indices \(indexBytes)")
             #expect((bytesAfterFirstLoop >= changes) == kept, "\(name): \(bytesAfterFirstLoop) bytes held")
             #expect(player.decodeCount == image.info.frameCount, "\(name): frames decoded again")
         }
@@ -252,7 +253,10 @@ import Testing
             #expect(buffer.canvas.digest == expected[frame], "frame \(frame) step \(step)")
             player.advance(to: try #require(player.nextChangeInstant))
         }
-        #expect(player.drawsFromRecordedChanges)
+        // Read out first: a failed expectation reflects the values it
+        // names, and a player holds a noncopyable lock, which traps there.
+        let recorded = player.drawsFromRecordedChanges
+        #expect(recorded)
     }
 
     /// Three loops drawn frame by frame, one loop drawn every second or
