@@ -62,3 +62,9 @@ package final class ConditionLock<State> {
 /// The lock orders every access to the state, and the state is `Sendable`
 /// itself, so the lock may be shared between threads.
 extension ConditionLock: @unchecked Sendable where State: Sendable {}
+
+/// Reflected without its fields, as ``LockedState`` is: its mutex cannot be
+/// copied out.
+extension ConditionLock: CustomReflectable {
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -51,3 +51,10 @@ package final class LockedState<State: ~Copyable> {
 /// The lock orders every access to the state, and the state is `Sendable`
 /// itself, so the box may be shared between threads.
 extension LockedState: @unchecked Sendable where State: ~Copyable & Sendable {}
+
+/// Reflected without its fields: a `Mirror` copies each field out, and the
+/// mutex (and a noncopyable state) cannot be copied, so reflecting a value
+/// that holds a lock (a test's failed expectation names one) would trap.
+extension LockedState: CustomReflectable where State: ~Copyable {
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
+}

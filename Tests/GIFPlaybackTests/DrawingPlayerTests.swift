@@ -237,6 +237,28 @@ import Testing
         }
     }
 
+    /// A failed expectation that names a player reflects it, field by
+    /// field: every value under it, its locks included, can be reflected
+    /// (a lock's mutex cannot be copied out, and would trap).
+    @Test func aPlayerCanBeReflected() throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let player = try Self.player(image, configuration: PlayerConfiguration(loop: .forever))
+        let buffer = HostBuffer(player)
+        player.play()
+        for _ in 0..<3 {
+            _ = try buffer.draw(player)
+            player.advance(to: try #require(player.nextChangeInstant))
+        }
+        var seen = 0
+        func walk(_ value: Any, depth: Int) {
+            seen += 1
+            guard depth < 8 else { return }
+            for child in Mirror(reflecting: value).children { walk(child.value, depth: depth + 1) }
+        }
+        walk(player, depth: 0)
+        #expect(seen > 1)
+    }
+
     /// Frames that change nothing have empty recorded changes: zero-size
     /// frames (Fixtures/README.md: a red 4 × 4 canvas, two empty frames,
     /// then green at (0, 0)) loop from their recorded changes, every draw
@@ -253,10 +275,7 @@ import Testing
             #expect(buffer.canvas.digest == expected[frame], "frame \(frame) step \(step)")
             player.advance(to: try #require(player.nextChangeInstant))
         }
-        // Read out first: a failed expectation reflects the values it
-        // names, and a player holds a noncopyable lock, which traps there.
-        let recorded = player.drawsFromRecordedChanges
-        #expect(recorded)
+        #expect(player.drawsFromRecordedChanges)
     }
 
     /// Three loops drawn frame by frame, one loop drawn every second or
