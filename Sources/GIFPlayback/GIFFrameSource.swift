@@ -41,10 +41,10 @@ import Synchronization
 /// pixels and composite nothing. They are kept within as many bytes again
 /// as the `DecodingBudget`'s checkpoint bytes (a set that would take more
 /// is not kept: a GIF whose every frame changes the whole canvas keeps its
-/// indices alone), and are the first thing a shared budget takes back. So a source holds at
-/// most the `DecodingBudget`'s bytes of decoding state, with the checkpoint
-/// bytes twice, plus its working state (``workingStateByteCount``: the
-/// canvas and the decoder's buffers).
+/// indices alone), and are the first thing a shared budget takes back. So
+/// a source holds at most the `DecodingBudget`'s bytes of decoding state,
+/// with the checkpoint bytes twice, plus its working state
+/// (``workingStateByteCount``: the canvas and the decoder's buffers).
 public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
     /// The image the frames come from.
     public let image: GIFImage

@@ -502,10 +502,11 @@ struct Compositor {
     /// frames drawn since `other` was taken) only that is copied: a loop
     /// starting again over a large canvas where little moved copies little.
     ///
-    /// A mirror set (see ``setMirror(_:)``) gets the same rows, read once
-    /// for both: with a `region`, the mirror must hold this canvas before
-    /// (a host's buffer showing the frame this compositor drew last), as
-    /// the rest of it is left as it is.
+    /// A mirror set (see ``setMirror(_:)``) gets the same rows, each copied
+    /// there just after the canvas's (read again from the cache): with a
+    /// `region`, the mirror must hold this canvas before (a host's buffer
+    /// showing the frame this compositor drew last), as the rest of it is
+    /// left as it is.
     mutating func restore(from other: Compositor, changedIn region: PixelRect? = nil) {
         if canvas.count == other.canvas.count {
             let width = width, size = bytesPerPixel, mirror = mirror
