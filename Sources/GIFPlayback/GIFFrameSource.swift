@@ -258,10 +258,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         deltas?.drop()
     }
 
-    /// Drops the frames' recorded changes (``FrameDeltaStore``: for good),
-    /// then seek checkpoints, then stored frame indices (the last frames
-    /// first), until at most `bytes` of decoding state remain, for a memory
-    /// budget shared across sources. Done now when no decode runs, else when
+    /// Drops the frames' recorded changes (for good: they are not recorded
+    /// again), then seek checkpoints, then stored frame indices (the last
+    /// frames first), until at most `bytes` of decoding state remain, for a
+    /// memory budget shared across sources. Done now when no decode runs, else when
     /// the running decode ends. Later decodes may store again within this
     /// source's budgets.
     ///
