@@ -145,6 +145,8 @@ final class FrameDeltaStore: Sendable {
     /// Whether deltas are still recorded (not sealed, not given up): read
     /// without the lock on every frame a drawer composites.
     private let recording = Atomic<Bool>(true)
+    /// Moves on when the set is sealed or dropped.
+    private let changes = Atomic<Int>(0)
     /// The bytes of pixels between two reports to the memory budget
     /// (``record(_:rect:canvas:canvasWidth:)``'s result).
     static let reportStep = 256 << 10
@@ -158,6 +160,11 @@ final class FrameDeltaStore: Sendable {
 
     /// The whole set, once sealed.
     var sealed: Sealed? { table.withLock { $0.sealed } }
+
+    /// A count that moves on when the set is sealed or dropped, read
+    /// without the lock: a drawer keeps the set it read while this stands
+    /// still.
+    var generation: Int { changes.load(ordering: .acquiring) }
 
     /// The bytes of pixels held.
     var byteCount: Int { table.withLock { $0.byteCount } }
@@ -218,15 +225,19 @@ final class FrameDeltaStore: Sendable {
                 table.sealed = Sealed(table.deltas.map { $0! })
                 table.deltas = []
                 recording.store(false, ordering: .relaxed)
+                changes.add(1, ordering: .releasing)
                 return true
             }
             return table.byteCount / Self.reportStep != before
         }
     }
 
-    /// Drops every delta and records no more: memory given back.
+    /// Drops every delta and records no more: memory given back once the
+    /// drawers holding the set let it go (see
+    /// ``GIFFrameSource/releaseDecodingState()``).
     func drop() {
         table.withLock { $0 = Table(givenUp: true) }
         recording.store(false, ordering: .relaxed)
+        changes.add(1, ordering: .releasing)
     }
 }

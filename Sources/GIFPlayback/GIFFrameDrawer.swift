@@ -1,6 +1,7 @@
 import EngineSupport
 import GIF
 import Playback
+import Synchronization
 
 /// A ``GIFFrameSource``'s drawing side: one player's frames composited from
 /// the palette indices the source stores, on the thread that draws, into
@@ -30,6 +31,11 @@ final class GIFFrameDrawer: FrameDrawer {
     private let state: LockedState<State>
     /// Whether a frame not stored yet is decoded here rather than asked for.
     private let decodesOnCallingThread: Bool
+    /// Set while a draw runs: a second thread drawing at the same time is
+    /// told so (`PixelBufferError.drawnConcurrently`), where anything else
+    /// taking the lock (a count read, the source letting go of its
+    /// recorded changes) only makes a draw wait.
+    private let drawing = Atomic<Bool>(false)
 
     /// The most frames one draw composites one after another, writing
     /// their changed rectangles, when the player moved on by more than one
@@ -54,6 +60,11 @@ final class GIFFrameDrawer: FrameDrawer {
         var reportedBytes = 0
         /// Why the latest draw failed, if it did.
         var failure: GIFError?
+        /// The source's recorded changes as last read, and the store's
+        /// generation then: read again only when that moves on, and let go
+        /// when the source drops them.
+        var recorded: FrameDeltaStore.Sealed?
+        var recordedGeneration = -1
     }
 
     /// A drawer of `source`'s frames from `indices`, with `checkpointBudget`
@@ -73,6 +84,15 @@ final class GIFFrameDrawer: FrameDrawer {
             image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
             sharing: indices, pixelFormat: source.pixelFormat)
         self.state = LockedState(State(seeker: seeker))
+        source.onRecordedChangesDropped(for: id) { [weak self] in self?.releaseRecordedChanges() }
+    }
+
+    /// Lets go of the source's recorded changes, which it dropped.
+    private func releaseRecordedChanges() {
+        state.withLock { state in
+            state.recorded = nil
+            state.recordedGeneration = -1
+        }
     }
 
     /// The frame the host's buffer holds, as far as the drawer knows.
@@ -117,7 +137,9 @@ final class GIFFrameDrawer: FrameDrawer {
     {
         try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
         var late: Int?, deltasGrew = false
-        let result = state.withLockIfAvailable { state -> FrameDraw in
+        guard !drawing.exchange(true, ordering: .acquiring) else { throw .drawnConcurrently }
+        defer { drawing.store(false, ordering: .releasing) }
+        let result = state.withLock { state -> FrameDraw in
             let outcome = draw(
                 index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late, deltasGrew: &deltasGrew)
             let bytes = state.seeker.workingAndCheckpointBytes
@@ -127,7 +149,6 @@ final class GIFFrameDrawer: FrameDrawer {
             }
             return outcome
         }
-        guard let result else { throw .drawnConcurrently }
         // Told with the lock released: the source's memory budget may trim
         // its state in turn.
         if deltasGrew { source.deltasGrew() }
@@ -148,11 +169,18 @@ final class GIFFrameDrawer: FrameDrawer {
             return .failed(frame: index, shown: state.drawn, reason: "there is no frame \(index)")
         }
         let shown = state.drawn
-        if let shown, let sealed = source.deltas?.sealed,
-           let changed = Self.applyDeltas(sealed, from: shown, to: index, into: buffer, bytesPerRow: bytesPerRow) {
-            state.failure = nil
-            state.drawn = index
-            return .drawn(frame: index, changed: changed, isComplete: true)
+        if let shown, let deltas = source.deltas {
+            let generation = deltas.generation
+            if generation != state.recordedGeneration {
+                state.recorded = deltas.sealed
+                state.recordedGeneration = generation
+            }
+            if let sealed = state.recorded,
+               let changed = Self.applyDeltas(sealed, from: shown, to: index, into: buffer, bytesPerRow: bytesPerRow) {
+                state.failure = nil
+                state.drawn = index
+                return .drawn(frame: index, changed: changed, isComplete: true)
+            }
         }
         // Stepping on from the frame shown writes only the changed
         // rectangles; anything else (the first draw, a seek, playing

@@ -255,7 +255,22 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     public func releaseDecodingState() {
         scheduler.release()
         indices.removeAll()
-        deltas?.drop()
+        dropRecordedChanges()
+    }
+
+    /// Drops the recorded changes for good and has every drawer let go of
+    /// the set it holds (one waits for a draw in progress), so the memory
+    /// is given back on return.
+    private func dropRecordedChanges() {
+        guard let deltas else { return }
+        deltas.drop()
+        for release in drawers.withLock({ Array($0.releases.values) }) { release() }
+    }
+
+    /// Registers drawer `id`'s letting go of the recorded changes it holds,
+    /// called when they are dropped.
+    func onRecordedChangesDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
+        drawers.withLock { $0.releases[id] = release }
     }
 
     /// Drops the frames' recorded changes (for good: they are not recorded
@@ -272,7 +287,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// ``releaseDecodingState()`` does, and the next frame starts again
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
-        if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { deltas.drop() }
+        if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { dropRecordedChanges() }
         switch scheduler.trim(toBytes: bytes, besides: drawers.withLock { $0.bytes }) {
         case .trimmed:
             break
@@ -350,6 +365,8 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         /// Called after the decode-ahead stores a frame (see
         /// ``makeDrawer(notifying:)``).
         var decodedCallbacks: [Int: @Sendable () -> Void] = [:]
+        /// Each drawer's letting go of the recorded changes it holds.
+        var releases: [Int: @Sendable () -> Void] = [:]
     }
 
     func makeSeeker() -> FrameSeeker {
@@ -401,6 +418,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// stepping through a loop copy them (for tests).
     package var drawsFromRecordedChanges: Bool { deltas?.sealed != nil }
 
+    /// The sealed set of recorded changes, as an object whose lifetime a
+    /// test can watch (`nil` when none is held).
+    package var recordedChangesObject: AnyObject? { deltas?.sealed }
+
     /// The drawers' recorded changes grew enough for a shared memory budget
     /// to count this source's state again.
     func deltasGrew() { indicesStored() }
@@ -448,6 +469,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     func drawerEnded(_ id: Int, bytes: Int) {
         drawers.withLock { drawers in
             drawers.decodedCallbacks[id] = nil
+            drawers.releases[id] = nil
             drawers.bytes -= bytes
         }
     }

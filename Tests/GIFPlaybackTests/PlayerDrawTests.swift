@@ -218,6 +218,38 @@ import Testing
         #expect(checked > 0, "no animation checked")
     }
 
+    /// A budget that takes a source's recorded changes back gets their
+    /// memory at once: the drawers holding the set let go of it before the
+    /// trim returns, and the player draws on by compositing, the same
+    /// frames.
+    @Test func trimmedRecordedChangesLeaveTheDrawers() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let expected = Self.expectedFrames(image, format: .rgba8)
+        let source = GIFFrameSource(image: image, executor: Self.executor)
+        let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                startingAt: Instant(offset: .zero))
+        var buffer = HostBuffer(width: player.drawer.width, height: player.drawer.height)
+        await player.play()
+        func step() async throws {
+            guard let next = await player.nextChangeInstant else { throw CancellationError() }
+            await player.advance(to: next)
+        }
+        for _ in 0..<2 * source.frameCount + 5 {
+            _ = try await buffer.drawWhenReady(player)
+            try await step()
+        }
+        weak var held = source.recordedChangesObject
+        #expect(held != nil, "no recorded changes held after two loops")
+        source.trimDecodingState(toBytes: 0)
+        #expect(held == nil, "the recorded changes outlived the trim")
+        for _ in 0..<20 {
+            _ = try await buffer.drawWhenReady(player)
+            let frame = await player.currentFrame
+            #expect(buffer.pixels == expected[frame], "frame \(frame) after the trim")
+            try await step()
+        }
+    }
+
     @Test func displaySizeDrawsTheBoxFilteredFrames() async throws {
         let size = DisplaySize(maxWidth: 37, maxHeight: 37)
         var checked = 0
