@@ -81,9 +81,10 @@ phase "tsan build" "${tsan_env[@]}" "$swift" build --build-tests "${tsan[@]}"
 phase "tsan player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^PlaybackTests\.'
 # Tests that check pixels and decode counts, not threads (the ASan run has
 # them): the index tier's 600-frame loop (80 s alone under ThreadSanitizer),
-# the damage walk and the display-mode redraws.
+# the damage walk, the display-mode redraws, and the drawing player's
+# recorded changes and reflection, on the calling thread alone.
 phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
-    --skip 'GIFFrameSourceIndexTierTests|DamageTests|displayModesDrawWhatAFullRedrawMakes'
+    --skip 'GIFFrameSourceIndexTierTests|DamageTests|displayModesDrawWhatAFullRedrawMakes|recordedChangesDrawTheWholeFileDecode|aPlayerCanBeReflected'
 phase "tsan parallel decoder" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh
