@@ -21,14 +21,9 @@ import Synchronization
 final class FrameDeltaStore: Sendable {
     /// One frame's changed rectangle and its pixels, rows of
     /// `rect.width × 4` bytes, as recorded.
-    final class Delta: Sendable {
+    struct Delta {
         let rect: PixelRect
         let pixels: [UInt8]
-
-        init(rect: PixelRect, pixels: [UInt8]) {
-            self.rect = rect
-            self.pixels = pixels
-        }
     }
 
     /// A whole set, its pixels in one allocation: frame `i`'s rectangle
@@ -169,12 +164,6 @@ final class FrameDeltaStore: Sendable {
     /// The bytes of pixels held.
     var byteCount: Int { table.withLock { $0.byteCount } }
 
-    /// Whether frame `index`'s delta (0: the restart's) is still to record.
-    func wants(_ index: Int) -> Bool {
-        guard recording.load(ordering: .relaxed) else { return false }
-        return table.withLock { $0.wants(index, of: frameCount) }
-    }
-
     /// Records frame `index`'s delta (0: the restart's): `rect` of the
     /// full-size `canvas`, `canvasWidth` pixels a row, copied with the lock
     /// released. Does nothing when it is held already or the set is given
@@ -190,6 +179,7 @@ final class FrameDeltaStore: Sendable {
         guard rect.x >= 0, rect.y >= 0, rect.x + rect.width <= canvasWidth,
               rect.isEmpty || ((rect.y + rect.height - 1) * canvasWidth + rect.x) * 4 + rowBytes <= canvas.count
         else { return false }
+        guard recording.load(ordering: .relaxed) else { return false }
         let fits = table.withLock { table -> Bool? in
             guard table.wants(index, of: frameCount) else { return nil }
             guard table.byteCount + size <= limit else {

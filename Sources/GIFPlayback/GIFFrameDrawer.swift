@@ -290,9 +290,7 @@ final class GIFFrameDrawer: FrameDrawer {
     /// recorded yet; returns whether the source should tell its memory
     /// budget (see ``FrameDeltaStore/record(_:rect:canvas:canvasWidth:)``).
     private func record(_ frame: FrameCopy, state: inout State) -> Bool {
-        guard filter == nil, frame.isComplete, let deltas = source.deltas, deltas.wants(frame.index) else {
-            return false
-        }
+        guard filter == nil, frame.isComplete, let deltas = source.deltas else { return false }
         let width = width
         var grew = false
         state.seeker.withCanvas { canvas in

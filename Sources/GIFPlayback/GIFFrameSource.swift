@@ -416,7 +416,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     /// Whether every frame's recorded change is held, so that drawers
     /// stepping through a loop copy them (for tests).
-    package var drawsFromRecordedChanges: Bool { deltas?.sealed != nil }
+    package var drawsFromRecordedChanges: Bool { recordedChangesObject != nil }
 
     /// The sealed set of recorded changes, as an object whose lifetime a
     /// test can watch (`nil` when none is held).

@@ -306,7 +306,8 @@ struct Compositor {
                     }
                     #endif
                     Self.drawRow(from: from, count: n, to: out, words: words, transparent: transparent)
-                    if let copy { Self.drawRow(from: from, count: n, to: copy, words: words, transparent: transparent) }
+                    // The mirror holds what the canvas held: the row as drawn.
+                    copy?.copyMemory(from: out, byteCount: n * 4)
                 }
             }
         }
@@ -502,8 +503,7 @@ struct Compositor {
     /// frames drawn since `other` was taken) only that is copied: a loop
     /// starting again over a large canvas where little moved copies little.
     ///
-    /// A mirror set (see ``setMirror(_:)``) gets the same rows, each copied
-    /// there just after the canvas's (read again from the cache): with a
+    /// A mirror set (see ``setMirror(_:)``) gets the same rows: with a
     /// `region`, the mirror must hold this canvas before (a host's buffer
     /// showing the frame this compositor drew last), as the rest of it is
     /// left as it is.
@@ -517,20 +517,15 @@ struct Compositor {
                     guard !region.isEmpty else { return }
                     let start = (region.y * width + region.x) * size
                     let from = source.baseAddress! + start, stride = width * size
-                    if let mirror {
-                        // A row at a time to both, so the second copy reads
-                        // it from the cache.
-                        for y in 0..<region.height {
-                            copyRows(1, of: region.width * size, from: from + y * stride, stride: stride,
-                                     to: target.baseAddress! + start + y * stride, stride: stride)
-                            copyRows(1, of: region.width * size, from: from + y * stride, stride: stride,
-                                     to: mirror.pixel(x: region.x, y: region.y + y), stride: mirror.bytesPerRow)
-                        }
-                    } else if region == whole {
+                    if region == whole {
                         target.copyMemory(from: source)
                     } else {
                         copyRows(region.height, of: region.width * size, from: from, stride: stride,
                                  to: target.baseAddress! + start, stride: stride)
+                    }
+                    if let mirror {
+                        copyRows(region.height, of: region.width * size, from: from, stride: stride,
+                                 to: mirror.pixel(x: region.x, y: region.y), stride: mirror.bytesPerRow)
                     }
                 }
             }

@@ -70,15 +70,9 @@ final class HostTickList: Sendable {
             guard state.playlists == 0 else { return nil }
             if !state.changed.isEmpty { state.changed.removeAll(keepingCapacity: true) }
             var next: Duration?
-            for index in state.entries.indices {
-                guard case .player(let core, let offset) = state.entries[index].ticker else { continue }
-                // The entry holds the player with this list's lock held: no
-                // retain of its own for the call.
-                let step = Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef {
-                    Self.step($0, offset: offset, to: time)
-                }
-                if step.moved { state.changed.append(state.entries[index].id) }
-                if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
+            for entry in state.entries {
+                guard case .player(let core, let offset) = entry.ticker else { continue }
+                Self.record(entry.id, Self.step(core, offset: offset, to: time), changed: &state.changed, next: &next)
             }
             return (state.changed, next)
         }
@@ -104,9 +98,18 @@ final class HostTickList: Sendable {
         var next: Duration?
 
         mutating func record(_ id: ObjectIdentifier, _ step: (moved: Bool, next: Duration?)) {
-            if step.moved { changed.append(id) }
-            if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
+            HostTickList.record(id, step, changed: &changed, next: &next)
         }
+    }
+
+    /// Adds member `id` to `changed` when its tick moved it, and keeps the
+    /// earlier of `next` and its deadline.
+    private static func record(
+        _ id: ObjectIdentifier, _ step: (moved: Bool, next: Duration?), changed: inout [ObjectIdentifier],
+        next: inout Duration?
+    ) {
+        if step.moved { changed.append(id) }
+        if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
     }
 
     private static func step(_ core: PlayerCore, offset: Duration, to time: Duration) -> (moved: Bool, next: Duration?) {
