@@ -214,8 +214,8 @@ final class GIFFrameDrawer: FrameDrawer {
             // canvas, and nothing is copied after; a frame that could fail
             // part-way is composited on the canvas alone, so that a failed
             // draw leaves the buffer as it was. A loop starting again
-            // writes frame 0's rows to the canvas and the buffer in one
-            // pass: it cannot fail.
+            // writes frame 0's rows to the canvas and the buffer as it
+            // restores them: it cannot fail.
             var changed = PixelRect(x: 0, y: 0, width: width, height: height)
             let mirrors = filter == nil
                 && (sinceFirstFrame != nil || stepping && state.seeker.indexCache.holdsWhole(shown! + 1...index))
