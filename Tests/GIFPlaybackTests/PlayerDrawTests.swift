@@ -238,7 +238,7 @@ import Testing
             _ = try await buffer.drawWhenReady(player)
             try await step()
         }
-        weak var held = source.recordedChangesObject
+        weak let held = source.recordedChangesObject
         #expect(held != nil, "no recorded changes held after two loops")
         source.trimDecodingState(toBytes: 0)
         #expect(held == nil, "the recorded changes outlived the trim")
