@@ -53,6 +53,12 @@ public struct FrameIterator {
     /// seeker's stored indices does not count, so a seeker looping over a
     /// GIF whose indices it holds shows no growth after the first loop.
     public private(set) var decodeCount = 0
+    /// Whether each frame's ``CompositedFrame/changedRect`` is narrowed to
+    /// the pixels a frame with a transparent index draws (a pass over its
+    /// indices, some 2 % of a decode): `true`, unless the caller never
+    /// reads the changed rectangle (the command's writers). Set before the
+    /// first frame.
+    package var narrowsChangedRect = true
 
     /// `forceParallel` decodes ahead whenever there are two or more frames,
     /// for tests.
@@ -216,6 +222,7 @@ public struct FrameIterator {
         let frame = image.info.frames[nextIndex]
         if !hasCompositor {
             compositor = Compositor(canvasSize: image.info.canvasSize, format: pixelFormat, background: background)
+            compositor.narrowsChanges = narrowsChangedRect
             hasCompositor = true
         }
         compositor.begin(frame, globalPalette: image.info.globalPalette)

@@ -16,7 +16,11 @@ public struct CompositedFrame: Sendable, Hashable {
     /// The part of the canvas where this frame's pixels can differ from frame
     /// ``index`` − 1's: the bounding box of this frame's rectangle and the
     /// area frame ``index`` − 1's disposal restored (disposal 2 or 3; none
-    /// for 0 and 1), clipped to the canvas. The whole canvas for frame 0
+    /// for 0 and 1), clipped to the canvas. For a frame with a transparent
+    /// index, the bounding box of the pixels it draws (those not
+    /// transparent) stands for its rectangle: an optimiser's frame that
+    /// covers the canvas but is transparent except where something moved
+    /// changes only that part. The whole canvas for frame 0
     /// (the previous frame is taken as nothing drawn). Empty, at the origin,
     /// when the frame changes nothing (its rectangle lies off the canvas and
     /// the previous frame disposed of nothing).

@@ -43,8 +43,19 @@ struct Compositor {
     private let clearWord: UInt32
     /// The part of the canvas the frame being drawn can change from the
     /// previous frame's canvas (see ``CompositedFrame/changedRect``), set by
-    /// ``begin(_:globalPalette:)``.
+    /// ``begin(_:globalPalette:)`` and narrowed by ``end(_:outcome:)`` to
+    /// the pixels a frame with a transparent index drew.
     private(set) var changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// While a frame with a transparent index is drawn over the previous
+    /// frame's canvas: the area the previous frame's disposal restored, and
+    /// the box of the frame's pixels drawn so far that are not transparent
+    /// (frame coordinates). `nil` for other frames, whose change is their
+    /// whole rectangle.
+    private var narrowing: (restored: PixelRect, drawn: DrawnBox)?
+    /// Whether frames with a transparent index have ``changedRect``
+    /// narrowed to the pixels they draw; otherwise it is their rectangle
+    /// (and what the previous frame's disposal restored).
+    var narrowsChanges = true
     /// The previous frame's disposal, applied when the next frame begins.
     private var pending: (rect: PixelRect, disposal: Disposal)?
     /// The canvas under the current frame, kept for disposal 3.
@@ -140,6 +151,8 @@ struct Compositor {
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
         changedRect = changedArea(for: frame)
+        narrowing = narrowsChanges && frame.index > 0 && frame.transparentIndex != nil && !isBlank
+            ? (restoredArea(), DrawnBox()) : nil
         applyPendingDisposal()
         if let local = frame.localPalette {
             if tableSource != frame.index {
@@ -196,6 +209,7 @@ struct Compositor {
     ) {
         guard outcome.decodedAnything else { return }
         let frameHeight = frame.rect.height
+        if narrowing != nil { noteDrawn(frame, indices: indices, outcome: outcome) }
         // The whole rows from the top, in display order, as one rectangle:
         // every row of an interlaced frame decoded in full, else the rows
         // decoded; then the part of a row a frame cut short reached.
@@ -224,6 +238,10 @@ struct Compositor {
     /// decoded a band at a time), clipped to the canvas.
     mutating func drawBand(_ frame: FrameInfo, rows: Range<Int>, indices: UnsafeBufferPointer<UInt8>) {
         assert(!frame.isInterlaced && indices.count >= rows.count * frame.rect.width)
+        if let base = indices.baseAddress, narrowing != nil {
+            narrowing!.drawn.extend(rows: rows, firstRow: rows.lowerBound, of: base, width: frame.rect.width,
+                                    count: frame.rect.width, transparent: transparent)
+        }
         guard !drawRect(frame, indices: indices, firstRow: rows.lowerBound, rows: rows) else { return }
         drawRows(frame, indices: indices, firstRow: rows.lowerBound) { row in
             for y in rows { row(y, frame.rect.width) }
@@ -402,11 +420,36 @@ struct Compositor {
     /// the origin when neither holds a pixel.
     private func changedArea(for frame: FrameInfo) -> PixelRect {
         guard frame.index > 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
-        var area = frame.rect.clipped(toWidth: width, height: height)
-        if let (restored, disposal) = pending, disposal == .restoreBackground || disposal == .restorePrevious {
-            area = area.union(restored)
-        }
+        let area = frame.rect.clipped(toWidth: width, height: height).union(restoredArea())
         return area.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : area
+    }
+
+    /// The area the previous frame's disposal restores when the next frame
+    /// begins (disposal 2 or 3), clipped to the canvas; empty otherwise.
+    private func restoredArea() -> PixelRect {
+        guard let (restored, disposal) = pending, disposal == .restoreBackground || disposal == .restorePrevious
+        else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return restored
+    }
+
+    /// Adds the pixels `draw(_:indices:outcome:)` draws of `frame` that are
+    /// not transparent to ``narrowing``'s box: the whole rows decoded and
+    /// the part of a row a frame cut short reached, in display order. An
+    /// interlaced frame decoded in part draws rows scattered over its
+    /// rectangle, and keeps its whole rectangle as its change.
+    private mutating func noteDrawn(_ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome) {
+        guard let base = indices.baseAddress else { return }
+        let frameWidth = frame.rect.width
+        if frame.isInterlaced, outcome.rows < frame.rect.height {
+            narrowing = nil
+            return
+        }
+        narrowing!.drawn.extend(rows: 0..<outcome.rows, firstRow: 0, of: base, width: frameWidth, count: frameWidth,
+                                transparent: transparent)
+        if outcome.partialPixels > 0 {
+            narrowing!.drawn.extend(rows: outcome.rows..<outcome.rows + 1, firstRow: 0, of: base, width: frameWidth,
+                                    count: outcome.partialPixels, transparent: transparent)
+        }
     }
 
     /// Records `frame`'s disposal, to apply before the next frame is drawn.
@@ -414,6 +457,15 @@ struct Compositor {
     /// blank canvas, the rest of its rectangle is cleared.
     mutating func end(_ frame: FrameInfo, outcome: FrameDecoder.Outcome) {
         let rect = frame.rect.clipped(toWidth: width, height: height)
+        if let (restored, drawn) = narrowing {
+            narrowing = nil
+            let box = drawn.rect.map {
+                PixelRect(x: frame.rect.x + $0.x, y: frame.rect.y + $0.y, width: $0.width, height: $0.height)
+                    .clipped(toWidth: width, height: height)
+            }
+            let area = box.map { restored.union($0) } ?? restored
+            changedRect = area.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : area
+        }
         if let (index, word) = firstFrame {
             firstFrame = nil
             if index >= 0 { _ = table.replace(index, with: word) }
@@ -556,6 +608,7 @@ struct Compositor {
     /// cleared as the first frame is drawn), keeping the canvas storage.
     mutating func rewind() {
         mirrorMissed = true
+        narrowing = nil
         isBlank = true
         pending = nil
         changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)

@@ -70,6 +70,8 @@ struct DumpJob {
         case .ppm where maxSize == nil: image.makeFrameIterator(parallel: parallel, background: background)
         case .ppm, .pam, .png: image.makeFrameIterator(parallel: parallel)
         }
+        // The writers write whole canvases: the changed rectangle is not read.
+        frames.narrowsChangedRect = false
         return format == .nia ? try writeNIA(&frames) : try writeImages(&frames)
     }
 

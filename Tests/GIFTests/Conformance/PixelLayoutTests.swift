@@ -159,6 +159,61 @@ import Testing
         ])
     }
 
+    /// A frame with a transparent index changes only the box of the pixels
+    /// it draws (plus what the previous frame's disposal restored), however
+    /// large its rectangle: an optimiser's frames cover the canvas and are
+    /// transparent but where something moved.
+    @Test func changedRectIsTheBoxOfTheDrawnPixels() throws {
+        let width = 20, height = 12
+        /// A frame of `w` × `h` indices, transparent (0) but at `drawn`.
+        func frame(_ w: Int, _ h: Int, drawn: [(x: Int, y: Int, index: UInt8)]) -> [UInt8] {
+            var indices = [UInt8](repeating: 0, count: w * h)
+            for pixel in drawn { indices[pixel.y * w + pixel.x] = pixel.index }
+            return indices
+        }
+        var gif = GIFBuilder(width: width, height: height, palette: Self.palette)
+        gif.image(width: width, height: height, indices: [UInt8](repeating: 1, count: width * height))
+        gif.control(transparent: 0)
+        gif.image(width: width, height: height, indices: frame(width, height, drawn: [(3, 2, 2), (17, 9, 2)]))
+        gif.control(disposal: 2, transparent: 0)
+        gif.image(x: 2, y: 1, width: 16, height: 10, indices: frame(16, 10, drawn: [(10, 5, 3)]))
+        gif.control(transparent: 0)
+        gif.image(width: width, height: height, indices: frame(width, height, drawn: []))
+        gif.control(transparent: 0)
+        gif.image(width: width, height: height, indices: frame(width, height, drawn: []))
+        gif.control(transparent: 0)
+        gif.image(width: width, height: height, indices: frame(width, height, drawn: [(19, 11, 3), (0, 11, 0)]))
+        // The transparent index drawn as a colour when it is not the frame's.
+        gif.control(transparent: 3)
+        gif.image(width: width, height: height, indices: frame(width, height, drawn: [(8, 4, 3)]))
+        gif.trailer()
+        let image = try GIFImage(bytes: gif.bytes)
+        let expected = [
+            PixelRect(x: 0, y: 0, width: width, height: height),  // frame 0: the whole canvas
+            PixelRect(x: 3, y: 2, width: 15, height: 8),  // from (3,2) to (17,9)
+            PixelRect(x: 12, y: 6, width: 1, height: 1),  // frame (10,5) at (2,1)
+            PixelRect(x: 2, y: 1, width: 16, height: 10),  // nothing drawn; frame 2's rectangle cleared
+            PixelRect(x: 0, y: 0, width: 0, height: 0),  // nothing drawn, nothing disposed
+            PixelRect(x: 19, y: 11, width: 1, height: 1),
+            PixelRect(x: 0, y: 0, width: width, height: height),  // every index but 3 drawn
+        ]
+        for format in PixelFormat.allCases {
+            let frames = Self.frames(image, format: format).frames
+            #expect(frames.map(\.changedRect) == expected, "\(format)")
+            var previous: [UInt8]?
+            for frame in frames {
+                Self.checkChangedRect(frame, after: previous, "built")
+                previous = frame.pixels
+            }
+        }
+        // The same from the index tier, frames held as runs and drawn in bands.
+        var seeker = image.makeSeeker()
+        for index in expected.indices { _ = try seeker.frame(at: index) }
+        for index in expected.indices {
+            #expect(try seeker.frame(at: index).changedRect == expected[index], "seeker frame \(index)")
+        }
+    }
+
     // MARK: Host buffers
 
     /// Canvas rows of `pixels` (`width × 4` bytes each) equal `buffer`'s rows

@@ -1,0 +1,51 @@
+/// The bounding box of the pixels a frame draws that are not its
+/// transparent index, in the frame's coordinates, grown row by row as the
+/// frame is drawn.
+///
+/// A frame whose rectangle covers the canvas but whose pixels are mostly
+/// transparent (an optimiser's way of storing "only this moved") changes
+/// only this box: a host that redraws, scales or records the changed
+/// rectangle then handles that, not the whole canvas.
+///
+/// Each row is read a word (8 indices) at a time from the left to its first
+/// drawn pixel, then from the right down to the box's right edge: a row
+/// costs a pass over its transparent margins, not over the pixels drawn.
+struct DrawnBox {
+    private var left = Int.max, right = -1, top = Int.max, bottom = -1
+
+    /// The box, or `nil` when no pixel was drawn.
+    var rect: PixelRect? {
+        right < 0 ? nil : PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    }
+
+    /// Adds the pixels of rows `rows` whose index is not `transparent`:
+    /// row `y`'s first `count` indices, at `(y - firstRow) * width` from
+    /// `base`.
+    mutating func extend(
+        rows: Range<Int>, firstRow: Int, of base: UnsafePointer<UInt8>, width: Int, count: Int, transparent: Int
+    ) {
+        let pattern = UInt64(truncatingIfNeeded: transparent) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawPointer(base)
+        /// Whether the 8 indices at `offset` are all transparent.
+        @inline(__always) func clear(_ offset: Int) -> Bool {
+            raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == pattern
+        }
+        for y in rows {
+            let row = (y - firstRow) * width
+            // The first drawn pixel from the left.
+            var i = 0
+            while i &+ 8 <= count, clear(row &+ i) { i &+= 8 }
+            while i < count, Int(base[row &+ i]) == transparent { i &+= 1 }
+            guard i < count else { continue }
+            left = min(left, i)
+            if top == .max { top = y }
+            bottom = y
+            // The last drawn pixel right of the box, if any.
+            let floor = max(i, right)
+            var j = count
+            while j &- 8 > floor, clear(row &+ j &- 8) { j &-= 8 }
+            while j > floor, Int(base[row &+ j &- 1]) == transparent { j &-= 1 }
+            right = max(right, j - 1)
+        }
+    }
+}
