@@ -257,6 +257,25 @@ enum DocCommentSnippets {
         // end Sources/Playback/Driving/GroupDriver.swift#1
     }
 
+    /// The example of Sources/Playback/Driving/GroupDriver.swift#2.
+    static func groupDriver2(
+        path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,
+        clock: ContinuousClock, player: Player<ContinuousClock.Instant>,
+        download: AsyncThrowingStream<[UInt8], any Error>, buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int, players: [Player<ContinuousClock.Instant>], show: ([UInt8], PixelSize) -> Void
+    ) async throws {
+        // begin Sources/Playback/Driving/GroupDriver.swift#2
+        let group = GroupDriver(clock: clock)
+        for player in players { await group.add(player) }
+        // In the display link's callback, on its thread:
+        if let tick = group.tickPlayers(at: clock.now) {
+            for player in players where tick.changed.contains(ObjectIdentifier(player)) {
+                _ = try player.draw(into: buffer, bytesPerRow: bytesPerRow)
+            }
+        }
+        // end Sources/Playback/Driving/GroupDriver.swift#2
+    }
+
     /// The example of Sources/Playback/Driving/ManualClock.swift#1.
     static func manualClock1(
         path: String, bytes: [UInt8], image: GIFImage, source: any FrameSource,

@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:215
+        // begin README.md:217
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:215
+        // end README.md:217
 
-        // begin README.md:250
+        // begin README.md:252
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:250
+        // end README.md:252
 
-        // begin README.md:298
+        // begin README.md:300
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:298
+        // end README.md:300
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -223,7 +223,14 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:91
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:120
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:111
+        // In a display link's callback, on its thread:
+        if let tick = linked.tickPlayers(at: clock.now), tick.changed.contains(ObjectIdentifier(linkedPlayer)) {
+            _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
+        }
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:111
+
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:133
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -236,7 +243,7 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:120
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:133
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
@@ -529,7 +536,7 @@ enum Snippets {
         calm.playTimeLimit = .seconds(5)       // WCAG 2.2.2
         calm.stillFrame = .last                // end on the last frame (.shown freezes, .frame(i) a poster)
         let capped = try Player(source: source, configuration: calm, startingAt: clock.now)
-        print(await capped.nextChangeInstant as Any)
+        print(capped.nextChangeInstant as Any)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:73
 
         // begin Sources/Playback/Playback.docc/PlayingAGIF.md:90
@@ -561,7 +568,7 @@ enum Snippets {
         func hostLoop(_ player: Player<ContinuousClock.Instant>, clock: ContinuousClock,
                       draw: (RenderedFrame) -> Void) async throws {
             await player.play(at: clock.now)
-            while let next = await player.nextChangeInstant {
+            while let next = player.nextChangeInstant {
                 try await clock.sleep(until: next)
                 let events = await player.advance(to: clock.now)
                 if events.contains(where: { if case .frameChanged = $0 { true } else { false } }) {
@@ -594,7 +601,7 @@ enum Snippets {
         let intoFrame = await player.timeIntoFrame      // media time spent in that frame
         let elapsed = await player.elapsed              // media time since loop 0 began
         let loops = await player.loopsCompleted
-        let due = await player.nextChangeInstant        // nil when nothing is scheduled
+        let due = player.nextChangeInstant        // nil when nothing is scheduled
         print(state, frame, intoFrame, elapsed, loops, due as Any)
         let timeline = await player.timeline          // grows with a source still loading
         print(timeline.frameCount, timeline.loopDuration)

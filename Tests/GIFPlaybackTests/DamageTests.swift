@@ -65,7 +65,7 @@ import Testing
             switch steps.next(6) {
             case 0:
                 what = "a step"
-                if let next = await player.nextChangeInstant { clock.advance(to: next) }
+                if let next = player.nextChangeInstant { clock.advance(to: next) }
             case 1:
                 what = "a skip"
                 clock.advance(by: .milliseconds(40 * (2 + steps.next(40))))

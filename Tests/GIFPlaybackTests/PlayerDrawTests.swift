@@ -190,7 +190,7 @@ import Testing
                 #expect(outside, "\(label) frame \(frame): a pixel outside \(changed) changed")
             }
             previous = pixels
-            guard let next = await player.nextChangeInstant else { break }
+            guard let next = player.nextChangeInstant else { break }
             await player.advance(to: next)
         }
         return source.drawsFromRecordedChanges
@@ -231,7 +231,7 @@ import Testing
         var buffer = HostBuffer(width: player.drawer.width, height: player.drawer.height)
         await player.play()
         func step() async throws {
-            guard let next = await player.nextChangeInstant else { throw CancellationError() }
+            guard let next = player.nextChangeInstant else { throw CancellationError() }
             await player.advance(to: next)
         }
         for _ in 0..<2 * source.frameCount + 5 {
@@ -455,6 +455,9 @@ extension PlayerDrawTests {
 }
 
 extension PlayerDrawTests {
+    /// Also ticked on the calling thread (`tickPlayers(at:)`, a display
+    /// link's call), a group of players alone gives the same frames; a
+    /// group holding a playlist refuses that call.
     @Test func aGroupMadeAfterItsMembersStartedTicksPlayersAndPlaylistsAsTheyPlayAlone() async throws {
         // Fixtures/README.md: demo.gif is 240 frames of 160 × 120; loop-2.gif
         // is 2 × 2, red then green, 10 cs each, played 3 times.
@@ -477,9 +480,9 @@ extension PlayerDrawTests {
             }
             return playlist
         }
-        let (lone, member) = (try player(), try player())
+        let (lone, member, synchronous) = (try player(), try player(), try player())
         let (lonePlaylist, memberPlaylist) = (try await playlist(), try await playlist())
-        for player in [lone, member] { await player.play(at: epoch) }
+        for player in [lone, member, synchronous] { await player.play(at: epoch) }
         for playlist in [lonePlaylist, memberPlaylist] { _ = await playlist.play(at: epoch) }
         // The driver counts time from the clock's time when it is made: not
         // the members' origin, and not a whole number of frame periods.
@@ -488,6 +491,8 @@ extension PlayerDrawTests {
         let group = GroupDriver(clock: clock)
         await group.add(member)
         await group.add(memberPlaylist)
+        let playersOnly = GroupDriver(clock: clock)
+        await playersOnly.add(synchronous)
         // A 60 Hz host for two seconds: the playlist's item ends within it.
         for refresh in 1...120 {
             let now = start.advanced(by: .nanoseconds(Int64(refresh) * 16_666_667))
@@ -498,8 +503,13 @@ extension PlayerDrawTests {
             #expect(await member.currentFrame == lone.currentFrame, "refresh \(refresh)")
             #expect(await memberPlaylist.currentFrame == lonePlaylist.currentFrame, "refresh \(refresh)")
             #expect(await memberPlaylist.state == lonePlaylist.state, "refresh \(refresh)")
-            let dues = [await lone.nextChangeInstant, await lonePlaylist.nextChangeInstant].compactMap { $0 }
+            let dues = [lone.nextChangeInstant, await lonePlaylist.nextChangeInstant].compactMap { $0 }
             #expect(tick.nextChange == dues.min(), "refresh \(refresh)")
+            #expect(group.tickPlayers(at: now) == nil, "refresh \(refresh)")
+            let ticked = try #require(playersOnly.tickPlayers(at: now))
+            #expect(await synchronous.currentFrame == lone.currentFrame, "refresh \(refresh)")
+            #expect(ticked.nextChange == lone.nextChangeInstant, "refresh \(refresh)")
+            #expect(ticked.changed.isEmpty != tick.changed.contains(ObjectIdentifier(member)), "refresh \(refresh)")
         }
     }
 }
@@ -587,7 +597,7 @@ extension PlayerDrawTests {
         _ = try await buffer.drawWhenReady(player)
         /// Ticks the group to the next change and draws it.
         func step(waiting: Bool) async throws -> FrameDraw {
-            let next = try #require(await player.nextChangeInstant)
+            let next = try #require(player.nextChangeInstant)
             clock.advance(to: next)
             #expect(await group.tick(at: next).changed == [ObjectIdentifier(player)])
             return waiting ? try await buffer.drawWhenReady(player) : try buffer.draw(player)
@@ -629,12 +639,12 @@ extension PlayerDrawTests {
         var buffer = HostBuffer(width: 640, height: 400)
         _ = try await buffer.drawWhenReady(player)
         for _ in 1..<source.frameCount {
-            await player.advance(to: try #require(await player.nextChangeInstant))
+            await player.advance(to: try #require(player.nextChangeInstant))
             _ = try await buffer.drawWhenReady(player)
         }
         #expect(await player.currentFrame == source.frameCount - 1)
         let before = buffer.pixels
-        await player.advance(to: try #require(await player.nextChangeInstant))
+        await player.advance(to: try #require(player.nextChangeInstant))
         guard case .drawn(0, let changed, _) = try await buffer.drawWhenReady(player) else {
             Issue.record("frame 0 of the second loop not drawn")
             return

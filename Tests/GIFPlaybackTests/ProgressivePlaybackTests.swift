@@ -93,10 +93,10 @@ struct ProgressivePlaybackTests {
         #expect(try await player.currentImage().pixels == (try run.whole.frame(at: shown).pixels))
         // On to the end of frame 3, deadline by deadline.
         while run.count(.waitingForFrame(frame: 4)) == 0 {
-            let next = try #require(await player.nextChangeInstant)
+            let next = try #require(player.nextChangeInstant)
             #expect(await clock.waitForSleeper(at: next, limit: Changes.limit))
             clock.advance(to: next)
-            #expect(await eventually(watching: [player]) { await player.nextChangeInstant != next })
+            #expect(await eventually(watching: [player]) { player.nextChangeInstant != next })
         }
         clock.advance(to: run.at(1000))
         try run.source.append(run.bytes[fed...])

@@ -42,7 +42,7 @@ public enum NineGridSetup {
     public static func earliestChange(of players: [Player<ContinuousClock.Instant>]) async -> ContinuousClock.Instant? {
         var next: ContinuousClock.Instant?
         for player in players {
-            if let instant = await player.nextChangeInstant, next.map({ instant < $0 }) ?? true { next = instant }
+            if let instant = player.nextChangeInstant, next.map({ instant < $0 }) ?? true { next = instant }
         }
         return next
     }

@@ -99,7 +99,7 @@ public struct HostDrivenPlayers: Sendable {
     /// - Returns: The bytes read, added up, so nothing is optimised away.
     @inline(never)
     public func showNextFrame() async throws -> Int {
-        guard let next = await players[0].nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
+        guard let next = players[0].nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
         for player in players { await player.advance(to: next) }
         var touched = 0
         for player in players {

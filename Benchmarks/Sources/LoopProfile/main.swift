@@ -43,7 +43,7 @@ func feed(frames: @Sendable (Int) -> Int) async throws -> (touched: Int, late: I
     defer { pixels.deallocate() }
     pixels.initializeMemory(as: UInt8.self, repeating: 0)
     var touched = 0
-    var due = await player.nextChangeInstant
+    var due = player.nextChangeInstant
     for _ in 0..<frames(cache.source.frameCount) {
         guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
         clock.advance(to: now)

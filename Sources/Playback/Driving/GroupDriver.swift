@@ -204,8 +204,39 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         // Inlined into the host's code and so specialized for its clock:
         // generic over the clock, building the result would look up the
         // type metadata of an optional instant on every call.
-        let time = reference.duration(to: instant)
-        let (changed, next) = if let ticked = tickPlayers(to: time) { ticked } else { await tickMembers(to: time) }
+        if let ticked = tickPlayers(at: instant) { return ticked }
+        let (changed, next) = await tickMembers(to: reference.duration(to: instant))
+        guard let next else { return GroupDriverTick(changed: changed, nextChange: nil) }
+        return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
+    }
+
+    /// ``tick(at:)`` on the calling thread, without waiting, for a display
+    /// link's callback (a `CADisplayLink`'s or a `CVDisplayLink`'s, or a
+    /// render thread's loop), which cannot await: every member is advanced
+    /// to `instant` there and then, as ``tick(at:)`` does.
+    ///
+    /// Returns `nil`, ticking nothing, while a ``Playlist`` is a member: a
+    /// playlist's tick is a call to its actor, so a group holding one is
+    /// ticked with ``tick(at:)``.
+    ///
+    /// ```swift
+    /// let group = GroupDriver(clock: clock)
+    /// for player in players { await group.add(player) }
+    /// // In the display link's callback, on its thread:
+    /// if let tick = group.tickPlayers(at: clock.now) {
+    ///     for player in players where tick.changed.contains(ObjectIdentifier(player)) {
+    ///         _ = try player.draw(into: buffer, bytesPerRow: bytesPerRow)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter instant: The refresh's time on ``clock``.
+    /// - Returns: The members whose shown frame changed and when the next
+    ///   change is due, as ``tick(at:)`` returns them; `nil` when a member
+    ///   is a playlist.
+    @inlinable
+    public final nonisolated func tickPlayers(at instant: C.Instant) -> GroupDriverTick<C.Instant>? {
+        guard let (changed, next) = tickPlayers(to: reference.duration(to: instant)) else { return nil }
         guard let next else { return GroupDriverTick(changed: changed, nextChange: nil) }
         return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
     }

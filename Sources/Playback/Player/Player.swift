@@ -145,7 +145,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     /// The instant the next change is due, or `nil` when nothing is scheduled;
     /// computed from the anchor, so sleeping until it accumulates no error.
-    public var nextChangeInstant: Instant? {
+    public nonisolated var nextChangeInstant: Instant? {
         playerCore.read { $0.nextChangeTime }.map { origin.advanced(by: $0) }
     }
 

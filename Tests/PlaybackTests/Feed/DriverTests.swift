@@ -83,11 +83,11 @@ struct DriverTests {
         let task = Task { await driver.run() }
         await player.play(at: start)
         for _ in 0..<120 {
-            guard let deadline = await player.nextChangeInstant else { break }
+            guard let deadline = player.nextChangeInstant else { break }
             #expect(await clock.waitForSleeper(at: deadline, limit: Changes.limit))
             clock.advance(to: deadline)
             // Let the driver tick before moving on.
-            _ = await eventually(watching: [player]) { await player.nextChangeInstant != deadline }
+            _ = await eventually(watching: [player]) { player.nextChangeInstant != deadline }
         }
         // 120 steps = 60 loops of 666,666,667 ns media = 40,000,000,020 ns,
         // at 0.75×: 53,333,333,360 ns of host time.

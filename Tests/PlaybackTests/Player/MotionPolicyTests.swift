@@ -53,10 +53,10 @@ struct MotionPolicyTests {
             let driving = Task { await PlaybackDriver(player: player, clock: clock).run() }
             await player.play(at: start)
             while await player.state == .playing {
-                let next = try #require(await player.nextChangeInstant)
+                let next = try #require(player.nextChangeInstant)
                 #expect(await clock.waitForSleeper(at: next, limit: Changes.limit))
                 clock.advance(to: next)
-                #expect(await eventually(watching: [player]) { await player.nextChangeInstant != next })
+                #expect(await eventually(watching: [player]) { player.nextChangeInstant != next })
             }
             // The limit: 1,000 ms of media time at rate 1, with no pause.
             var expected = Self.expectedChanges(before: 1000).map { ($0.0, Duration.milliseconds($0.1)) }
@@ -139,7 +139,7 @@ struct MotionPolicyTests {
         let player = try Player(source: Self.source, configuration: configuration, startingAt: start)
         #expect(await player.state == .idle)
         #expect(await player.currentFrame == 2)
-        #expect(await player.nextChangeInstant == nil)
+        #expect(player.nextChangeInstant == nil)
         #expect(await player.advance(to: start.advanced(by: .seconds(3))).isEmpty)
         #expect(await player.currentFrame == 2)
 
@@ -162,7 +162,7 @@ struct MotionPolicyTests {
         #expect(await player.state == .idle)
         #expect(await player.currentFrame == 2)
         #expect(events == (Self.frameShown(at: 1499) == 2 ? [] : [.frameChanged(frame: 2)]))
-        #expect(await player.nextChangeInstant == nil)
+        #expect(player.nextChangeInstant == nil)
 
         // stop() in reduced motion returns to the still frame.
         await player.play(at: playedAt.advanced(by: .seconds(2)))

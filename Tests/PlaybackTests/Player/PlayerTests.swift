@@ -42,12 +42,12 @@ struct PlayerTests {
         await player.pause(at: start.advanced(by: .milliseconds(175)))
         await player.play(at: start.advanced(by: .seconds(3)))
         #expect(await player.timeIntoFrame == .milliseconds(75))
-        #expect(await player.nextChangeInstant == start.advanced(by: .milliseconds(3125)))
+        #expect(player.nextChangeInstant == start.advanced(by: .milliseconds(3125)))
         #expect(await player.timeUntilNextChange == .milliseconds(125))
         await #expect(throws: PlayerError.invalidRate(-2)) { try await player.setRate(-2) }
         try await player.setRate(0.5)
         #expect(await player.rate == 0.5)
-        #expect(await player.nextChangeInstant == start.advanced(by: .milliseconds(3250)))
+        #expect(player.nextChangeInstant == start.advanced(by: .milliseconds(3250)))
         await #expect(throws: PlayerError.frameOutOfRange(9, frameCount: 3)) { try await player.seek(toFrame: 9) }
         #expect(try await player.seek(toOffset: .milliseconds(350)) == [.frameChanged(frame: 2)])
         #expect(await player.stop() == [.frameChanged(frame: 0)])

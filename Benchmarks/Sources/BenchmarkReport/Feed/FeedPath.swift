@@ -83,7 +83,7 @@ enum FeedPath {
         // Each tick says when the next change is due: the host's next
         // refresh that matters. (Written out twice rather than as a mutating
         // method, which allocated once a loop.)
-        var due = await player.nextChangeInstant
+        var due = player.nextChangeInstant
         var cpu = [ProcessFigures.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
         for _ in 1...loops {
             for _ in 0..<source.frameCount {
@@ -134,7 +134,7 @@ enum FeedPath {
         while true {
             try await host.draw(player)
             frames += 1
-            guard let next = await player.nextChangeInstant else { break }
+            guard let next = player.nextChangeInstant else { break }
             await player.advance(to: next)
         }
         let peak = ProcessFigures.residentMemory().peakKiB
@@ -223,9 +223,9 @@ enum FeedPath {
 /// The real-time grid figure: nine animations (the nine-grid's files) in
 /// 200 × 200 cells under one 24 MiB budget, set up as the README's feed
 /// section sets them up, played for ``seconds`` on the real clock by a host
-/// that ticks one `GroupDriver` from a 60 Hz refresh loop (paused until
-/// the refresh of the tick's next change, as a display link may be) and draws the
-/// players it returns with `Player.draw`.
+/// that ticks one `GroupDriver` from a display link's thread at 60 Hz
+/// (``DisplayLinkHost``) and draws the players it returns with
+/// `Player.draw`.
 ///
 /// `BenchmarkReport --realtime-grid [SECONDS]` prints the figure; the child
 /// runs `--player-probe realtime-grid SECONDS`.
@@ -266,53 +266,17 @@ enum RealTimeGrid {
             buffers.append(.allocate(byteCount: player.drawer.width * player.drawer.height * 4, alignment: 64))
         }
         defer { for buffer in buffers { buffer.deallocate() } }
-        let ids = players.map { ObjectIdentifier($0) }
         for player in players { await player.play(at: epoch) }
-        // When each player's shown frame became due, and whether the host's
-        // buffer still owes it.
-        var due: [ContinuousClock.Instant?] = Array(repeating: nil, count: players.count)
-        var owed = Array(repeating: true, count: players.count)
-        var changes = 0, lateChanges = 0, lateDraws = 0
         let startCPU = ProcessFigures.processCPUSeconds()
-        let start = clock.now, end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
-        // The first frames are due when the host's loop starts: the players
-        // were made and started (at the grid's epoch) just before.
-        for index in players.indices { due[index] = start }
-        var refreshAt = start
-        // The refresh at which the next change is due: the host's display
-        // link pauses until then, as the tick's `nextChange` allows, unless
-        // a late draw wants the next refresh.
-        var wakeAt = start
-        while refreshAt < end {
-            refreshAt = refreshAt.advanced(by: refresh)
-            guard refreshAt >= wakeAt || owed.contains(true) else { continue }
-            try await clock.sleep(until: refreshAt)
-            let now = clock.now
-            let tick = await group.tick(at: now)
-            wakeAt = tick.nextChange ?? end
-            for id in tick.changed {
-                guard let index = ids.firstIndex(of: id) else { continue }
-                if owed[index] { lateChanges += 1 }  // a frame never drawn: skipped
-                owed[index] = true
-                changes += 1
-            }
-            for index in players.indices where owed[index] {
-                let player = players[index]
-                switch try player.draw(into: buffers[index], bytesPerRow: player.drawer.width * 4) {
-                case .late:
-                    lateDraws += 1
-                case .drawn, .unchanged, .failed:
-                    owed[index] = false
-                    // Late when shown at a refresh more than one period
-                    // after the frame was due: the refresh the draw
-                    // belongs to, as a display presents it, not the
-                    // instant the host's sleep returned (a timer's own
-                    // overshoot is the host's, not the player's).
-                    if let shownDue = due[index], shownDue.duration(to: refreshAt) > refresh { lateChanges += 1 }
-                    due[index] = await player.nextChangeInstant
-                }
-            }
+        let start = clock.now
+        // The host's display link: a thread of its own that sleeps until
+        // each refresh (as a `CVDisplayLink`'s thread or a render thread
+        // does) and ticks the group there, without waiting on anything.
+        let host = DisplayLinkHost(group: group, players: players, buffers: buffers.map { SendableBuffer(buffer: $0) })
+        let counts = await withCheckedContinuation { (done: CheckedContinuation<DisplayLinkHost.Counts, Never>) in
+            Thread { done.resume(returning: host.run(from: start, seconds: seconds)) }.start()
         }
+        let (changes, lateChanges, lateDraws) = (counts.changes, counts.lateChanges, counts.lateDraws)
         let wall = start.duration(to: clock.now)
         let cpu = ProcessFigures.processCPUSeconds() - startCPU
         let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
@@ -345,9 +309,85 @@ enum RealTimeGrid {
         print()
         print("Nine players (the nine-grid's files) on one epoch, each through a FrameCachePool over one 24 MiB")
         print("  FrameMemoryBudget at 200×200, sources reading frames from their files, in one GroupDriver that the")
-        print("  host ticks from a 60 Hz refresh loop on ContinuousClock (GroupDriver.tick(at:)), paused until the")
-        print("  refresh of the tick's next change as a display link may be, drawing each changed")
-        print("  player with Player.draw into its own buffer (a late draw is retried at the next refresh). CPU: process")
-        print("  CPU time (user + system, every thread) over the wall time played.")
+        print("  host ticks from a display link: a thread of its own sleeping to each 60 Hz refresh on")
+        print("  ContinuousClock (paused until the refresh of the tick's next change, as a display link may be),")
+        print("  ticking with GroupDriver.tickPlayers(at:) and drawing each changed player with Player.draw into")
+        print("  its own buffer (a late draw is retried at the next refresh). CPU: process CPU time (user + system,")
+        print("  every thread) over the wall time played.")
+    }
+}
+
+/// A host buffer handed to the display link's thread.
+struct SendableBuffer: @unchecked Sendable {
+    let buffer: UnsafeMutableRawBufferPointer
+}
+
+/// ``RealTimeGrid``'s host: a display link's loop on a thread of its own,
+/// at 60 Hz on `ContinuousClock`, paused until the refresh of the group's
+/// next change (as a display link may be), ticking the group with
+/// `GroupDriver.tickPlayers(at:)` and drawing the players it returns with
+/// `Player.draw`; a late draw is drawn again at the next refresh.
+struct DisplayLinkHost: Sendable {
+    let group: GroupDriver<ContinuousClock>
+    let players: [Player<ContinuousClock.Instant>]
+    let buffers: [SendableBuffer]
+
+    /// What the loop counted.
+    struct Counts: Sendable {
+        var changes = 0, lateChanges = 0, lateDraws = 0
+    }
+
+    /// Plays `seconds` from `start` on the calling thread.
+    func run(from start: ContinuousClock.Instant, seconds: Double) -> Counts {
+        let clock = ContinuousClock(), refresh = RealTimeGrid.refresh
+        let end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+        let ids = players.map { ObjectIdentifier($0) }
+        var counts = Counts()
+        // When each player's shown frame became due, and whether the host's
+        // buffer still owes it. The first frames are due when the loop
+        // starts: the players were made and started (at the grid's epoch)
+        // just before.
+        var due: [ContinuousClock.Instant?] = Array(repeating: start, count: players.count)
+        var owed = Array(repeating: true, count: players.count)
+        var refreshAt = start
+        // The refresh at which the next change is due: the display link
+        // pauses until then, as the tick's `nextChange` allows, unless a
+        // late draw wants the next refresh.
+        var wakeAt = start
+        while refreshAt < end {
+            refreshAt = refreshAt.advanced(by: refresh)
+            guard refreshAt >= wakeAt || owed.contains(true) else { continue }
+            let wait = clock.now.duration(to: refreshAt)
+            if wait > .zero {
+                var time = timespec(tv_sec: Int(wait.components.seconds),
+                                    tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
+                var left = timespec()
+                while nanosleep(&time, &left) != 0 { time = left }
+            }
+            guard let tick = group.tickPlayers(at: clock.now) else { fatalError("the grid holds players only") }
+            wakeAt = tick.nextChange ?? end
+            for id in tick.changed {
+                guard let index = ids.firstIndex(of: id) else { continue }
+                if owed[index] { counts.lateChanges += 1 }  // a frame never drawn: skipped
+                owed[index] = true
+                counts.changes += 1
+            }
+            for index in players.indices where owed[index] {
+                let player = players[index]
+                let drawn = try? player.draw(into: buffers[index].buffer, bytesPerRow: player.drawer.width * 4)
+                if case .late = drawn {
+                    counts.lateDraws += 1
+                    continue
+                }
+                owed[index] = false
+                // Late when shown at a refresh more than one period after
+                // the frame was due: the refresh the draw belongs to, as a
+                // display presents it, not the instant the sleep returned
+                // (a timer's own overshoot is the host's, not the player's).
+                if let shownDue = due[index], shownDue.duration(to: refreshAt) > refresh { counts.lateChanges += 1 }
+                due[index] = player.nextChangeInstant
+            }
+        }
+        return counts
     }
 }
