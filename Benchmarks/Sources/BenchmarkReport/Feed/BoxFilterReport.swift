@@ -18,7 +18,7 @@ enum BoxFilterReport {
     /// Source and output sizes: the grid's downscales to 200-pixel cells,
     /// an integer ratio, and scale 1.
     static let sizes: [(Int, Int, Int, Int)] = [
-        (640, 400, 200, 125), (480, 270, 200, 113), (400, 400, 200, 200), (160, 120, 160, 120),
+        (640, 400, 200, 125), (480, 270, 200, 113), (400, 400, 200, 200), (160, 120, 160, 120), (245, 245, 200, 200), (315, 236, 200, 150), (1000, 175, 200, 35),
     ]
 
     static func printSection(rounds: Int) {
