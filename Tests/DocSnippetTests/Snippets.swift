@@ -601,7 +601,7 @@ enum Snippets {
         let intoFrame = await player.timeIntoFrame      // media time spent in that frame
         let elapsed = await player.elapsed              // media time since loop 0 began
         let loops = await player.loopsCompleted
-        let due = player.nextChangeInstant        // nil when nothing is scheduled
+        let due = player.nextChangeInstant              // nil when nothing is scheduled; read without await
         print(state, frame, intoFrame, elapsed, loops, due as Any)
         let timeline = await player.timeline          // grows with a source still loading
         print(timeline.frameCount, timeline.loopDuration)

@@ -437,7 +437,9 @@ struct Compositor {
     /// the part of a row a frame cut short reached, in display order. An
     /// interlaced frame decoded in part draws rows scattered over its
     /// rectangle, and keeps its whole rectangle as its change.
-    private mutating func noteDrawn(_ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome) {
+    private mutating func noteDrawn(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome
+    ) {
         guard let base = indices.baseAddress else { return }
         let frameWidth = frame.rect.width
         if frame.isInterlaced, outcome.rows < frame.rect.height {

@@ -145,6 +145,8 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     /// The instant the next change is due, or `nil` when nothing is scheduled;
     /// computed from the anchor, so sleeping until it accumulates no error.
+    /// Read without waiting for the actor (it takes the playhead's lock), so
+    /// that a display link's callback can pause the link until then.
     public nonisolated var nextChangeInstant: Instant? {
         playerCore.read { $0.nextChangeTime }.map { origin.advanced(by: $0) }
     }

@@ -273,8 +273,9 @@ enum RealTimeGrid {
         // each refresh (as a `CVDisplayLink`'s thread or a render thread
         // does) and ticks the group there, without waiting on anything.
         let host = DisplayLinkHost(group: group, players: players, buffers: buffers.map { SendableBuffer(buffer: $0) })
-        let counts = await withCheckedContinuation { (done: CheckedContinuation<DisplayLinkHost.Counts, Never>) in
-            Thread { done.resume(returning: host.run(from: start, seconds: seconds)) }.start()
+        let counts = try await withCheckedThrowingContinuation {
+            (done: CheckedContinuation<DisplayLinkHost.Counts, any Error>) in
+            Thread { done.resume(with: Result { try host.run(from: start, seconds: seconds) }) }.start()
         }
         let (changes, lateChanges, lateDraws) = (counts.changes, counts.lateChanges, counts.lateDraws)
         let wall = start.duration(to: clock.now)
@@ -338,7 +339,7 @@ struct DisplayLinkHost: Sendable {
     }
 
     /// Plays `seconds` from `start` on the calling thread.
-    func run(from start: ContinuousClock.Instant, seconds: Double) -> Counts {
+    func run(from start: ContinuousClock.Instant, seconds: Double) throws -> Counts {
         let clock = ContinuousClock(), refresh = RealTimeGrid.refresh
         let end = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
         let ids = players.map { ObjectIdentifier($0) }
@@ -374,7 +375,7 @@ struct DisplayLinkHost: Sendable {
             }
             for index in players.indices where owed[index] {
                 let player = players[index]
-                let drawn = try? player.draw(into: buffers[index].buffer, bytesPerRow: player.drawer.width * 4)
+                let drawn = try player.draw(into: buffers[index].buffer, bytesPerRow: player.drawer.width * 4)
                 if case .late = drawn {
                     counts.lateDraws += 1
                     continue
