@@ -1,3 +1,4 @@
+import EngineSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -72,7 +73,7 @@ enum FileReader {
     /// on in chunks, still within the limit.
     private static func readRegular(_ fd: Int32, path: String, declared: Int, maxBytes: Int) throws(GIFError) -> [UInt8] {
         var failure: GIFError?
-        var bytes = [UInt8](unsafeUninitializedCapacity: declared) { buffer, count in
+        var bytes = [UInt8](uninitializedCapacity: declared) { buffer, count in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             let head = min(declared, 4096)
             do throws(GIFError) {
@@ -147,7 +148,7 @@ enum FileReader {
         }
         chunks.append(Array(chunk[..<filled]))
         chunk = []
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+        return [UInt8](uninitializedCapacity: total) { buffer, count in
             var offset = 0
             for i in chunks.indices {
                 let part = chunks[i]

@@ -1,3 +1,4 @@
+import EngineSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,7 +53,7 @@ final class OpenFile: Sendable {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return [] }
         let size = min(max(0, Int(status.st_size)), maxBytes)
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        return [UInt8](uninitializedCapacity: size) { buffer, count in
             count = read(at: 0, into: UnsafeMutableRawBufferPointer(buffer))
         }
     }

@@ -193,7 +193,7 @@ final class FrameDeltaStore: Sendable {
             recording.store(false, ordering: .relaxed)
             return true
         }
-        let pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        let pixels = [UInt8](uninitializedCapacity: size) { buffer, count in
             if let base = canvas.baseAddress, let target = buffer.baseAddress {
                 copyRows(
                     rect.height, of: rowBytes, from: base + (rect.y * canvasWidth + rect.x) * 4,

@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// A frame's palette indices as runs of one value and stretches of literal
 /// values: how the index tier keeps frames that are mostly one index (the
 /// transparent index around what changed, a flat background), often a
@@ -30,7 +32,7 @@ enum IndexRuns {
         encoded.reserveCapacity(min(limit, 4096))
         guard write(indices, into: &encoded, limit: limit) else { return nil }
         // Exactly its size: the reserve above may be far larger.
-        return [UInt8](unsafeUninitializedCapacity: encoded.count) { buffer, initialized in
+        return [UInt8](uninitializedCapacity: encoded.count) { buffer, initialized in
             initialized = buffer.initialize(fromContentsOf: encoded)
         }
     }

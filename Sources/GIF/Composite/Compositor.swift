@@ -1,3 +1,4 @@
+import EngineSupport
 import GIFKernels
 
 /// Builds each composited canvas from the one before, with browser rules:
@@ -130,7 +131,7 @@ struct Compositor {
         table = ColorTable(nil, format: self.format)
         let count = width * height * bytesPerPixel
         // Written before it is read: see the type's documentation.
-        canvas = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        canvas = [UInt8](uninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Writes what the next frames change on the canvas to `mirror` as

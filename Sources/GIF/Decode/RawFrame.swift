@@ -1,3 +1,5 @@
+import EngineSupport
+
 /// One frame as stored: the palette indices of its own rectangle, not
 /// composited, for callers who do their own colour handling.
 public struct RawFrame: Sendable, Hashable {
@@ -27,7 +29,7 @@ public struct RawFrame: Sendable, Hashable {
         }
         // The table's words are already in memory order (R, G, B, A), so each
         // pixel is one 4-byte store; pointers keep unoptimised builds fast too.
-        return [UInt8](unsafeUninitializedCapacity: indices.count * 4) { out, initialized in
+        return [UInt8](uninitializedCapacity: indices.count * 4) { out, initialized in
             words.withUnsafeBufferPointer { words in
                 indices.withUnsafeBufferPointer { indices in
                     guard let base = out.baseAddress else { return }
