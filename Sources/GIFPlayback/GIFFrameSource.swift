@@ -491,9 +491,31 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     func requestIndices(_ frames: [Int], urgent: Bool) {
         indexRequests.add(1, ordering: .relaxed)
         guard !indices.holdsAll(frames) else { return }
-        scheduler.requestIndices(frames, priority: urgent ? .now : .prefetch, decoder: self) {
+        scheduler.requestIndices(urgent ? frames : widened(frames), priority: urgent ? .now : .prefetch, decoder: self) {
             indices.entry($0) != nil
         }
+    }
+
+    /// Look-ahead `frames` (the frame shown, then the frames due next) and
+    /// as many frames again past its last, in the direction it steps, up to
+    /// as many frames in all as the index tier keeps past its budget (so
+    /// that a GIF whose indices do not fit still finds the frame it shows
+    /// among them): the next ticks then find their look-ahead held and ask
+    /// for nothing, and the decode-ahead's thread wakes once for a window
+    /// of frames rather than once a frame as the player moves on.
+    private func widened(_ frames: [Int]) -> [Int] {
+        let count = frameCount
+        let extra = min(frames.count - 1, FrameIndexCache.passingLimit - frames.count)
+        guard frames.count >= 2, count > 1, extra > 0 else { return frames }
+        let step = (frames[frames.count - 1] - frames[frames.count - 2] + count) % count
+        guard step == 1 || step == count - 1 else { return frames }
+        var wide = frames
+        var frame = frames[frames.count - 1]
+        for _ in 0..<extra {
+            frame = (frame + step) % count
+            wide.append(frame)
+        }
+        return wide
     }
 
     /// A drawer's canvases grew or shrank by `delta` bytes.

@@ -581,6 +581,29 @@ extension PlayerDrawTests {
 }
 
 extension PlayerDrawTests {
+    /// A look-ahead that finds a frame missing asks for as many frames
+    /// again past it, so that the decode-ahead wakes for a window of frames
+    /// rather than for each frame as the player moves on.
+    @Test func aMissingLookAheadAsksForAWindowOfFrames() async throws {
+        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120.
+        let path = GIFFrameSourceTests.fixture("demo.gif")
+        let source = GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: Self.executor)
+        let clock = ManualClock()
+        let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
+                                startingAt: clock.now)
+        // Playing asks for the frame shown and the cache's look-ahead of 4
+        // (frames 0 to 4), widened to the 8 frames the index tier keeps
+        // past its budget (frames 0 to 7); the first draw, late, asks for
+        // frames 0 to 4 again.
+        await player.play(at: clock.now)
+        var buffer = HostBuffer(width: 160, height: 120)
+        _ = try await buffer.drawWhenReady(player)
+        let deadline = ContinuousClock.now + max(Changes.limit, .seconds(60))
+        while source.decodeCount < 8, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        let decodes = source.decodeCount
+        #expect(decodes == 8)
+    }
+
     @Test func ticksAfterEveryFrameIsStoredAskForNoIndices() async throws {
         // Fixtures/README.md: demo.gif is 240 frames of 160 × 120, whose
         // indices (six whole frames and 234 of 16 × 16, about 175 KB) fit
