@@ -584,13 +584,19 @@ extension PlayerDrawTests {
     /// A look-ahead that finds a frame missing asks for as many frames
     /// again past it, so that the decode-ahead wakes for a window of frames
     /// rather than for each frame as the player moves on.
-    @Test func aMissingLookAheadAsksForAWindowOfFrames() async throws {
-        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120.
+    /// demo.gif (Fixtures/README.md: 240 frames of 160 × 120) read from its
+    /// file, and a player of it looping forever on a manual clock.
+    static func demoPlayer() throws -> (GIFFrameSource, ManualClock, Player<Instant>) {
         let path = GIFFrameSourceTests.fixture("demo.gif")
-        let source = GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: Self.executor)
+        let source = GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: executor)
         let clock = ManualClock()
         let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
                                 startingAt: clock.now)
+        return (source, clock, player)
+    }
+
+    @Test func aMissingLookAheadAsksForAWindowOfFrames() async throws {
+        let (source, clock, player) = try Self.demoPlayer()
         // Playing asks for the frame shown and the cache's look-ahead of 4
         // (frames 0 to 4), widened to the 8 frames the index tier keeps
         // past its budget (frames 0 to 7); the first draw, late, asks for
@@ -605,14 +611,9 @@ extension PlayerDrawTests {
     }
 
     @Test func ticksAfterEveryFrameIsStoredAskForNoIndices() async throws {
-        // Fixtures/README.md: demo.gif is 240 frames of 160 × 120, whose
-        // indices (six whole frames and 234 of 16 × 16, about 175 KB) fit
-        // the default index budget.
-        let path = GIFFrameSourceTests.fixture("demo.gif")
-        let source = GIFFrameSource(image: try GIFImage(readingFramesFromFileAt: path), executor: Self.executor)
-        let clock = ManualClock()
-        let player = try Player(source: source, configuration: PlayerConfiguration(loop: .forever),
-                                startingAt: clock.now)
+        // Fixtures/README.md: demo.gif's indices (six whole frames and 234
+        // of 16 × 16, about 175 KB) fit the default index budget.
+        let (source, clock, player) = try Self.demoPlayer()
         let group = GroupDriver(clock: clock)
         await group.add(player)
         await player.play(at: clock.now)
