@@ -228,6 +228,26 @@ static inline void add_row_32(
     }
 }
 
+#if defined(__x86_64__)
+/// One output pixel's four channel sums from `pairs` (1 or 2) pairs of
+/// neighbouring source columns' 16-bit sums down, starting at `at`: each
+/// pair's two columns interleaved by channel and multiplied by the two
+/// weights packed in `weights[k]`, added in one instruction (x86-64's
+/// multiply-add).
+static inline lanes paired_sums(const uint16_t *at, const int32_t weights[2], intptr_t pairs) {
+    const __m128i two = _mm_loadu_si128((const __m128i *)at);
+    __m128i sums = _mm_madd_epi16(_mm_unpacklo_epi16(two, _mm_srli_si128(two, 8)), _mm_set1_epi32(weights[0]));
+    if (pairs == 2) {
+        const __m128i next = _mm_loadu_si128((const __m128i *)(at + 8));
+        sums = _mm_add_epi32(
+            sums, _mm_madd_epi16(_mm_unpacklo_epi16(next, _mm_srli_si128(next, 8)), _mm_set1_epi32(weights[1])));
+    }
+    lanes h;
+    memcpy(&h, &sums, 16);
+    return h;
+}
+#endif
+
 /// Source columns `*low ... *high` that output columns `cx ..< cx + count`
 /// read; `*low > *high` when they read none.
 static inline void column_span(
@@ -348,22 +368,9 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
                 // Two output pixels a step: their taps summed as below,
                 // their means divided together.
                 for (; i + 2 <= count; i += 2) {
-                    __m128i sums[2];
-                    for (int k = 0; k < 2; k++) {
-                        const uint16_t *at = down.shorts + tap_at[i + k];
-                        const __m128i two = _mm_loadu_si128((const __m128i *)at);
-                        sums[k] = _mm_madd_epi16(
-                            _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8)), _mm_set1_epi32(tap_weights[i + k][0]));
-                        if (fixed_pairs == 2) {
-                            const __m128i next = _mm_loadu_si128((const __m128i *)(at + 8));
-                            sums[k] = _mm_add_epi32(sums[k], _mm_madd_epi16(
-                                _mm_unpacklo_epi16(next, _mm_srli_si128(next, 8)), _mm_set1_epi32(tap_weights[i + k][1])));
-                        }
-                    }
-                    lanes a, b;
-                    memcpy(&a, &sums[0], 16);
-                    memcpy(&b, &sums[1], 16);
-                    store_area_means_2(a, b, &by_area, output + i * 4);
+                    store_area_means_2(paired_sums(down.shorts + tap_at[i], tap_weights[i], fixed_pairs),
+                                       paired_sums(down.shorts + tap_at[i + 1], tap_weights[i + 1], fixed_pairs),
+                                       &by_area, output + i * 4);
                 }
             }
 #endif
@@ -372,16 +379,7 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
                 // An output row that reads no source row has sums of 0.
 #if defined(__x86_64__)
                 if (fixed_pairs && end_row > first_row) {
-                    const uint16_t *at = down.shorts + tap_at[i];
-                    const __m128i two = _mm_loadu_si128((const __m128i *)at);
-                    __m128i sums = _mm_madd_epi16(
-                        _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8)), _mm_set1_epi32(tap_weights[i][0]));
-                    if (fixed_pairs == 2) {
-                        const __m128i next = _mm_loadu_si128((const __m128i *)(at + 8));
-                        sums = _mm_add_epi32(sums, _mm_madd_epi16(
-                            _mm_unpacklo_epi16(next, _mm_srli_si128(next, 8)), _mm_set1_epi32(tap_weights[i][1])));
-                    }
-                    memcpy(&h, &sums, 16);
+                    h = paired_sums(down.shorts + tap_at[i], tap_weights[i], fixed_pairs);
                 } else if (paired && end_row > first_row) {
                     // Two taps at once: the sums of two neighbouring columns
                     // interleaved by channel, each pair multiplied by its

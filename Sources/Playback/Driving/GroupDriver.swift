@@ -206,8 +206,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         // type metadata of an optional instant on every call.
         if let ticked = tickPlayers(at: instant) { return ticked }
         let (changed, next) = await tickMembers(to: reference.duration(to: instant))
-        guard let next else { return GroupDriverTick(changed: changed, nextChange: nil) }
-        return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
+        return tick(changed: changed, next: next)
     }
 
     /// ``tick(at:)`` on the calling thread, without waiting, for a display
@@ -237,6 +236,13 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     @inlinable
     public final nonisolated func tickPlayers(at instant: C.Instant) -> GroupDriverTick<C.Instant>? {
         guard let (changed, next) = tickPlayers(to: reference.duration(to: instant)) else { return nil }
+        return tick(changed: changed, next: next)
+    }
+
+    /// A tick's result, `next` (host time from ``reference``) as an instant
+    /// of ``clock``.
+    @inlinable
+    final nonisolated func tick(changed: [ObjectIdentifier], next: Duration?) -> GroupDriverTick<C.Instant> {
         guard let next else { return GroupDriverTick(changed: changed, nextChange: nil) }
         return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
     }
