@@ -16,7 +16,9 @@
 #   decoder's, each in a process of their own, under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
 #   suppressed and why).
 # - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (40 in
-#   `make test`, with seed 1, so CI repeats its mutations; 600 in test-long).
+#   `make test`, with seed 1, so CI repeats its mutations, built without
+#   optimisation, which halves the build that is most of this phase; 600 in
+#   test-long, built with -O).
 # - docs: the DocC build from the modules the asan phase compiled; a DocC
 #   warning fails it.
 # - example window: the example host (Examples/GridHost, scripts/example.sh)
@@ -30,8 +32,8 @@ mode="${1:-sample}"
 swift="${SWIFT:-swift}"
 export SWEEP_SEED="${SWEEP_SEED:-$(( $(date +%s) % 1000000 ))}"
 case "$mode" in
-sample) fuzz_seconds="${FUZZ_SECONDS:-40}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}" ;;
-long) export GIF_TEST_FULL=1; fuzz_seconds="${FUZZ_SECONDS:-600}"; fuzz_flags="${FUZZ_FLAGS:-}" ;;
+sample) fuzz_seconds="${FUZZ_SECONDS:-40}"; fuzz_flags="${FUZZ_FLAGS:--seed=1}"; fuzz_optimization=-Onone ;;
+long) export GIF_TEST_FULL=1; fuzz_seconds="${FUZZ_SECONDS:-600}"; fuzz_flags="${FUZZ_FLAGS:-}"; fuzz_optimization=-O ;;
 *) echo "usage: scripts/test.sh [sample|long]" >&2; exit 2 ;;
 esac
 echo "test: SWEEP_SEED=$SWEEP_SEED ($([ "$mode" = long ] && echo 'every sweep in full' || echo '1/16 of each sweep'); replay with SWEEP_SEED=$SWEEP_SEED)"
@@ -86,6 +88,6 @@ phase "tsan player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --f
 phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
     --skip 'GIFFrameSourceIndexTierTests|DamageTests|displayModesDrawWhatAFullRedrawMakes|recordedChangesDrawTheWholeFileDecode|aPlayerCanBeReflected'
 phase "tsan parallel decoder" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
-phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" scripts/fuzz.sh "$fuzz_seconds"
+phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" FUZZ_OPTIMIZATION="$fuzz_optimization" scripts/fuzz.sh "$fuzz_seconds"
 phase "docs" env DOCS_BUILD_FLAGS="${asan[*]}" scripts/docs.sh
 phase "example window" scripts/example.sh --test
