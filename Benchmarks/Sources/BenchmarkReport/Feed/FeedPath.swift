@@ -17,15 +17,15 @@ import Darwin
 ///
 /// Child sides (`--player-probe feed WORKLOAD`, `--player-probe
 /// feed-memory WORKLOAD`), each in a fresh process:
-/// - `feed`: the C baseline decodes the whole file ``steadyLoops`` times
-///   (the least process CPU time kept); then ``loops`` loops, the host
-///   ticking the `GroupDriver` (``GroupDriver/tick(at:)``, as from a
-///   display link) at each frame change and drawing the players it returns
-///   (waiting when a draw is late, counting those); then one more loop,
-///   its allocations counted. The least process CPU time of the steady
-///   loops (4 on: the same estimator as the baseline's, over as many
-///   runs), their giflib decodes and late draws, and the last loop's
-///   allocations are printed.
+/// - `feed`: ``loops`` loops, the host ticking the `GroupDriver`
+///   (``GroupDriver/tick(at:)``, as from a display link) at each frame
+///   change and drawing the players it returns (waiting when a draw is
+///   late, counting those), each steady loop (4 on) just after one C
+///   baseline decode of the whole file; then one more loop, its
+///   allocations counted. The least process CPU time of the steady loops
+///   and of the C decodes (the same estimator over as many runs, taken in
+///   pairs), the steady loops' giflib decodes and late draws, and the last
+///   loop's allocations are printed.
 /// - `feed-memory`: the resident memory before the file is opened, then
 ///   one default player (`Player(source: GIFFrameSource(contentsOf:))`)
 ///   drawn into a canvas-sized buffer for three loops; the peak resident
@@ -68,7 +68,6 @@ enum FeedPath {
     static func probe(path: String) async throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var sink = 0
-        let c = SteadyLoop.leastCBaselineCPU(bytes, runs: steadyLoops, sink: &sink)
         let clock = ManualClock()
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: budgetBytes))
         let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }
@@ -84,8 +83,14 @@ enum FeedPath {
         // refresh that matters. (Written out twice rather than as a mutating
         // method, which allocated once a loop.)
         var due = player.nextChangeInstant
-        var cpu = [ProcessFigures.processCPUSeconds()], decodes = [source.decodeCount], lates = [player.lateDrawCount]
-        for _ in 1...loops {
+        var c = Double.infinity, steadyCPU = Double.infinity
+        var decodes = [source.decodeCount], lates = [player.lateDrawCount]
+        for loop in 1...loops {
+            let isSteady = loop > loops - steadyLoops
+            // Each steady loop right after a C run, so that a drift in the
+            // machine's speed over the run reaches both figures alike.
+            if isSteady { c = min(c, SteadyLoop.leastCBaselineCPU(bytes, runs: 1, sink: &sink)) }
+            let start = ProcessFigures.processCPUSeconds()
             for _ in 0..<source.frameCount {
                 guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
                 clock.advance(to: now)
@@ -96,7 +101,7 @@ enum FeedPath {
             guard await player.currentFrame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: await player.currentFrame)
             }
-            cpu.append(ProcessFigures.processCPUSeconds())
+            if isSteady { steadyCPU = min(steadyCPU, ProcessFigures.processCPUSeconds() - start) }
             decodes.append(source.decodeCount)
             lates.append(player.lateDrawCount)
         }
@@ -114,7 +119,7 @@ enum FeedPath {
         let steady = (loops - steadyLoops + 1)...loops
         print(ProbeLine(label: "feed", fields: [
             "frames": source.frameCount, "c_ns": Int(c * 1e9),
-            "steady_ns": Int(steady.map { cpu[$0] - cpu[$0 - 1] }.min()! * 1e9),
+            "steady_ns": Int(steadyCPU * 1e9),
             "decodes1": decodes[1] - decodes[0], "decodes_steady": decodes[loops] - decodes[steady.lowerBound - 1],
             "late1": lates[1] - lates[0], "late_steady": lates[loops] - lates[steady.lowerBound - 1],
             "mallocs_last": mallocs, "state_bytes": source.decodingStateByteCount, "touched": sink & 0xff,
@@ -203,7 +208,8 @@ enum FeedPath {
         print("  canvas-sized buffer (a late draw waits 1 ms and draws again).")
         print("  Steady loop CPU: the least process CPU time (getrusage user + system, every thread) of one of loops")
         print("  4–8, driver and host included. ×C: over the least of 5 C baseline decode + composite of the whole")
-        print("  file, same process (the same estimator on both sides). Decodes: frames giflib decoded in loops 4–8")
+        print("  file, same process, one just before each of loops 4–8 (the same estimator on both sides, taken in")
+        print("  pairs). Decodes: frames giflib decoded in loops 4–8")
         print("  (GIFFrameSource.decodeCount).")
         print()
         let recording = Workload.packageRoot + "/Fixtures/screen-recording.gif"
