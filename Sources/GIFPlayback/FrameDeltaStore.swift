@@ -28,15 +28,19 @@ final class FrameDeltaStore: Sendable {
 
     /// A whole set, its pixels in one allocation: frame `i`'s rectangle
     /// and where its pixels start (`i` = 0: the restart's). Its storage is
-    /// read through pointers, so that a draw retains nothing but the set;
-    /// `@unchecked Sendable` for them: written only in `init`, read-only
-    /// after.
+    /// read through ``storage``, pointers that a drawer keeps beside the
+    /// set, so that a draw retains nothing; `@unchecked Sendable` for
+    /// them: written only in `init`, read-only after.
     final class Sealed: @unchecked Sendable {
         /// The frames the set is for.
         let count: Int
         private let rects: UnsafeMutablePointer<PixelRect>
         private let starts: UnsafeMutablePointer<Int>
         private let pixels: UnsafeMutableRawPointer
+
+        /// The set's storage, valid while the set lives: whoever reads
+        /// through it holds the set.
+        var storage: Storage { Storage(count: count, rects: rects, starts: starts, pixels: pixels) }
 
         init(_ deltas: [Delta]) {
             count = deltas.count
@@ -62,6 +66,16 @@ final class FrameDeltaStore: Sendable {
             starts.deallocate()
             pixels.deallocate()
         }
+    }
+
+    /// A sealed set's storage (``Sealed/storage``): plain pointers, copied
+    /// and read with no reference counting.
+    struct Storage {
+        /// The frames the set is for.
+        let count: Int
+        fileprivate let rects: UnsafeMutablePointer<PixelRect>
+        fileprivate let starts: UnsafeMutablePointer<Int>
+        fileprivate let pixels: UnsafeMutableRawPointer
 
         /// Writes frame `index`'s pixels (0: the restart's) into `buffer`,
         /// whose rows are `bytesPerRow` apart and which the caller checked

@@ -62,8 +62,12 @@ final class GIFFrameDrawer: FrameDrawer {
         var failure: GIFError?
         /// The source's recorded changes as last read, and the store's
         /// generation then: read again only when that moves on, and let go
-        /// when the source drops them.
-        var recorded: FrameDeltaStore.Sealed?
+        /// when the source drops them. A draw reads them through their
+        /// storage, which `recorded` keeps alive.
+        var recorded: FrameDeltaStore.Sealed? {
+            didSet { recordedStorage = recorded?.storage }
+        }
+        private(set) var recordedStorage: FrameDeltaStore.Storage?
         var recordedGeneration = -1
     }
 
@@ -169,14 +173,13 @@ final class GIFFrameDrawer: FrameDrawer {
             return .failed(frame: index, shown: state.drawn, reason: "there is no frame \(index)")
         }
         let shown = state.drawn
-        if let shown, let deltas = source.deltas {
-            let generation = deltas.generation
+        if let shown, let generation = source.deltas?.generation {
             if generation != state.recordedGeneration {
-                state.recorded = deltas.sealed
+                state.recorded = source.deltas?.sealed
                 state.recordedGeneration = generation
             }
-            if let sealed = state.recorded,
-               let changed = Self.applyDeltas(sealed, from: shown, to: index, into: buffer, bytesPerRow: bytesPerRow) {
+            if let recorded = state.recordedStorage,
+               let changed = Self.applyDeltas(recorded, from: shown, to: index, into: buffer, bytesPerRow: bytesPerRow) {
                 state.failure = nil
                 state.drawn = index
                 return .drawn(frame: index, changed: changed, isComplete: true)
@@ -269,7 +272,7 @@ final class GIFFrameDrawer: FrameDrawer {
     /// the way, where the seeker, left behind by these draws, would
     /// composite from a checkpoint.
     private static func applyDeltas(
-        _ sealed: FrameDeltaStore.Sealed, from shown: Int, to index: Int, into buffer: UnsafeMutableRawBufferPointer,
+        _ sealed: FrameDeltaStore.Storage, from shown: Int, to index: Int, into buffer: UnsafeMutableRawBufferPointer,
         bytesPerRow: Int
     ) -> PixelRect? {
         let count = sealed.count

@@ -109,11 +109,15 @@ package struct EventHub<Event: Sendable> {
 
     /// Hands `events` to observers (in registration order), then to streams.
     package func deliver(_ events: [Event]) {
-        for event in events {
-            for observer in observers { observer.handler(event) }
-            for stream in streams { stream.continuation.yield(event) }
+        // A player's every frame change comes here, mostly to no listener.
+        guard !events.isEmpty else { return }
+        if !observers.isEmpty || !streams.isEmpty {
+            for event in events {
+                for observer in observers { observer.handler(event) }
+                for stream in streams { stream.continuation.yield(event) }
+            }
         }
-        if !events.isEmpty { signalWatchers() }
+        if !watchers.isEmpty { signalWatchers() }
     }
 
     /// Ends every stream, so consumers iterating them finish (the owner is

@@ -28,9 +28,20 @@ final class HostTickList: Sendable {
         }
     }
 
+    /// A player member as ``tickPlayers(to:)`` reads it: its engine
+    /// unretained (its entry holds it), so that a tick of players makes no
+    /// reference counting.
+    private struct PlayerTick {
+        let id: ObjectIdentifier
+        let core: Unmanaged<PlayerCore>
+        let offset: Duration
+    }
+
     private struct State {
         /// The members in the order added.
         var entries: [Entry] = []
+        /// The players among them, in the same order.
+        var players: [PlayerTick] = []
         /// How many of them are playlists.
         var playlists = 0
         /// The list of changed members a tick returns, reused from tick to
@@ -45,7 +56,12 @@ final class HostTickList: Sendable {
         state.withLock { state in
             guard !state.entries.contains(where: { $0.id == entry.id }) else { return }
             state.entries.append(entry)
-            if entry.isPlaylist { state.playlists += 1 }
+            switch entry.ticker {
+            case .player(let core, let offset):
+                state.players.append(PlayerTick(id: entry.id, core: .passUnretained(core), offset: offset))
+            case .playlist:
+                state.playlists += 1
+            }
         }
     }
 
@@ -54,6 +70,7 @@ final class HostTickList: Sendable {
         state.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return }
             if state.entries.remove(at: index).isPlaylist { state.playlists -= 1 }
+            state.players.removeAll { $0.id == id }
         }
     }
 
@@ -70,9 +87,9 @@ final class HostTickList: Sendable {
             guard state.playlists == 0 else { return nil }
             if !state.changed.isEmpty { state.changed.removeAll(keepingCapacity: true) }
             var next: Duration?
-            for entry in state.entries {
-                guard case .player(let core, let offset) = entry.ticker else { continue }
-                Self.record(entry.id, Self.step(core, offset: offset, to: time), changed: &state.changed, next: &next)
+            for player in state.players {
+                let step = player.core._withUnsafeGuaranteedRef { Self.step($0, offset: player.offset, to: time) }
+                Self.record(player.id, step, changed: &state.changed, next: &next)
             }
             return (state.changed, next)
         }

@@ -182,10 +182,10 @@ final class PlayerCore: Sendable {
         // Most ticks report nothing: emptying an empty list still calls
         // the array's generic replace.
         if !state.events.isEmpty { state.events.removeAll(keepingCapacity: true) }
-        state.playhead.advance(to: time, into: &state.events)
+        let next = state.playhead.advanceToNextChange(from: time, into: &state.events)
         state.hub.deliver(state.events)
         afterChange(&state)
-        return Step(reported: !state.events.isEmpty, next: state.playhead.nextChangeTime)
+        return Step(reported: !state.events.isEmpty, next: next)
     }
 
     /// Takes on a progressive source's newer timing and wakes the drivers, so

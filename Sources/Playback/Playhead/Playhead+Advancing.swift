@@ -31,6 +31,14 @@ extension Playhead {
         advanceFreely(to: host, into: &events)
     }
 
+    /// ``advance(to:into:)``, then ``nextChangeTime``, read in place: a
+    /// driver's tick, which reading it from outside would copy the
+    /// playhead for.
+    mutating func advanceToNextChange(from time: Duration, into events: inout [PlayerEvent]) -> Duration? {
+        advance(to: time, into: &events)
+        return nextChangeTime
+    }
+
     /// ``advance(to:into:)`` without the play-time limit: `host` is at or
     /// after ``now``.
     private mutating func advanceFreely(to host: Int64, into events: inout [PlayerEvent]) {

@@ -181,6 +181,37 @@ struct GroupDriverTests {
         await task.value
     }
 
+    @Test("A host ticking the group ticks the players it holds, in the order added, and not one removed")
+    func hostTickedMembership() async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        func at(_ milliseconds: Int) -> ManualClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
+        let group = GroupDriver(clock: clock)
+        var first: Player<ManualClock.Instant>? = try Player(
+            source: FakeFrameSource.milliseconds(100, 100, loop: 0), startingAt: start)
+        let second = try Player(source: FakeFrameSource.milliseconds(70, 70, loop: 0), startingAt: start)
+        await first?.play(at: start)
+        await second.play(at: start)
+        if let first { await group.add(first) }
+        await group.add(second)
+        // At 100 ms both moved on a frame (at 100 and at 70 ms); the next
+        // change is the second's, at 140 ms.
+        clock.advance(to: at(100))
+        let both = try #require(group.tickPlayers(at: at(100)))
+        #expect(both.changed == [first.map(ObjectIdentifier.init), ObjectIdentifier(second)])
+        #expect(both.nextChange == at(140))
+
+        if let first { await group.remove(first) }
+        first = nil
+        // At 200 ms both went back to frame 0 (the first at 200, the second
+        // at 140): only the second is ticked, next due at 210 ms.
+        clock.advance(to: at(200))
+        let one = try #require(group.tickPlayers(at: at(200)))
+        #expect(one.changed == [ObjectIdentifier(second)])
+        #expect(one.nextChange == at(210))
+        #expect(await second.currentFrame == 0)
+    }
+
     @Test("A playlist in a group plays as it does under its own PlaylistDriver")
     func playlistMember() async throws {
         @Sendable func bothReady(_ playlist: Playlist<ManualClock.Instant>) async -> Bool {
