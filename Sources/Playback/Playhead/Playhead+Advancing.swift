@@ -54,18 +54,18 @@ extension Playhead {
         case .carryLag:
             // A step that ends where media time saturates never ends:
             // stepping past it each tick would play on at the end of time.
-            let end = timeline.endNanos(ofStep: step)
+            let end = shownStepEndNanos
             if media >= end, end < .max {
                 stepOnce(&events)
             }
         case .resync(let limit):
-            let end = timeline.endNanos(ofStep: step)
+            let end = shownStepEndNanos
             let due = hostNanos(whenMediaReaches: end)
             if media >= end, end < .max, Nanoseconds.subtract(host, due) > Nanoseconds.of(limit) {
                 stepOnce(&events)
                 if state == .playing {
                     anchorHost = host
-                    anchorMedia = timeline.startNanos(ofStep: step)
+                    anchorMedia = shownStepStartNanos
                 }
             } else {
                 skip(toMedia: media, reportingLoops: true, &events)
@@ -133,12 +133,11 @@ extension Playhead {
     /// changed frame index in that order.
     mutating func move(toStep target: Int, reportingLoops: Bool, _ events: inout [PlayerEvent]) {
         guard target != step else { return }
-        let perLoop = timeline.stepsPerLoop
-        let oldLoop = step / perLoop
+        let oldLoop = stepLoop
         let oldFrame = currentFrame
         step = target
-        if reportingLoops, target / perLoop > oldLoop {
-            events.append(.loopCompleted(loopsDone: target / perLoop))
+        if reportingLoops, stepLoop > oldLoop {
+            events.append(.loopCompleted(loopsDone: stepLoop))
         }
         if currentFrame != oldFrame {
             events.append(.frameChanged(frame: currentFrame))

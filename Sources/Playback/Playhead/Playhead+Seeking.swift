@@ -15,7 +15,7 @@ extension Playhead {
         guard let inLoop = timeline.firstStep(showing: frame) else {
             throw .frameOutOfRange(frame, frameCount: timeline.frameCount)
         }
-        let loopStart = (step / timeline.stepsPerLoop) * timeline.stepsPerLoop
+        let loopStart = stepLoop * timeline.stepsPerLoop
         let target = loopStart + inLoop
         return reposition(toStep: target, media: timeline.startNanos(ofStep: target))
     }

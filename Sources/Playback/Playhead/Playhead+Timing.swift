@@ -1,15 +1,15 @@
 extension Playhead {
     /// The index (in the source) of the frame shown now.
     public var currentFrame: Int {
-        timeline.playOrder[step % timeline.stepsPerLoop]
+        timeline.playOrder[stepInLoop]
     }
 
     /// The step shown now within its loop (an index into
     /// ``PlaybackTimeline/playOrder``).
-    public var currentStep: Int { step % timeline.stepsPerLoop }
+    public var currentStep: Int { stepInLoop }
 
     /// The zero-based loop the shown step belongs to.
-    public var loopIndex: Int { step / timeline.stepsPerLoop }
+    public var loopIndex: Int { stepLoop }
 
     /// Loops fully played: ``loopIndex`` while running, all plays once
     /// finished.
@@ -25,7 +25,7 @@ extension Playhead {
     /// ``CatchUpPolicy/carryLag`` this can exceed the frame's duration by the
     /// lag being carried.
     public var timeIntoFrame: Duration {
-        Nanoseconds.duration(Nanoseconds.subtract(mediaNanos(at: nowNanos), timeline.startNanos(ofStep: step)))
+        Nanoseconds.duration(Nanoseconds.subtract(mediaNanos(at: nowNanos), shownStepStartNanos))
     }
 
     /// The host time at which the shown step ends and the next change is due,
@@ -54,7 +54,7 @@ extension Playhead {
         let limit = limitHostNanos().map(Nanoseconds.duration)
         if isWaiting { return waitIsOver ? now : limit }
         guard timeline.loopNanos > 0 || !timeline.isComplete else { return limit }
-        let end = timeline.endNanos(ofStep: step)
+        let end = shownStepEndNanos
         guard end < .max else { return limit }
         let change = Nanoseconds.duration(hostNanos(whenMediaReaches: end))
         return limit.map { min($0, change) } ?? change

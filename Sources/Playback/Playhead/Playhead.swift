@@ -43,7 +43,9 @@
 /// timeline is complete.
 public struct Playhead: Sendable, Hashable {
     /// The schedule being played; it grows with ``extend(to:)``.
-    public internal(set) var timeline: PlaybackTimeline
+    public internal(set) var timeline: PlaybackTimeline {
+        didSet { placeStep() }
+    }
 
     /// The policies in force. The ``PlayerConfiguration/rate`` stored here is
     /// the initial rate; ``rate`` is the current one.
@@ -63,7 +65,15 @@ public struct Playhead: Sendable, Hashable {
 
     var nowNanos: Int64
     /// Global step shown: loop × steps per loop + step in loop.
-    var step: Int
+    var step: Int {
+        didSet { placeStep() }
+    }
+    /// ``step``'s loop and its step within the loop, kept as the step and
+    /// the timeline change: read on every tick (the frame shown, a loop
+    /// crossed, the next change's time), where dividing each time cost
+    /// about ten divisions a frame.
+    private(set) var stepLoop = 0
+    private(set) var stepInLoop = 0
     /// Host time at which media time was ``anchorMedia`` (while playing).
     var anchorHost: Int64
     /// Media time at ``anchorHost`` while playing, or the frozen media time.
@@ -257,6 +267,16 @@ public struct Playhead: Sendable, Hashable {
 
     // MARK: Internals shared by the extensions
 
+    /// Sets ``stepLoop`` and ``stepInLoop`` from ``step``.
+    private mutating func placeStep() {
+        let perLoop = timeline.stepsPerLoop
+        (stepLoop, stepInLoop) = perLoop > 0 ? step.quotientAndRemainder(dividingBy: perLoop) : (0, 0)
+    }
+
+    /// Start and end of the step shown in media nanoseconds.
+    var shownStepStartNanos: Int64 { timeline.startNanos(loop: stepLoop, step: stepInLoop) }
+    var shownStepEndNanos: Int64 { timeline.endNanos(loop: stepLoop, step: stepInLoop) }
+
     /// Media time at host time `host`: frozen unless playing (and while
     /// waiting under ``WaitPolicy/resumeFromArrival``), never negative.
     func mediaNanos(at host: Int64) -> Int64 {
@@ -300,7 +320,7 @@ public struct Playhead: Sendable, Hashable {
     /// marking that the next `play()` starts from the beginning.
     mutating func showStillFrame(_ events: inout [PlayerEvent]) {
         restartOnPlay = true
-        let loopStart = (step / timeline.stepsPerLoop) * timeline.stepsPerLoop
+        let loopStart = stepLoop * timeline.stepsPerLoop
         let inLoop: Int?
         switch configuration.stillFrame {
         case .shown:

@@ -181,13 +181,22 @@ public struct PlaybackTimeline: Sendable, Hashable {
 
     /// Start of global step `step` in media nanoseconds.
     func startNanos(ofStep step: Int) -> Int64 {
-        let loop = Int64(step / stepsPerLoop)
-        return Nanoseconds.add(Nanoseconds.multiply(loop, loopNanos), stepStartNanos[step % stepsPerLoop])
+        startNanos(loop: step / stepsPerLoop, step: step % stepsPerLoop)
     }
 
     /// End of global step `step` in media nanoseconds.
     func endNanos(ofStep step: Int) -> Int64 {
-        Nanoseconds.add(startNanos(ofStep: step), stepNanos[step % stepsPerLoop])
+        endNanos(loop: step / stepsPerLoop, step: step % stepsPerLoop)
+    }
+
+    /// Start of step `within` of loop `loop` in media nanoseconds.
+    func startNanos(loop: Int, step within: Int) -> Int64 {
+        Nanoseconds.add(Nanoseconds.multiply(Int64(loop), loopNanos), stepStartNanos[within])
+    }
+
+    /// End of step `within` of loop `loop` in media nanoseconds.
+    func endNanos(loop: Int, step within: Int) -> Int64 {
+        Nanoseconds.add(startNanos(loop: loop, step: within), stepNanos[within])
     }
 
     /// The global step whose interval contains media time `media` (ignoring
