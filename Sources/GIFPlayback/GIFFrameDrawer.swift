@@ -277,7 +277,7 @@ final class GIFFrameDrawer: FrameDrawer {
     ) -> PixelRect? {
         let count = sealed.count
         guard let base = buffer.baseAddress, (0..<count).contains(shown), (0..<count).contains(index) else { return nil }
-        let steps = (index - shown + count) % count
+        let steps = index >= shown ? index - shown : index - shown + count
         guard steps > 0, steps <= max(maximumSteppedFrames, count / 2) else { return nil }
         var changed = PixelRect(x: 0, y: 0, width: 0, height: 0)
         var frame = shown

@@ -100,7 +100,7 @@ extension Playhead {
             finish(&events, reportingLoops: reportingLoops)
             return
         }
-        let target = timeline.step(containing: media, near: step)
+        let target = timeline.step(containing: media, near: stepInLoop)
         if target > step {
             move(toStep: target, reportingLoops: reportingLoops, &events)
         }

@@ -201,10 +201,10 @@ public struct PlaybackTimeline: Sendable, Hashable {
 
     /// The global step whose interval contains media time `media` (ignoring
     /// the end of a finite animation), or 0 when the loop has no duration.
-    /// A player stepping on passes the step it shows as `hint`: that step
-    /// and the one after it are tried before a binary search (whose
-    /// mispredicted branches cost a player about 2 % of its ticking and
-    /// drawing).
+    /// A player stepping on passes the step it shows within its loop as
+    /// `hint`: that step and the one after it are tried before a binary
+    /// search (whose mispredicted branches cost a player about 2 % of its
+    /// ticking and drawing).
     func step(containing media: Int64, near hint: Int? = nil) -> Int {
         guard loopNanos > 0 else { return 0 }
         let loop = max(0, media) / loopNanos
@@ -216,9 +216,10 @@ public struct PlaybackTimeline: Sendable, Hashable {
             stepStartNanos[i] <= within && (i + 1 == stepsPerLoop || within < stepStartNanos[i + 1])
         }
         var low = 0
-        if let hint, hint >= 0, case let guess = hint % stepsPerLoop, contains(guess) {
-            low = guess
-        } else if let hint, hint >= 0, case let guess = (hint + 1) % stepsPerLoop, contains(guess) {
+        if let hint, (0..<stepsPerLoop).contains(hint), contains(hint) {
+            low = hint
+        } else if let hint, (0..<stepsPerLoop).contains(hint), case let guess = hint + 1 == stepsPerLoop ? 0 : hint + 1,
+                  contains(guess) {
             low = guess
         } else {
             var high = stepsPerLoop - 1
