@@ -36,7 +36,7 @@ extension Playhead {
     /// playhead for.
     mutating func advanceToNextChange(from time: Duration, into events: inout [PlayerEvent]) -> Duration? {
         advance(to: time, into: &events)
-        return nextChangeTime
+        return nextChange
     }
 
     /// ``advance(to:into:)`` without the play-time limit: `host` is at or
@@ -90,6 +90,7 @@ extension Playhead {
     }
 
     /// Host time at which media time reaches `media` under the current anchor.
+    @inline(__always)
     func hostNanos(whenMediaReaches media: Int64) -> Int64 {
         Nanoseconds.add(anchorHost, Nanoseconds.host(forMedia: Nanoseconds.subtract(media, anchorMedia), rate: rate))
     }

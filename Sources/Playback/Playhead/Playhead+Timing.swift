@@ -49,7 +49,13 @@ extension Playhead {
     /// Under a ``PlayerConfiguration/playTimeLimit``, the instant the limit
     /// is reached when that comes first (also while waiting under
     /// ``WaitPolicy/keepSchedule``, whose clock runs on).
-    public var nextChangeTime: Duration? {
+    public var nextChangeTime: Duration? { nextChange }
+
+    /// ``nextChangeTime``, inlined into a driver's tick
+    /// (``advanceToNextChange(from:into:)``), which a call would pass a
+    /// copy of the playhead.
+    @inline(__always)
+    var nextChange: Duration? {
         guard state == .playing, nowNanos < .max else { return nil }
         let limit = limitHostNanos().map(Nanoseconds.duration)
         if isWaiting { return waitIsOver ? now : limit }

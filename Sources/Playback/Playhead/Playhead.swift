@@ -279,6 +279,7 @@ public struct Playhead: Sendable, Hashable {
 
     /// Media time at host time `host`: frozen unless playing (and while
     /// waiting under ``WaitPolicy/resumeFromArrival``), never negative.
+    @inline(__always)
     func mediaNanos(at host: Int64) -> Int64 {
         guard state == .playing, waitMedia == nil || configuration.waiting == .keepSchedule else { return anchorMedia }
         let elapsed = Nanoseconds.subtract(host, anchorHost)

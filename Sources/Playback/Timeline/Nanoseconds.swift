@@ -51,13 +51,29 @@ enum Nanoseconds {
 
     /// Media time covered by `host` nanoseconds of host time at `rate`,
     /// rounded down so the animation never runs ahead of the clock.
+    ///
+    /// Inlined, with ``host(forMedia:rate:)``, so that a tick at rate 1
+    /// (each tick converts both ways) does not pay for the rounding rule's
+    /// set-up: `FloatingPointRoundingRule` is resilient, a metadata lookup
+    /// and a stack allocation on every call that names one.
+    @inline(__always)
     static func media(forHost host: Int64, rate: Double) -> Int64 {
-        rate == 1 ? host : fromDouble(Double(host) * rate, .down)
+        rate == 1 ? host : scaledMedia(forHost: host, rate: rate)
+    }
+
+    /// ``media(forHost:rate:)`` at a rate other than 1.
+    private static func scaledMedia(forHost host: Int64, rate: Double) -> Int64 {
+        fromDouble(Double(host) * rate, .down)
     }
 
     /// The least host time whose ``media(forHost:rate:)`` reaches `media`.
+    @inline(__always)
     static func host(forMedia media: Int64, rate: Double) -> Int64 {
-        guard rate != 1, media > 0 else { return media }
+        rate == 1 || media <= 0 ? media : scaledHost(forMedia: media, rate: rate)
+    }
+
+    /// ``host(forMedia:rate:)`` at a rate other than 1, of a positive `media`.
+    private static func scaledHost(forMedia media: Int64, rate: Double) -> Int64 {
         var host = fromDouble(Double(media) / rate, .up)
         while host < .max, self.media(forHost: host, rate: rate) < media { host += 1 }
         while host > 0, self.media(forHost: host - 1, rate: rate) >= media { host -= 1 }
