@@ -183,26 +183,27 @@ struct GroupDriverTests {
 
     @Test("A host ticking the group ticks the players it holds, in the order added, and not one removed")
     func hostTickedMembership() async throws {
-        let clock = ManualClock()
-        let start = clock.now
-        func at(_ milliseconds: Int) -> ManualClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
+        // The players' frames last 100 and 70 ms; the host ticks at 100 and
+        // 200 ms after their start.
+        let clock = ManualClock(), start = clock.now
+        let players = try [100, 70].map {
+            try Player(source: FakeFrameSource.milliseconds($0, $0, loop: 0), startingAt: start)
+        }
         let group = GroupDriver(clock: clock)
-        var first: Player<ManualClock.Instant>? = try Player(
-            source: FakeFrameSource.milliseconds(100, 100, loop: 0), startingAt: start)
-        let second = try Player(source: FakeFrameSource.milliseconds(70, 70, loop: 0), startingAt: start)
-        await first?.play(at: start)
-        await second.play(at: start)
-        if let first { await group.add(first) }
-        await group.add(second)
+        for player in players {
+            await player.play(at: start)
+            await group.add(player)
+        }
+        let (first, second) = (players[0], players[1])
+        func at(_ milliseconds: Int) -> ManualClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
         // At 100 ms both moved on a frame (at 100 and at 70 ms); the next
         // change is the second's, at 140 ms.
         clock.advance(to: at(100))
         let both = try #require(group.tickPlayers(at: at(100)))
-        #expect(both.changed == [first.map(ObjectIdentifier.init), ObjectIdentifier(second)])
+        #expect(both.changed == [ObjectIdentifier(first), ObjectIdentifier(second)])
         #expect(both.nextChange == at(140))
 
-        if let first { await group.remove(first) }
-        first = nil
+        await group.remove(first)
         // At 200 ms both went back to frame 0 (the first at 200, the second
         // at 140): only the second is ticked, next due at 210 ms.
         clock.advance(to: at(200))
