@@ -32,39 +32,34 @@ final class FrameDeltaStore: Sendable {
     /// set, so that a draw retains nothing; `@unchecked Sendable` for
     /// them: written only in `init`, read-only after.
     final class Sealed: @unchecked Sendable {
-        /// The frames the set is for.
-        let count: Int
-        private let rects: UnsafeMutablePointer<PixelRect>
-        private let starts: UnsafeMutablePointer<Int>
-        private let pixels: UnsafeMutableRawPointer
-
         /// The set's storage, valid while the set lives: whoever reads
         /// through it holds the set.
-        var storage: Storage { Storage(count: count, rects: rects, starts: starts, pixels: pixels) }
+        let storage: Storage
 
         init(_ deltas: [Delta]) {
-            count = deltas.count
-            rects = .allocate(capacity: max(1, count))
-            starts = .allocate(capacity: max(1, count))
+            let count = deltas.count
+            let rects = UnsafeMutablePointer<PixelRect>.allocate(capacity: max(1, count))
+            let starts = UnsafeMutablePointer<Int>.allocate(capacity: max(1, count))
             var total = 0
             for (i, delta) in deltas.enumerated() {
                 (rects + i).initialize(to: delta.rect)
                 (starts + i).initialize(to: total)
                 total += delta.pixels.count
             }
-            pixels = .allocate(byteCount: max(1, total), alignment: 16)
+            let pixels = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 16)
             for (i, delta) in deltas.enumerated() {
                 delta.pixels.withUnsafeBytes { bytes in
                     guard let base = bytes.baseAddress else { return }
                     (pixels + starts[i]).copyMemory(from: base, byteCount: bytes.count)
                 }
             }
+            storage = Storage(count: count, rects: rects, starts: starts, pixels: pixels)
         }
 
         deinit {
-            rects.deallocate()
-            starts.deallocate()
-            pixels.deallocate()
+            storage.rects.deallocate()
+            storage.starts.deallocate()
+            storage.pixels.deallocate()
         }
     }
 

@@ -22,10 +22,6 @@ final class HostTickList: Sendable {
     struct Entry: Sendable {
         let id: ObjectIdentifier
         let ticker: Ticker
-
-        var isPlaylist: Bool {
-            if case .playlist = ticker { true } else { false }
-        }
     }
 
     /// A player member as ``tickPlayers(to:)`` reads it: its engine
@@ -40,10 +36,9 @@ final class HostTickList: Sendable {
     private struct State {
         /// The members in the order added.
         var entries: [Entry] = []
-        /// The players among them, in the same order.
+        /// The players among them, in the same order: the others are
+        /// playlists.
         var players: [PlayerTick] = []
-        /// How many of them are playlists.
-        var playlists = 0
         /// The list of changed members a tick returns, reused from tick to
         /// tick.
         var changed: [ObjectIdentifier] = []
@@ -56,11 +51,8 @@ final class HostTickList: Sendable {
         state.withLock { state in
             guard !state.entries.contains(where: { $0.id == entry.id }) else { return }
             state.entries.append(entry)
-            switch entry.ticker {
-            case .player(let core, let offset):
+            if case .player(let core, let offset) = entry.ticker {
                 state.players.append(PlayerTick(id: entry.id, core: .passUnretained(core), offset: offset))
-            case .playlist:
-                state.playlists += 1
             }
         }
     }
@@ -68,8 +60,7 @@ final class HostTickList: Sendable {
     /// Removes member `id`, if it is one.
     func remove(_ id: ObjectIdentifier) {
         state.withLock { state in
-            guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return }
-            if state.entries.remove(at: index).isPlaylist { state.playlists -= 1 }
+            state.entries.removeAll { $0.id == id }
             state.players.removeAll { $0.id == id }
         }
     }
@@ -84,7 +75,7 @@ final class HostTickList: Sendable {
     /// order is always this list, then a player.
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
         state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
-            guard state.playlists == 0 else { return nil }
+            guard state.players.count == state.entries.count else { return nil }
             if !state.changed.isEmpty { state.changed.removeAll(keepingCapacity: true) }
             var next: Duration?
             for player in state.players {
