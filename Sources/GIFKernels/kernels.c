@@ -163,6 +163,84 @@ void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count,
     }
 }
 
+/// Whether this processor and its operating system run AVX2: the
+/// compositor's gather path, for x86-64 processors without AVX-512 VBMI
+/// (Zen 1 to 3, Intel from Haswell on). Read as
+/// `gif_cpu_has_avx512_vbmi()` reads its features.
+int gif_cpu_has_avx2(void) {
+#if defined(CPU_FEATURE_ACTIVE)
+    return CPU_FEATURE_ACTIVE(AVX2);
+#else
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
+    unsigned low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    // SSE and AVX states.
+    if ((low & 0x6) != 0x6) return 0;
+    if (__get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & (1u << 5)) != 0;
+#endif
+}
+
+/// Writes `rows` rows of `count` pixels for the palette indices at `from`
+/// (rows `fromStride` bytes apart) to the 32-bit pixels at `out` (rows
+/// `outStride` pixels apart), skipping the `transparent` index (none when
+/// negative), 8 at a time with AVX2 gathers from `words`. Call only when
+/// `gif_cpu_has_avx2()` says so.
+///
+/// Eight indices are widened to 32 bits and looked up with one gather. A
+/// group whose pixels are all transparent is skipped; one with some
+/// transparent takes the others from the gather and the transparent ones
+/// from `out` as it was (a masked gather over the old pixels), and is
+/// stored whole: a masked store is slow on the processors this path is
+/// for. A row of 8 or more ends with the last 8 pixels, overlapping the
+/// group before (whose pixels it reads back as written); a row shorter
+/// than 8 is drawn a pixel at a time. No byte past `count` is read or
+/// written.
+///
+/// When `copy` is not null, every group stored to `out` is stored to
+/// `copy` too (rows `copyStride` pixels apart): a host's buffer that holds
+/// what `out` holds stays equal to it, for the cost of the stores alone.
+__attribute__((target("avx2")))
+void gif_draw_rect_avx2(const uint8_t *from, long fromStride, long count, long rows, uint32_t *out,
+                        long outStride, uint32_t *copy, long copyStride, const uint32_t *words,
+                        int transparent) {
+    if (count <= 0 || rows <= 0) return;
+    const __m256i skipped = _mm256_set1_epi32(transparent);
+    for (long row = 0; row < rows; row++, from += fromStride, out += outStride, copy = copy ? copy + copyStride : 0) {
+        if (count < 8) {
+            for (long i = 0; i < count; i++) {
+                if ((int)from[i] == transparent) continue;
+                out[i] = words[from[i]];
+                if (copy) copy[i] = out[i];
+            }
+            continue;
+        }
+        for (long i = 0; i < count; i += 8) {
+            if (count - i < 8) i = count - 8;
+            const __m256i indices = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(from + i)));
+            __m256i pixels;
+            if (transparent < 0) {
+                pixels = _mm256_i32gather_epi32((const int *)words, indices, 4);
+            } else {
+                const __m256i clear = _mm256_cmpeq_epi32(indices, skipped);
+                const int cleared = _mm256_movemask_ps(_mm256_castsi256_ps(clear));
+                if (cleared == 0xFF) continue;
+                if (cleared == 0) {
+                    pixels = _mm256_i32gather_epi32((const int *)words, indices, 4);
+                } else {
+                    const __m256i old = _mm256_loadu_si256((const __m256i *)(out + i));
+                    const __m256i drawn = _mm256_xor_si256(clear, _mm256_set1_epi32(-1));
+                    pixels = _mm256_mask_i32gather_epi32(old, (const int *)words, indices, drawn, 4);
+                }
+            }
+            _mm256_storeu_si256((__m256i *)(out + i), pixels);
+            if (copy) _mm256_storeu_si256((__m256i *)(copy + i), pixels);
+        }
+    }
+}
+
 /// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
 /// from bit `bit` of the code stream at `data` (`readable` bytes may be
 /// read), codes of `width` bits (at most 12) are tested in groups of 32

@@ -18,9 +18,11 @@ import GIFKernels
 /// of the canvas, and the rows the frame's data did not reach, are cleared.
 /// A first frame that covers the canvas so costs one pass over it, not two.
 ///
-/// On processors with AVX-512 VBMI (``ProcessorFeatures``) rows of 32
-/// pixels or more are drawn 64 at a time by a C function in the `CGIFLib`
-/// shim, from the colour table's byte planes; the result is the same.
+/// Rows are drawn by one of the ``RowKernel``s, the fastest this processor
+/// runs (``ProcessorFeatures``): 64 pixels at a time with AVX-512 VBMI from
+/// the colour table's byte planes, 8 at a time with AVX2 gathers from its
+/// words (both C functions in `GIFKernels`), or a word at a time in Swift;
+/// the result is the same.
 ///
 /// A canvas over an opaque background (``CompositedFrame/background``) is
 /// three bytes a pixel, red, green, blue, a PPM's pixels as they stand:
@@ -74,9 +76,8 @@ struct Compositor {
     /// rectangle holds no pixels until drawn): its transparent index (or -1)
     /// and the table entry that 0, transparent black, stands in for.
     private var firstFrame: (transparent: Int, word: UInt32)?
-    /// Whether rows are drawn 64 pixels at a time with AVX-512 VBMI
-    /// (``vectorRowsAvailable``) rather than one word at a time.
-    let drawsVectorRows: Bool
+    /// How rows of four bytes a pixel are drawn.
+    let rowKernel: RowKernel
     /// Memory outside the canvas that each frame's changes are written to
     /// as well, while set (see ``setMirror(_:)``).
     private(set) var mirror: Mirror?
@@ -98,28 +99,60 @@ struct Compositor {
         func pixel(x: Int, y: Int) -> UnsafeMutableRawPointer { base + y * bytesPerRow + x * 4 }
     }
 
-    /// Whether this processor can draw rows 64 pixels at a time: an x86-64
-    /// processor with AVX-512 F, BW and VBMI (Zen 4, Intel from Ice Lake on).
-    /// Elsewhere rows are drawn a pixel at a time, with the same result.
-    static var vectorRowsAvailable: Bool { ProcessorFeatures.hasAVX512VBMI }
+    /// The ways of drawing a row of palette indices as pixels of four
+    /// bytes. All give the same pixels.
+    enum RowKernel: CaseIterable, Sendable {
+        /// A word at a time, in Swift: every processor.
+        case portable
+        /// 8 pixels at a time with AVX2 gathers from the colour table's
+        /// words: x86-64 processors with AVX2 (Zen 1 to 3, Intel from
+        /// Haswell on).
+        case avx2
+        /// 64 pixels at a time with AVX-512 F, BW and VBMI byte permutes of
+        /// the colour table's planes: Zen 4, Intel from Ice Lake on.
+        case avx512VBMI
 
-    /// The shortest row drawn alone with the vector path (a row of a frame
-    /// cut short or interlaced and part-decoded): the kernel loads the
-    /// colour table's sixteen registers for it.
-    static let vectorRowMinimum = 32
+        /// The fastest kernel this processor runs.
+        static let best: RowKernel =
+            ProcessorFeatures.hasAVX512VBMI ? .avx512VBMI : ProcessorFeatures.hasAVX2 ? .avx2 : .portable
 
-    /// The narrowest rectangle of rows drawn with the vector path, which
-    /// loads the colour table once for all its rows and looks up to four
-    /// narrow rows up at once: from 4 pixels a row a row costs fewer
-    /// instructions than a word at a time.
-    static let vectorRectMinimum = 4
+        /// The kernels this processor runs.
+        static var available: [RowKernel] {
+            allCases.filter { $0 == .portable || ($0 == .avx2 && ProcessorFeatures.hasAVX2) || $0 == best }
+        }
+
+        /// The shortest row drawn alone with this kernel (a row of a frame
+        /// cut short or interlaced and part-decoded): the AVX-512 kernel
+        /// loads the colour table's sixteen registers for each, the AVX2
+        /// one draws a shorter row a pixel at a time.
+        var rowMinimum: Int {
+            switch self {
+            case .portable: .max
+            case .avx2: 8
+            case .avx512VBMI: 32
+            }
+        }
+
+        /// The narrowest rectangle of rows drawn with this kernel as one.
+        /// The AVX-512 kernel loads the colour table once for all its rows
+        /// and looks up to four narrow rows up at once: from 4 pixels a row
+        /// a row costs fewer instructions than a word at a time.
+        var rectMinimum: Int {
+            switch self {
+            case .portable: .max
+            case .avx2: 8
+            case .avx512VBMI: 4
+            }
+        }
+    }
 
     /// A compositor for a canvas of `canvasSize` in `format`, or three
-    /// bytes a pixel over `background` when given; `vectorRows` chooses the
-    /// row drawing (tests draw with both and compare).
+    /// bytes a pixel over `background` when given; `rows` chooses the row
+    /// drawing (tests draw with each the processor runs and compare). A
+    /// canvas of three bytes a pixel is drawn with the portable rows.
     init(
         canvasSize: PixelSize, format: PixelFormat = .rgba8, background: Palette.Color? = nil,
-        vectorRows: Bool = Compositor.vectorRowsAvailable
+        rows: RowKernel = .best
     ) {
         width = canvasSize.width
         height = canvasSize.height
@@ -127,7 +160,7 @@ struct Compositor {
         self.background = background
         bytesPerPixel = background == nil ? 4 : 3
         clearWord = background.map { ColorTable.word(red: $0.red, green: $0.green, blue: $0.blue, alpha: 255) } ?? 0
-        drawsVectorRows = vectorRows && Self.vectorRowsAvailable && background == nil
+        rowKernel = background == nil && RowKernel.available.contains(rows) ? rows : .portable
         table = ColorTable(nil, format: self.format)
         let count = width * height * bytesPerPixel
         // Written before it is read: see the type's documentation.
@@ -252,30 +285,38 @@ struct Compositor {
     /// Draws the whole rows `rows` of the frame, one below the other from
     /// row `rows.lowerBound` (whose indices start `indices`, each row's
     /// `frame.rect.width` after the one above), clipped to the canvas, as
-    /// one rectangle with the vector kernel; returns `false`, drawing
-    /// nothing, where that kernel does not apply (no AVX-512 VBMI, three
-    /// bytes a pixel, or rows narrower than ``vectorRectMinimum``).
+    /// one rectangle with a vector kernel; returns `false`, drawing
+    /// nothing, where none applies (the portable kernel, three bytes a
+    /// pixel, or rows narrower than the kernel's
+    /// ``RowKernel/rectMinimum``).
     private mutating func drawRect(
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, firstRow: Int, rows: Range<Int>
     ) -> Bool {
         #if arch(x86_64)
         let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
-        let columns = min(frameWidth, width - left)
-        guard drawsVectorRows, bytesPerPixel == 4, let source = indices.baseAddress, columns >= Self.vectorRectMinimum
+        let columns = min(frameWidth, width - left), kernel = rowKernel
+        guard bytesPerPixel == 4, let source = indices.baseAddress, columns >= kernel.rectMinimum
         else { return false }
         // The rows that lie on the canvas.
         let visible = rows.lowerBound..<max(rows.lowerBound, min(rows.upperBound, height - top))
         guard !visible.isEmpty else { return true }
         assert((visible.upperBound - firstRow) * frameWidth <= indices.count)
         let canvasWidth = width, transparent = transparent, mirror = mirror
-        table.withPlanes { planes in
+        table.withEntries { words, planes in
             canvas.withUnsafeMutableBytes { raw in
                 assert(((top + visible.upperBound - 1) * canvasWidth + left + columns) * 4 <= raw.count)
                 let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + (top + visible.lowerBound) * canvasWidth + left
                 let copy = mirror?.pixel(x: left, y: top + visible.lowerBound).assumingMemoryBound(to: UInt32.self)
-                gif_draw_rect_avx512_vbmi(
-                    source + (visible.lowerBound - firstRow) * frameWidth, frameWidth, columns, visible.count, out,
-                    canvasWidth, copy, (mirror?.bytesPerRow ?? 0) / 4, planes, Int32(transparent))
+                let from = source + (visible.lowerBound - firstRow) * frameWidth, copyStride = (mirror?.bytesPerRow ?? 0) / 4
+                if kernel == .avx512VBMI {
+                    gif_draw_rect_avx512_vbmi(
+                        from, frameWidth, columns, visible.count, out, canvasWidth, copy, copyStride, planes,
+                        Int32(transparent))
+                } else {
+                    gif_draw_rect_avx2(
+                        from, frameWidth, columns, visible.count, out, canvasWidth, copy, copyStride, words,
+                        Int32(transparent))
+                }
             }
         }
         return true
@@ -297,7 +338,7 @@ struct Compositor {
         let columns = min(frameWidth, width - frameRect.x)
         let transparent = transparent
         let canvasWidth = width, canvasHeight = height, top = frameRect.y, left = frameRect.x
-        let vector = drawsVectorRows, size = bytesPerPixel, mirror = mirror
+        let kernel = rowKernel, size = bytesPerPixel, mirror = mirror
         table.withEntries { words, planes in
             canvas.withUnsafeMutableBytes { raw in
                 let base = raw.baseAddress!
@@ -315,12 +356,14 @@ struct Compositor {
                     }
                     let copy = mirror?.pixel(x: left, y: canvasY)
                     #if arch(x86_64)
-                    // Rows shorter than half a group are quicker a word at a
-                    // time than loading the table's 16 registers for them.
-                    if vector, n >= Self.vectorRowMinimum {
-                        gif_draw_rect_avx512_vbmi(
-                            from, n, n, 1, out.assumingMemoryBound(to: UInt32.self), n,
-                            copy?.assumingMemoryBound(to: UInt32.self), n, planes, Int32(transparent))
+                    if n >= kernel.rowMinimum {
+                        let out = out.assumingMemoryBound(to: UInt32.self)
+                        let copy = copy?.assumingMemoryBound(to: UInt32.self)
+                        if kernel == .avx512VBMI {
+                            gif_draw_rect_avx512_vbmi(from, n, n, 1, out, n, copy, n, planes, Int32(transparent))
+                        } else {
+                            gif_draw_rect_avx2(from, n, n, 1, out, n, copy, n, words, Int32(transparent))
+                        }
                         return
                     }
                     #endif

@@ -30,6 +30,24 @@ void gif_draw_rect_avx512_vbmi(const uint8_t *from, long fromStride, long count,
                                long outStride, uint32_t *copy, long copyStride, const uint8_t *planes,
                                int transparent);
 
+/// Whether this processor and its operating system run AVX2: the
+/// compositor's gather path where AVX-512 VBMI is missing.
+int gif_cpu_has_avx2(void);
+
+/// Writes `rows` rows of `count` pixels for the palette indices at `from`
+/// (rows `fromStride` bytes apart) to the 32-bit pixels at `out` (rows
+/// `outStride` pixels apart), skipping the `transparent` index (none when
+/// negative), 8 at a time with AVX2 gathers from `words`, the colour table
+/// as 256 words. Call only when `gif_cpu_has_avx2()` says so.
+///
+/// No byte past `count` is read or written. When `copy` is not null it
+/// must hold what `out` holds (rows `copyStride` pixels apart): every pixel
+/// written to `out` is written there too, and a transparent pixel beside
+/// one may be rewritten with the value both already hold.
+void gif_draw_rect_avx2(const uint8_t *from, long fromStride, long count, long rows, uint32_t *out,
+                        long outStride, uint32_t *copy, long copyStride, const uint32_t *words,
+                        int transparent);
+
 /// The LZW code walk's common stretch 32 codes at a time with AVX-512 VBMI:
 /// from bit `bit` of the code stream at `data` (`readable` bytes may be
 /// read), codes of `width` bits (at most 12) are tested in groups of 32

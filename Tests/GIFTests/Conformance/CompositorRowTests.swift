@@ -1,14 +1,15 @@
 import Testing
 @testable import GIF
 
-/// The compositor draws rows either a word at a time or, on processors with
-/// AVX-512 VBMI, 64 pixels at a time (`Compositor.vectorRowsAvailable`). Both
+/// The compositor draws rows a word at a time, 8 pixels at a time with AVX2
+/// gathers, or 64 at a time with AVX-512 VBMI (`Compositor.RowKernel`). Each
 /// must give the canvas the browsers' rules give. The picture is built
 /// so that every pixel is known: a 256-entry palette whose entry `i` is
 /// (i, 255 − i, 7i mod 256), rows of 203 pixels (three groups of 64 and a
-/// tail of 11), every index 0–255, a frame clipped by the canvas's right edge
-/// with a transparent index, frames narrower than one group, and a sprite
-/// with every other pixel transparent.
+/// tail of 11, not a multiple of 8 either), every index 0–255, a frame
+/// clipped by the canvas's right edge with a transparent index, frames
+/// narrower than one group of 8 or of 64, and a sprite with every other
+/// pixel transparent.
 @Suite struct CompositorRowTests {
     static let width = 203, height = 7
     static let palette: [[UInt8]] = (0..<256).map { [UInt8($0), UInt8(255 - $0), UInt8(($0 * 7) & 255)] }
@@ -81,11 +82,11 @@ import Testing
         return result
     }
 
-    /// The canvas after each frame, drawn by a compositor with `vectorRows`.
-    static func canvases(format: PixelFormat, vectorRows: Bool) throws -> [[UInt8]] {
+    /// The canvas after each frame, drawn by a compositor with `rows`.
+    static func canvases(format: PixelFormat, rows: Compositor.RowKernel) throws -> [[UInt8]] {
         let bytes = gif()
         let image = try GIFImage(bytes: bytes)
-        var compositor = Compositor(canvasSize: image.info.canvasSize, format: format, vectorRows: vectorRows)
+        var compositor = Compositor(canvasSize: image.info.canvasSize, format: format, rows: rows)
         let decoder = FrameDecoder()
         var result: [[UInt8]] = []
         for frame in image.info.frames {
@@ -98,15 +99,15 @@ import Testing
         return result
     }
 
-    @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8], [false, true])
-    func rowsDrawTheKnownCanvas(format: PixelFormat, vectorRows: Bool) throws {
-        let drawn = try Self.canvases(format: format, vectorRows: vectorRows)
+    @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8], Compositor.RowKernel.available)
+    func rowsDrawTheKnownCanvas(format: PixelFormat, rows: Compositor.RowKernel) throws {
+        let drawn = try Self.canvases(format: format, rows: rows)
         let expected = Self.expectedCanvases(format: format)
         #expect(drawn.count == expected.count)
         for (index, (canvas, want)) in zip(drawn, expected).enumerated() {
             let first = canvas.indices.first { $0 < want.count && canvas[$0] != want[$0] }.map { $0 / 4 }
             #expect(canvas.count == want.count && first == nil,
-                    "frame \(index), \(format), vector rows \(vectorRows): first wrong pixel \(String(describing: first))")
+                    "frame \(index), \(format), \(rows) rows: first wrong pixel \(String(describing: first))")
         }
     }
 
@@ -119,8 +120,11 @@ import Testing
         }
     }
 
-    @Test func vectorRowsOnlyWhereTheProcessorHasThem() {
-        let compositor = Compositor(canvasSize: PixelSize(width: 1, height: 1), vectorRows: true)
-        #expect(compositor.drawsVectorRows == Compositor.vectorRowsAvailable)
+    @Test func rowKernelsOnlyWhereTheProcessorHasThem() {
+        for kernel in Compositor.RowKernel.allCases {
+            let compositor = Compositor(canvasSize: PixelSize(width: 1, height: 1), rows: kernel)
+            #expect(compositor.rowKernel == (Compositor.RowKernel.available.contains(kernel) ? kernel : .portable))
+        }
+        #expect(Compositor.RowKernel.available.contains(.best))
     }
 }
