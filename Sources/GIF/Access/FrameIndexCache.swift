@@ -39,11 +39,18 @@ package final class FrameIndexCache: Sendable {
         let indices: [UInt8]
         let isRuns: Bool
         let outcome: FrameDecoder.Outcome
+        /// The box of the pixels the frame draws that are not transparent
+        /// (``DrawnBox/of(_:indices:outcome:)``), found once when stored so
+        /// that a draw from the entry scans nothing for its changed
+        /// rectangle; `nil` where the compositor keeps the frame's whole
+        /// rectangle.
+        let drawn: DrawnBox?
 
-        init(indices: [UInt8], isRuns: Bool = false, outcome: FrameDecoder.Outcome) {
+        init(indices: [UInt8], isRuns: Bool = false, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil) {
             self.indices = indices
             self.isRuns = isRuns
             self.outcome = outcome
+            self.drawn = drawn
         }
     }
 
@@ -146,6 +153,7 @@ package final class FrameIndexCache: Sendable {
     /// band of rows at a time.
     func draw(_ frame: FrameInfo, into compositor: inout Compositor, band: inout [UInt8]) -> FrameDecoder.Outcome? {
         guard let entry = entry(frame.index) else { return nil }
+        compositor.takeDrawnBox(entry.drawn)
         guard entry.isRuns else {
             entry.indices.withUnsafeBufferPointer { compositor.draw(frame, indices: $0, outcome: entry.outcome) }
             return entry.outcome
@@ -209,10 +217,11 @@ package final class FrameIndexCache: Sendable {
         }
         guard let fits else { return }
         let whole = UnsafeBufferPointer(rebasing: indices[..<(outcome.decodedAnything ? area : 0)])
+        let drawn = DrawnBox.of(frame, indices: whole, outcome: outcome)
         let entry = if runnable, let runs = IndexRuns.encode(whole) {
-            Entry(indices: runs, isRuns: true, outcome: outcome)
+            Entry(indices: runs, isRuns: true, outcome: outcome, drawn: drawn)
         } else {
-            Entry(indices: Array(whole), outcome: outcome)
+            Entry(indices: Array(whole), outcome: outcome, drawn: drawn)
         }
         table.withLock { table in
             if fits, table.byteCount + entry.indices.count <= table.limit, entry.indices.count <= largestEntry {

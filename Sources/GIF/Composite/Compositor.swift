@@ -243,7 +243,7 @@ struct Compositor {
     ) {
         guard outcome.decodedAnything else { return }
         let frameHeight = frame.rect.height
-        if narrowing != nil { noteDrawn(frame, indices: indices, outcome: outcome) }
+        if narrowing != nil, !narrowing!.drawn.isWhole { noteDrawn(frame, indices: indices, outcome: outcome) }
         // The whole rows from the top, in display order, as one rectangle:
         // every row of an interlaced frame decoded in full, else the rows
         // decoded; then the part of a row a frame cut short reached.
@@ -272,7 +272,7 @@ struct Compositor {
     /// decoded a band at a time), clipped to the canvas.
     mutating func drawBand(_ frame: FrameInfo, rows: Range<Int>, indices: UnsafeBufferPointer<UInt8>) {
         assert(!frame.isInterlaced && indices.count >= rows.count * frame.rect.width)
-        if let base = indices.baseAddress, narrowing != nil {
+        if let base = indices.baseAddress, narrowing != nil, !narrowing!.drawn.isWhole {
             narrowing!.drawn.extend(rows: rows, firstRow: rows.lowerBound, of: base, width: frame.rect.width,
                                     count: frame.rect.width, transparent: transparent)
         }
@@ -476,26 +476,26 @@ struct Compositor {
         return restored
     }
 
-    /// Adds the pixels `draw(_:indices:outcome:)` draws of `frame` that are
-    /// not transparent to ``narrowing``'s box: the whole rows decoded and
-    /// the part of a row a frame cut short reached, in display order. An
-    /// interlaced frame decoded in part draws rows scattered over its
+    /// Sets ``narrowing``'s box to the pixels `draw(_:indices:outcome:)`
+    /// draws of `frame` that are not transparent (``DrawnBox/of(_:indices:outcome:)``).
+    /// An interlaced frame decoded in part draws rows scattered over its
     /// rectangle, and keeps its whole rectangle as its change.
     private mutating func noteDrawn(
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome
     ) {
-        guard let base = indices.baseAddress else { return }
-        let frameWidth = frame.rect.width
-        if frame.isInterlaced, outcome.rows < frame.rect.height {
+        if let box = DrawnBox.of(frame, indices: indices, outcome: outcome) {
+            narrowing!.drawn = box
+        } else {
             narrowing = nil
-            return
         }
-        narrowing!.drawn.extend(rows: 0..<outcome.rows, firstRow: 0, of: base, width: frameWidth, count: frameWidth,
-                                transparent: transparent)
-        if outcome.partialPixels > 0 {
-            narrowing!.drawn.extend(rows: outcome.rows..<outcome.rows + 1, firstRow: 0, of: base, width: frameWidth,
-                                    count: outcome.partialPixels, transparent: transparent)
-        }
+    }
+
+    /// Takes `box` as the box of the pixels the frame begun draws, computed
+    /// from its indices beforehand (``DrawnBox/of(_:indices:outcome:)``),
+    /// so that drawing them scans nothing for it; `nil` changes nothing.
+    mutating func takeDrawnBox(_ box: DrawnBox?) {
+        guard let box, narrowing != nil else { return }
+        narrowing!.drawn = box
     }
 
     /// Records `frame`'s disposal, to apply before the next frame is drawn.

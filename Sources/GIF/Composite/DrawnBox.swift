@@ -10,8 +10,39 @@
 /// Each row is read a word (8 indices) at a time from the left to its first
 /// drawn pixel, then from the right down to the box's right edge: a row
 /// costs a pass over its transparent margins, not over the pixels drawn.
-struct DrawnBox {
+struct DrawnBox: Sendable {
     private var left = Int.max, right = -1, top = Int.max, bottom = -1
+    /// Whether this is the box of a whole draw, known beforehand (see
+    /// ``of(_:indices:outcome:)``): ``extend(rows:firstRow:of:width:count:transparent:)``
+    /// leaves it as it is.
+    private(set) var isWhole = false
+
+    /// An empty box, grown as the frame is drawn.
+    init() {}
+
+    /// The box of the pixels that drawing the frame `frame` decoded into
+    /// `indices` with `outcome` draws, as ``Compositor/draw(_:indices:outcome:)``
+    /// draws them, marked whole; `nil` when the frame has no transparent
+    /// index (its change is its rectangle) or is interlaced and decoded in
+    /// part (its rows lie scattered over its rectangle). A frame's indices
+    /// do not change, so a store of them computes this once and the draws
+    /// from it scan nothing.
+    static func of(_ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome) -> DrawnBox? {
+        guard let transparent = frame.transparentIndex, !(frame.isInterlaced && outcome.rows < frame.rect.height)
+        else { return nil }
+        var box = DrawnBox()
+        if let base = indices.baseAddress, outcome.decodedAnything {
+            let width = frame.rect.width
+            box.extend(rows: 0..<outcome.rows, firstRow: 0, of: base, width: width, count: width,
+                       transparent: Int(transparent))
+            if outcome.partialPixels > 0 {
+                box.extend(rows: outcome.rows..<outcome.rows + 1, firstRow: 0, of: base, width: width,
+                           count: outcome.partialPixels, transparent: Int(transparent))
+            }
+        }
+        box.isWhole = true
+        return box
+    }
 
     /// The box, or `nil` when no pixel was drawn.
     var rect: PixelRect? {
@@ -24,6 +55,7 @@ struct DrawnBox {
     mutating func extend(
         rows: Range<Int>, firstRow: Int, of base: UnsafePointer<UInt8>, width: Int, count: Int, transparent: Int
     ) {
+        guard !isWhole else { return }
         let pattern = UInt64(truncatingIfNeeded: transparent) &* 0x0101_0101_0101_0101
         let raw = UnsafeRawPointer(base)
         /// Whether the 8 indices at `offset` are all transparent.
