@@ -298,3 +298,108 @@ long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bi
     return bit;
 }
 #endif
+
+/// Draws `count` literal indices at `from` as pixels at `out` (and `copy`
+/// when not null), skipping `transparent`: with the AVX2 kernel from 8 on
+/// when `gather`, else a pixel at a time.
+static inline __attribute__((always_inline)) void gif_draw_literals(const uint8_t *from, long count, uint32_t *out,
+                                                                    uint32_t *copy, const uint32_t *words,
+                                                                    int transparent, const int gather) {
+#if defined(__x86_64__)
+    if (gather && count >= 8) {
+        gif_draw_rect_avx2(from, count, count, 1, out, count, copy, count, words, transparent);
+        return;
+    }
+#else
+    (void)gather;
+#endif
+    for (long i = 0; i < count; i++) {
+        if ((int)from[i] == transparent) continue;
+        out[i] = words[from[i]];
+        if (copy) copy[i] = out[i];
+    }
+}
+
+/// Sets `count` pixels at `out` to `word`.
+static inline __attribute__((always_inline)) void gif_fill(uint32_t *out, long count, uint32_t word) {
+    for (long i = 0; i < count; i++) out[i] = word;
+}
+
+/// `gif_draw_runs`, with the literal stretches drawn by the AVX2 kernel when
+/// `gather` (a constant in each caller).
+static inline __attribute__((always_inline)) long gif_draw_runs_body(
+    const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out, long outStride,
+    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, const int gather) {
+    long x = 0, y = 0, p = 0;
+    while (p < length && y < rows) {
+        const uint8_t token = runs[p++];
+        long n;
+        int value = -1;
+        const uint8_t *literals = 0;
+        if (token < 0x80) {
+            n = token + 1;
+            // A stretch cut short by the end: what is there, then stop.
+            if (length - p < n) n = length - p;
+            literals = runs + p;
+            p += n;
+        } else if (token < 0xFF) {
+            if (p >= length) break;
+            n = token - 0x80 + 3;
+            value = runs[p++];
+        } else {
+            if (length - p < 5) break;
+            n = (long)runs[p] | (long)runs[p + 1] << 8 | (long)runs[p + 2] << 16 | (long)runs[p + 3] << 24;
+            value = runs[p + 4];
+            p += 5;
+        }
+        while (n > 0 && y < rows) {
+            // The part of the run or stretch on row y, and of that the
+            // columns on the canvas.
+            const long k = width - x < n ? width - x : n;
+            const long visible = x < columns ? (x + k < columns ? k : columns - x) : 0;
+            if (visible > 0) {
+                uint32_t *o = out + y * outStride + x, *c = copy ? copy + y * copyStride + x : 0;
+                if (literals) {
+                    gif_draw_literals(literals, visible, o, c, words, transparent, gather);
+                } else if (value != transparent) {
+                    gif_fill(o, visible, words[value]);
+                    if (c) gif_fill(c, visible, words[value]);
+                }
+            }
+            if (literals) literals += k;
+            n -= k;
+            x += k;
+            if (x == width) {
+                x = 0;
+                y++;
+            }
+        }
+    }
+    return y * width + x;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static long gif_draw_runs_avx2(
+    const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out, long outStride,
+    uint32_t *copy, long copyStride, const uint32_t *words, int transparent) {
+    return gif_draw_runs_body(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
+                              transparent, 1);
+}
+#endif
+
+long gif_draw_runs(const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out,
+                   long outStride, uint32_t *copy, long copyStride, const uint32_t *words, int transparent,
+                   int avx2) {
+    if (width <= 0 || columns <= 0 || rows <= 0) return 0;
+    if (columns > width) columns = width;
+#if defined(__x86_64__)
+    if (avx2) {
+        return gif_draw_runs_avx2(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
+                                  transparent);
+    }
+#else
+    (void)avx2;
+#endif
+    return gif_draw_runs_body(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
+                              transparent, 0);
+}

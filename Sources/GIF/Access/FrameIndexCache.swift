@@ -158,6 +158,7 @@ package final class FrameIndexCache: Sendable {
             entry.indices.withUnsafeBufferPointer { compositor.draw(frame, indices: $0, outcome: entry.outcome) }
             return entry.outcome
         }
+        if entry.indices.withUnsafeBufferPointer({ compositor.drawRuns(frame, runs: $0) }) { return entry.outcome }
         let width = frame.rect.width, height = frame.rect.height
         let rowsPerBand = max(1, Self.bandBytes / max(1, width))
         if band.count < rowsPerBand * width { band = [UInt8](repeating: 0, count: rowsPerBand * width) }

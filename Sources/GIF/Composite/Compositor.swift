@@ -282,6 +282,34 @@ struct Compositor {
         }
     }
 
+    /// Draws a whole frame, not interlaced, kept as ``IndexRuns`` straight
+    /// from `runs`, clipped to the canvas: each run is one fill of its
+    /// colour (none for the transparent index), each literal stretch looked
+    /// up as a row is (`gif_draw_runs`). A frame that is mostly one index
+    /// so costs a fill, not a lookup, a pixel. Returns `false`, drawing
+    /// nothing, for a canvas of three bytes a pixel or while the frame's
+    /// changed rectangle is still to be found from its pixels (no
+    /// ``takeDrawnBox(_:)``): the caller then reads the runs into bands
+    /// for ``drawBand(_:rows:indices:)``.
+    mutating func drawRuns(_ frame: FrameInfo, runs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytesPerPixel == 4, narrowing?.drawn.isWhole ?? true else { return false }
+        let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
+        guard left < width, top < height, let source = runs.baseAddress else { return true }
+        let columns = min(frameWidth, width - left), rows = min(frame.rect.height, height - top)
+        let canvasWidth = width, transparent = transparent, mirror = mirror
+        let gather: Int32 = rowKernel != .portable && ProcessorFeatures.hasAVX2 ? 1 : 0
+        table.withEntries { words, _ in
+            canvas.withUnsafeMutableBytes { raw in
+                assert(((top + rows - 1) * canvasWidth + left + columns) * 4 <= raw.count)
+                let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + top * canvasWidth + left
+                let copy = mirror?.pixel(x: left, y: top).assumingMemoryBound(to: UInt32.self)
+                _ = gif_draw_runs(source, runs.count, frameWidth, columns, rows, out, canvasWidth, copy,
+                                  (mirror?.bytesPerRow ?? 0) / 4, words, Int32(transparent), gather)
+            }
+        }
+        return true
+    }
+
     /// Draws the whole rows `rows` of the frame, one below the other from
     /// row `rows.lowerBound` (whose indices start `indices`, each row's
     /// `frame.rect.width` after the one above), clipped to the canvas, as

@@ -5,8 +5,10 @@
 // The decoder's vector kernels, in C so that they are compiled once with
 // the instruction sets they name (a target attribute per function) and run
 // only where the processor has them: the Swift side asks
-// `gif_cpu_has_avx512_vbmi()` once (ProcessorFeatures) and otherwise runs
-// its portable loops. Empty on other architectures.
+// `gif_cpu_has_avx512_vbmi()` and `gif_cpu_has_avx2()` once
+// (ProcessorFeatures) and otherwise runs its portable loops. Only the
+// runs drawer, `gif_draw_runs`, is built on other architectures, with its
+// portable loops.
 
 #if defined(__x86_64__)
 /// Whether this processor and its operating system run AVX-512 F, BW and
@@ -60,5 +62,26 @@ void gif_draw_rect_avx2(const uint8_t *from, long fromStride, long count, long r
 long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bits, long bit, int width, int clear,
                                      long *next, int bounded, long limit);
 #endif
+
+/// Draws a frame kept as index runs (the encoding `IndexRuns` writes: each
+/// token a byte, `0x00…0x7F` then `t + 1` literal indices, `0x80…0xFE` a
+/// run of `t − 0x80 + 3` of the index that follows, `0xFF` a run whose
+/// length follows as four bytes, least significant first, then its index)
+/// of `length` bytes at `runs`, for a frame `width` pixels wide, row-major,
+/// into the 32-bit pixels at `out` (rows `outStride` pixels apart): only
+/// its first `rows` rows and `columns` columns, the part on the canvas.
+/// A run is one fill of its colour, skipped when its index is `transparent`
+/// (none when negative); literal stretches are looked up in `words`, the
+/// colour table as 256 words, with the AVX2 gather kernel when `avx2` (call
+/// so only when `gif_cpu_has_avx2()` says so, and on x86-64).
+///
+/// When `copy` is not null it must hold what `out` holds (rows `copyStride`
+/// pixels apart): every pixel written to `out` is written there too.
+/// Reads no byte of `runs` past `length`, and stops at a token cut short.
+/// Returns the pixels of the frame the tokens reached, row-major (at most
+/// `rows × width`; `width × rows` when the encoding covered them).
+long gif_draw_runs(const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out,
+                   long outStride, uint32_t *copy, long copyStride, const uint32_t *words, int transparent,
+                   int avx2);
 
 #endif
