@@ -325,11 +325,80 @@ static inline __attribute__((always_inline)) void gif_fill(uint32_t *out, long c
     for (long i = 0; i < count; i++) out[i] = word;
 }
 
+/// Draws `count` literal indices at `from` as pixels at `out` (and `copy`
+/// when not null), skipping `transparent`, writing only the pixels whose
+/// value changes; returns the first of those (-1 when none) and puts the
+/// last in `*last`.
+static inline long gif_draw_literals_tracking(const uint8_t *from, long count, uint32_t *out, uint32_t *copy,
+                                              const uint32_t *words, int transparent, long *last) {
+    long first = -1;
+    for (long i = 0; i < count; i++) {
+        if ((int)from[i] == transparent) continue;
+        const uint32_t word = words[from[i]];
+        if (out[i] == word) continue;
+        if (first < 0) first = i;
+        *last = i;
+        out[i] = word;
+        if (copy) copy[i] = word;
+    }
+    return first;
+}
+
+/// Sets `count` pixels at `out` to `word`, writing only those that held
+/// another value; returns the first of those (-1 when none) and puts the
+/// last in `*last`.
+static inline long gif_fill_tracking(uint32_t *out, long count, uint32_t word, long *last) {
+    long first = -1;
+    for (long i = 0; i < count; i++) {
+        if (out[i] == word) continue;
+        if (first < 0) first = i;
+        *last = i;
+        out[i] = word;
+    }
+    return first;
+}
+
+#if defined(__x86_64__)
+/// `gif_fill_tracking` 8 pixels at a time with AVX2: a group that holds
+/// `word` already is compared, not written.
+__attribute__((target("avx2"))) static long gif_fill_tracking_avx2(uint32_t *out, long count, uint32_t word,
+                                                                   long *last) {
+    const __m256i fill = _mm256_set1_epi32((int)word);
+    long first = -1, i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256i old = _mm256_loadu_si256((const __m256i *)(out + i));
+        const unsigned same = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(old, fill)));
+        if (same == 0xFF) continue;
+        const unsigned differ = ~same & 0xFF;
+        if (first < 0) first = i + __builtin_ctz(differ);
+        *last = i + 31 - __builtin_clz(differ);
+        _mm256_storeu_si256((__m256i *)(out + i), fill);
+    }
+    for (; i < count; i++) {
+        if (out[i] == word) continue;
+        if (first < 0) first = i;
+        *last = i;
+        out[i] = word;
+    }
+    return first;
+}
+#endif
+
+/// Grows `box` (left, top, right, bottom) by pixels `first ... last` of
+/// row `y`, from column `x`; nothing when `first` is negative.
+static inline void gif_box_add(long *box, long x, long y, long first, long last) {
+    if (first < 0) return;
+    if (x + first < box[0]) box[0] = x + first;
+    if (y < box[1]) box[1] = y;
+    if (x + last > box[2]) box[2] = x + last;
+    if (y > box[3]) box[3] = y;
+}
+
 /// `gif_draw_runs`, with the literal stretches drawn by the AVX2 kernel when
 /// `gather` (a constant in each caller).
 static inline __attribute__((always_inline)) long gif_draw_runs_body(
     const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out, long outStride,
-    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, const int gather) {
+    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, long *box, const int gather) {
     long x = 0, y = 0, p = 0;
     while (p < length && y < rows) {
         const uint8_t token = runs[p++];
@@ -359,12 +428,24 @@ static inline __attribute__((always_inline)) long gif_draw_runs_body(
             const long visible = x < columns ? (x + k < columns ? k : columns - x) : 0;
             if (visible > 0) {
                 uint32_t *o = out + y * outStride + x, *c = copy ? copy + y * copyStride + x : 0;
-                if (literals) {
+                long first = -1, last = -1;
+                if (literals && box) {
+                    first = gif_draw_literals_tracking(literals, visible, o, c, words, transparent, &last);
+                } else if (literals) {
                     gif_draw_literals(literals, visible, o, c, words, transparent, gather);
+                } else if (value != transparent && box) {
+#if defined(__x86_64__)
+                    first = gather ? gif_fill_tracking_avx2(o, visible, words[value], &last)
+                                   : gif_fill_tracking(o, visible, words[value], &last);
+#else
+                    first = gif_fill_tracking(o, visible, words[value], &last);
+#endif
+                    if (c && first >= 0) gif_fill(c + first, last - first + 1, words[value]);
                 } else if (value != transparent) {
                     gif_fill(o, visible, words[value]);
                     if (c) gif_fill(c, visible, words[value]);
                 }
+                if (box) gif_box_add(box, x, y, first, last);
             }
             if (literals) literals += k;
             n -= k;
@@ -381,25 +462,25 @@ static inline __attribute__((always_inline)) long gif_draw_runs_body(
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static long gif_draw_runs_avx2(
     const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out, long outStride,
-    uint32_t *copy, long copyStride, const uint32_t *words, int transparent) {
+    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, long *box) {
     return gif_draw_runs_body(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
-                              transparent, 1);
+                              transparent, box, 1);
 }
 #endif
 
 long gif_draw_runs(const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out,
                    long outStride, uint32_t *copy, long copyStride, const uint32_t *words, int transparent,
-                   int avx2) {
+                   long *box, int avx2) {
     if (width <= 0 || columns <= 0 || rows <= 0) return 0;
     if (columns > width) columns = width;
 #if defined(__x86_64__)
     if (avx2) {
         return gif_draw_runs_avx2(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
-                                  transparent);
+                                  transparent, box);
     }
 #else
     (void)avx2;
 #endif
     return gif_draw_runs_body(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
-                              transparent, 0);
+                              transparent, box, 0);
 }

@@ -20,7 +20,11 @@ public struct CompositedFrame: Sendable, Hashable {
     /// index, the bounding box of the pixels it draws (those not
     /// transparent) stands for its rectangle: an optimiser's frame that
     /// covers the canvas but is transparent except where something moved
-    /// changes only that part. The whole canvas for frame 0
+    /// changes only that part. A frame a seeker draws from indices kept as
+    /// runs (a frame mostly of one index) reports the box of the pixels
+    /// whose value it changes, which can be smaller still: encoders that
+    /// write every frame whole repeat most of the canvas in each. The whole
+    /// canvas for frame 0
     /// (the previous frame is taken as nothing drawn). Empty, at the origin,
     /// when the frame changes nothing (its rectangle lies off the canvas and
     /// the previous frame disposed of nothing).

@@ -55,6 +55,11 @@ struct Compositor {
     /// (frame coordinates). `nil` for other frames, whose change is their
     /// whole rectangle.
     private var narrowing: (restored: PixelRect, drawn: DrawnBox)?
+    /// The area the previous frame's disposal restored for the frame being
+    /// drawn (clipped to the canvas; empty when none), kept from
+    /// ``begin(_:globalPalette:)`` for a frame whose change
+    /// ``drawRuns(_:runs:)`` narrows.
+    private var restored = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// Whether frames with a transparent index have ``changedRect``
     /// narrowed to the pixels they draw; otherwise it is their rectangle
     /// (and what the previous frame's disposal restored).
@@ -185,8 +190,9 @@ struct Compositor {
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
         changedRect = changedArea(for: frame)
+        restored = restoredArea()
         narrowing = narrowsChanges && frame.index > 0 && frame.transparentIndex != nil && !isBlank
-            ? (restoredArea(), DrawnBox()) : nil
+            ? (restored, DrawnBox()) : nil
         applyPendingDisposal()
         if let local = frame.localPalette {
             if tableSource != frame.index {
@@ -286,11 +292,19 @@ struct Compositor {
     /// from `runs`, clipped to the canvas: each run is one fill of its
     /// colour (none for the transparent index), each literal stretch looked
     /// up as a row is (`gif_draw_runs`). A frame that is mostly one index
-    /// so costs a fill, not a lookup, a pixel. Returns `false`, drawing
-    /// nothing, for a canvas of three bytes a pixel or while the frame's
-    /// changed rectangle is still to be found from its pixels (no
-    /// ``takeDrawnBox(_:)``): the caller then reads the runs into bands
-    /// for ``drawBand(_:rows:indices:)``.
+    /// so costs a fill, not a lookup, a pixel.
+    ///
+    /// Drawn over the previous frame's canvas while ``narrowsChanges``, it
+    /// writes only the pixels whose value changes, and its change
+    /// (``changedRect``) is their box, joined with what the previous
+    /// frame's disposal restored: encoders that store every frame whole
+    /// repeat most of the canvas in each, and a host then redraws, scales
+    /// and records only what moved.
+    ///
+    /// Returns `false`, drawing nothing, for a canvas of three bytes a pixel
+    /// or while the frame's changed rectangle is still to be found from
+    /// its pixels (no ``takeDrawnBox(_:)``): the caller then reads the runs
+    /// into bands for ``drawBand(_:rows:indices:)``.
     mutating func drawRuns(_ frame: FrameInfo, runs: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytesPerPixel == 4, narrowing?.drawn.isWhole ?? true else { return false }
         let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
@@ -298,14 +312,25 @@ struct Compositor {
         let columns = min(frameWidth, width - left), rows = min(frame.rect.height, height - top)
         let canvasWidth = width, transparent = transparent, mirror = mirror
         let gather: Int32 = rowKernel != .portable && ProcessorFeatures.hasAVX2 ? 1 : 0
+        // Over the previous frame's canvas (not a blank one's storage).
+        let tracks = narrowsChanges && frame.index > 0 && firstFrame == nil
+        // Left, top, right, bottom: empty until a pixel changes.
+        var box = (Int.max, Int.max, -1, -1)
         table.withEntries { words, _ in
             canvas.withUnsafeMutableBytes { raw in
                 assert(((top + rows - 1) * canvasWidth + left + columns) * 4 <= raw.count)
                 let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + top * canvasWidth + left
                 let copy = mirror?.pixel(x: left, y: top).assumingMemoryBound(to: UInt32.self)
-                _ = gif_draw_runs(source, runs.count, frameWidth, columns, rows, out, canvasWidth, copy,
-                                  (mirror?.bytesPerRow ?? 0) / 4, words, Int32(transparent), gather)
+                withUnsafeMutableBytes(of: &box) { box in
+                    _ = gif_draw_runs(source, runs.count, frameWidth, columns, rows, out, canvasWidth, copy,
+                                      (mirror?.bytesPerRow ?? 0) / 4, words, Int32(transparent),
+                                      tracks ? box.baseAddress!.assumingMemoryBound(to: Int.self) : nil, gather)
+                }
             }
+        }
+        if tracks {
+            let changed = box.2 < 0 ? nil : PixelRect(x: box.0, y: box.1, width: box.2 - box.0 + 1, height: box.3 - box.1 + 1)
+            narrowing = (restored, DrawnBox(whole: changed))
         }
         return true
     }

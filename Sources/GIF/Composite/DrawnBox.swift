@@ -20,6 +20,18 @@ struct DrawnBox: Sendable {
     /// An empty box, grown as the frame is drawn.
     init() {}
 
+    /// `rect` (frame coordinates; `nil`: no pixel), marked whole: the box
+    /// of a draw found as it was made.
+    init(whole rect: PixelRect?) {
+        if let rect, !rect.isEmpty {
+            left = rect.x
+            top = rect.y
+            right = rect.x + rect.width - 1
+            bottom = rect.y + rect.height - 1
+        }
+        isWhole = true
+    }
+
     /// The box of the pixels that drawing the frame `frame` decoded into
     /// `indices` with `outcome` draws, as ``Compositor/draw(_:indices:outcome:)``
     /// draws them, marked whole; `nil` when the frame has no transparent

@@ -77,11 +77,19 @@ long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bi
 ///
 /// When `copy` is not null it must hold what `out` holds (rows `copyStride`
 /// pixels apart): every pixel written to `out` is written there too.
+///
+/// When `box` is not null, only the pixels whose value changes are
+/// written, and `box` (left, top, right, bottom, inclusive, in the frame's
+/// pixels; set by the caller to an empty box, right below left) grows to
+/// take each of them in: a frame stored whole whose pixels mostly repeat
+/// the canvas's (an encoder's way of writing every frame in full) reports
+/// the little that changed.
+///
 /// Reads no byte of `runs` past `length`, and stops at a token cut short.
 /// Returns the pixels of the frame the tokens reached, row-major (at most
 /// `rows × width`; `width × rows` when the encoding covered them).
 long gif_draw_runs(const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out,
                    long outStride, uint32_t *copy, long copyStride, const uint32_t *words, int transparent,
-                   int avx2);
+                   long *box, int avx2);
 
 #endif
