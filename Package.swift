@@ -107,16 +107,24 @@ let package = Package(
 )
 
 // `GIF_PACKAGE=threads` keeps only what the ThreadSanitizer run of
-// `scripts/test.sh` executes (the player tests and the parallel decoder's):
-// the command, its argument parser and the snippet tests are left unbuilt.
-// `GIF_PACKAGE=library` keeps the library's modules alone, for a package
-// that depends on this one by path (`scripts/example.sh` builds
+// `scripts/test.sh long` executes (the player tests, the GIF frame source's
+// and the parallel decoder's): the command, its argument parser and the
+// snippet tests are left unbuilt. `GIF_PACKAGE=player-threads` keeps the
+// player's module and its tests alone, the ThreadSanitizer sample of
+// `make test`. `GIF_PACKAGE=library` keeps the library's modules alone, for
+// a package that depends on this one by path (`scripts/example.sh` builds
 // Examples/GridHost so): no argument parser to fetch, and no plugins of it
 // to compile.
-let library: Set = ["CGIFLib", "EngineSupport", "GIFKernels", "PixelKernels", "Pixels", "GIF", "Playback", "GIFPlayback"]
-let threadTests: Set = ["PlaybackTestSupport", "PlaybackTests", "GIFPlaybackTests", "GIFTests"]
-if let kept = ["threads": library.union(threadTests), "library": library][Context.environment["GIF_PACKAGE"] ?? ""] {
+let player: Set = ["EngineSupport", "PixelKernels", "Pixels", "Playback"]
+let library = player.union(["CGIFLib", "GIFKernels", "GIF", "GIFPlayback"])
+let playerTests: Set = ["PlaybackTestSupport", "PlaybackTests"]
+let threadTests = playerTests.union(["GIFPlaybackTests", "GIFTests"])
+let kept = [
+    "threads": library.union(threadTests), "player-threads": player.union(playerTests), "library": library,
+][Context.environment["GIF_PACKAGE"] ?? ""]
+if let kept {
     package.targets.removeAll { !kept.contains($0.name) }
-    package.products.removeAll { product in product.name == "gif" }
+    // A product names its module: the libraries' are the targets of the same name.
+    package.products.removeAll { product in !kept.contains(product.name) }
     package.dependencies.removeAll()
 }
