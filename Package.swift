@@ -30,8 +30,9 @@ let package = Package(
         // Locks and threads the library's modules share (pthread-based, so
         // that ThreadSanitizer sees them). Internal: no product holds it.
         .target(name: "EngineSupport"),
-        // The decoder's AVX-512 kernels, compiled once with the instruction
-        // sets they name and called only where the processor has them.
+        // The decoder's AVX-512 and AVX2 kernels, compiled once with the
+        // instruction sets they name and called only where the processor
+        // has them, and the runs drawer (portable loops everywhere).
         .target(name: "GIFKernels"),
         // The pixel types GIF and Playback share (the pixel format, the
         // rectangle, the buffer error), so that both speak of the same
