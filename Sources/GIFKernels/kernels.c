@@ -1,5 +1,19 @@
 #include "gif_kernels.h"
 
+/// Writes `count` pixels for the indices at `from` to `out` (and `copy`
+/// when not null) a pixel at a time, skipping the `transparent` index (none
+/// when negative): the kernels' short rows and every row where there is no
+/// vector path.
+static inline __attribute__((always_inline)) void gif_draw_pixels(const uint8_t *from, long count, uint32_t *out,
+                                                                  uint32_t *copy, const uint32_t *words,
+                                                                  int transparent) {
+    for (long i = 0; i < count; i++) {
+        if ((int)from[i] == transparent) continue;
+        out[i] = words[from[i]];
+        if (copy) copy[i] = out[i];
+    }
+}
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -210,11 +224,7 @@ void gif_draw_rect_avx2(const uint8_t *from, long fromStride, long count, long r
     const __m256i skipped = _mm256_set1_epi32(transparent);
     for (long row = 0; row < rows; row++, from += fromStride, out += outStride, copy = copy ? copy + copyStride : 0) {
         if (count < 8) {
-            for (long i = 0; i < count; i++) {
-                if ((int)from[i] == transparent) continue;
-                out[i] = words[from[i]];
-                if (copy) copy[i] = out[i];
-            }
+            gif_draw_pixels(from, count, out, copy, words, transparent);
             continue;
         }
         for (long i = 0; i < count; i += 8) {
@@ -313,11 +323,7 @@ static inline __attribute__((always_inline)) void gif_draw_literals(const uint8_
 #else
     (void)gather;
 #endif
-    for (long i = 0; i < count; i++) {
-        if ((int)from[i] == transparent) continue;
-        out[i] = words[from[i]];
-        if (copy) copy[i] = out[i];
-    }
+    gif_draw_pixels(from, count, out, copy, words, transparent);
 }
 
 /// Sets `count` pixels at `out` to `word`.

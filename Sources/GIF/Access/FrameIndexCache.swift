@@ -201,8 +201,11 @@ package final class FrameIndexCache: Sendable {
     /// budget has room, or (once ``keepPassingFrames()`` was called) among
     /// the passing frames; does
     /// nothing otherwise, or when already held. The copy is made with the
-    /// lock released.
-    func offer(_ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome) {
+    /// lock released. `drawn` is the frame's drawn box when a compositor
+    /// found it drawing these indices; otherwise it is found here.
+    func offer(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil
+    ) {
         let passing = keepsPassing.load(ordering: .relaxed)
         let area = frame.rect.area
         guard area <= indices.count || !outcome.decodedAnything else { return }
@@ -218,7 +221,7 @@ package final class FrameIndexCache: Sendable {
         }
         guard let fits else { return }
         let whole = UnsafeBufferPointer(rebasing: indices[..<(outcome.decodedAnything ? area : 0)])
-        let drawn = DrawnBox.of(frame, indices: whole, outcome: outcome)
+        let drawn = drawn ?? DrawnBox.of(frame, indices: whole, outcome: outcome)
         let entry = if runnable, let runs = IndexRuns.encode(whole) {
             Entry(indices: runs, isRuns: true, outcome: outcome, drawn: drawn)
         } else {

@@ -280,7 +280,7 @@ public struct FrameIterator {
         let outcome = decoder.withData(of: frame, in: image) { local, bytes in decoder.decode(local, bytes: bytes) }
         decoder.withIndices { indices in
             compositor.draw(frame, indices: indices, outcome: outcome)
-            indexCache?.offer(frame, indices: indices, outcome: outcome)
+            indexCache?.offer(frame, indices: indices, outcome: outcome, drawn: compositor.drawnBox)
         }
         return outcome
     }

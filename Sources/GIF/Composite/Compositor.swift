@@ -50,15 +50,15 @@ struct Compositor {
     /// the pixels a frame with a transparent index drew.
     private(set) var changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// While a frame with a transparent index is drawn over the previous
-    /// frame's canvas: the area the previous frame's disposal restored, and
-    /// the box of the frame's pixels drawn so far that are not transparent
-    /// (frame coordinates). `nil` for other frames, whose change is their
-    /// whole rectangle.
-    private var narrowing: (restored: PixelRect, drawn: DrawnBox)?
+    /// frame's canvas (or one drawn from runs whose changed pixels
+    /// ``drawRuns(_:runs:)`` found): the box of the frame's pixels drawn so
+    /// far that change the canvas (frame coordinates), joined with
+    /// ``restored`` at the end. `nil` for other frames, whose change is
+    /// their whole rectangle.
+    private var narrowing: DrawnBox?
     /// The area the previous frame's disposal restored for the frame being
     /// drawn (clipped to the canvas; empty when none), kept from
-    /// ``begin(_:globalPalette:)`` for a frame whose change
-    /// ``drawRuns(_:runs:)`` narrows.
+    /// ``begin(_:globalPalette:)``.
     private var restored = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// Whether frames with a transparent index have ``changedRect``
     /// narrowed to the pixels they draw; otherwise it is their rectangle
@@ -117,14 +117,21 @@ struct Compositor {
         /// the colour table's planes: Zen 4, Intel from Ice Lake on.
         case avx512VBMI
 
-        /// The fastest kernel this processor runs.
-        static let best: RowKernel =
-            ProcessorFeatures.hasAVX512VBMI ? .avx512VBMI : ProcessorFeatures.hasAVX2 ? .avx2 : .portable
+        /// The fastest kernel this processor runs (the cases go from the
+        /// slowest to the fastest).
+        static let best = allCases.last { $0.isAvailable } ?? .portable
+
+        /// Whether this processor runs the kernel.
+        var isAvailable: Bool {
+            switch self {
+            case .portable: true
+            case .avx2: ProcessorFeatures.hasAVX2
+            case .avx512VBMI: ProcessorFeatures.hasAVX512VBMI
+            }
+        }
 
         /// The kernels this processor runs.
-        static var available: [RowKernel] {
-            allCases.filter { $0 == .portable || ($0 == .avx2 && ProcessorFeatures.hasAVX2) || $0 == best }
-        }
+        static var available: [RowKernel] { allCases.filter(\.isAvailable) }
 
         /// The shortest row drawn alone with this kernel (a row of a frame
         /// cut short or interlaced and part-decoded): the AVX-512 kernel
@@ -165,7 +172,7 @@ struct Compositor {
         self.background = background
         bytesPerPixel = background == nil ? 4 : 3
         clearWord = background.map { ColorTable.word(red: $0.red, green: $0.green, blue: $0.blue, alpha: 255) } ?? 0
-        rowKernel = background == nil && RowKernel.available.contains(rows) ? rows : .portable
+        rowKernel = background == nil && rows.isAvailable ? rows : .portable
         table = ColorTable(nil, format: self.format)
         let count = width * height * bytesPerPixel
         // Written before it is read: see the type's documentation.
@@ -192,7 +199,7 @@ struct Compositor {
         changedRect = changedArea(for: frame)
         restored = restoredArea()
         narrowing = narrowsChanges && frame.index > 0 && frame.transparentIndex != nil && !isBlank
-            ? (restored, DrawnBox()) : nil
+            ? DrawnBox() : nil
         applyPendingDisposal()
         if let local = frame.localPalette {
             if tableSource != frame.index {
@@ -249,7 +256,7 @@ struct Compositor {
     ) {
         guard outcome.decodedAnything else { return }
         let frameHeight = frame.rect.height
-        if narrowing != nil, !narrowing!.drawn.isWhole { noteDrawn(frame, indices: indices, outcome: outcome) }
+        if narrowing != nil, !narrowing!.isWhole { noteDrawn(frame, indices: indices, outcome: outcome) }
         // The whole rows from the top, in display order, as one rectangle:
         // every row of an interlaced frame decoded in full, else the rows
         // decoded; then the part of a row a frame cut short reached.
@@ -278,8 +285,8 @@ struct Compositor {
     /// decoded a band at a time), clipped to the canvas.
     mutating func drawBand(_ frame: FrameInfo, rows: Range<Int>, indices: UnsafeBufferPointer<UInt8>) {
         assert(!frame.isInterlaced && indices.count >= rows.count * frame.rect.width)
-        if let base = indices.baseAddress, narrowing != nil, !narrowing!.drawn.isWhole {
-            narrowing!.drawn.extend(rows: rows, firstRow: rows.lowerBound, of: base, width: frame.rect.width,
+        if let base = indices.baseAddress, narrowing != nil, !narrowing!.isWhole {
+            narrowing!.extend(rows: rows, firstRow: rows.lowerBound, of: base, width: frame.rect.width,
                                     count: frame.rect.width, transparent: transparent)
         }
         guard !drawRect(frame, indices: indices, firstRow: rows.lowerBound, rows: rows) else { return }
@@ -306,7 +313,7 @@ struct Compositor {
     /// its pixels (no ``takeDrawnBox(_:)``): the caller then reads the runs
     /// into bands for ``drawBand(_:rows:indices:)``.
     mutating func drawRuns(_ frame: FrameInfo, runs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytesPerPixel == 4, narrowing?.drawn.isWhole ?? true else { return false }
+        guard bytesPerPixel == 4, narrowing?.isWhole ?? true else { return false }
         let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
         guard left < width, top < height, let source = runs.baseAddress else { return true }
         let columns = min(frameWidth, width - left), rows = min(frame.rect.height, height - top)
@@ -330,7 +337,7 @@ struct Compositor {
         }
         if tracks {
             let changed = box.2 < 0 ? nil : PixelRect(x: box.0, y: box.1, width: box.2 - box.0 + 1, height: box.3 - box.1 + 1)
-            narrowing = (restored, DrawnBox(whole: changed))
+            narrowing = DrawnBox(whole: changed)
         }
         return true
     }
@@ -537,18 +544,24 @@ struct Compositor {
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome
     ) {
         if let box = DrawnBox.of(frame, indices: indices, outcome: outcome) {
-            narrowing!.drawn = box
+            narrowing = box
         } else {
             narrowing = nil
         }
     }
+
+    /// The box of the pixels the frame being drawn draws that are not
+    /// transparent, once ``draw(_:indices:outcome:)`` found it whole
+    /// (``DrawnBox/of(_:indices:outcome:)``); `nil` when the frame is not
+    /// narrowed here (frame 0, a blank canvas, no transparent index).
+    var drawnBox: DrawnBox? { narrowing.flatMap { $0.isWhole ? $0 : nil } }
 
     /// Takes `box` as the box of the pixels the frame begun draws, computed
     /// from its indices beforehand (``DrawnBox/of(_:indices:outcome:)``),
     /// so that drawing them scans nothing for it; `nil` changes nothing.
     mutating func takeDrawnBox(_ box: DrawnBox?) {
         guard let box, narrowing != nil else { return }
-        narrowing!.drawn = box
+        narrowing = box
     }
 
     /// Records `frame`'s disposal, to apply before the next frame is drawn.
@@ -556,7 +569,7 @@ struct Compositor {
     /// blank canvas, the rest of its rectangle is cleared.
     mutating func end(_ frame: FrameInfo, outcome: FrameDecoder.Outcome) {
         let rect = frame.rect.clipped(toWidth: width, height: height)
-        if let (restored, drawn) = narrowing {
+        if let drawn = narrowing {
             narrowing = nil
             let box = drawn.rect.map {
                 PixelRect(x: frame.rect.x + $0.x, y: frame.rect.y + $0.y, width: $0.width, height: $0.height)
