@@ -14,8 +14,10 @@ import Playback
 /// corpus sweeps.
 package final class Changes: @unchecked Sendable {
     /// How long a wait lasts before it reports failure: 10 s, or
-    /// `PLAYBACK_TEST_WAIT_SECONDS` (the ThreadSanitizer run, whose code
-    /// runs 5 to 15 times slower, gives 60).
+    /// `PLAYBACK_TEST_WAIT_SECONDS`. `make test` gives 60: Swift Testing
+    /// starts every test of a process at once, so under a sanitizer on two
+    /// cores a wait shares the cooperative pool with 30 to 40 s of other
+    /// tests' work, and ThreadSanitizer's code runs 5 to 15 times slower.
     package static let limit: Duration = .seconds(
         ProcessInfo.processInfo.environment["PLAYBACK_TEST_WAIT_SECONDS"].flatMap { Int($0) } ?? 10)
 
