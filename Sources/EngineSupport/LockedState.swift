@@ -15,21 +15,29 @@
 /// lock too. A type whose state holds a non-`Sendable` value on purpose
 /// (confined to the lock and lent out by hand) says so on that value's own
 /// type.
-package final class LockedState<State: ~Copyable> {
-    private let mutex = PthreadMutex()
+///
+/// It is public only as SPI (`@_spi(Engine) import EngineSupport`), with
+/// ``withLock(_:)`` inlinable, so that the other modules' calls are
+/// specialised for their state and result and inlined. The Swift 6.3
+/// compiler does not specialise a `package` generic across modules: each
+/// call would go through the unspecialised entry point, with its result
+/// copied by value witnesses, 5 to 10 % of a player's steady loop.
+@_spi(Engine) public final class LockedState<State: ~Copyable> {
+    @usableFromInline let mutex = PthreadMutex()
     /// Read and written only with `mutex` held. The mutex already keeps two
     /// accesses from overlapping (a thread that takes it again waits, or in
     /// debug builds stops), so the runtime's own check of each access, a
     /// thread-local table lookup on every lock, is left out.
-    @exclusivity(unchecked) private var state: State
+    @exclusivity(unchecked) @usableFromInline var state: State
 
     /// A lock around `state`.
-    package init(_ state: consuming State) {
+    @_spi(Engine) public init(_ state: consuming State) {
         self.state = state
     }
 
     /// Runs `body` on the state with the lock held.
-    package func withLock<Result, Failure: Error>(
+    @inlinable
+    @_spi(Engine) public func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         mutex.lock()
@@ -39,7 +47,8 @@ package final class LockedState<State: ~Copyable> {
 
     /// Runs `body` on the state when the lock is free, without waiting;
     /// returns `nil` when another thread holds it.
-    package func withLockIfAvailable<Result, Failure: Error>(
+    @inlinable
+    @_spi(Engine) public func withLockIfAvailable<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         guard mutex.tryLock() else { return nil }
@@ -56,5 +65,5 @@ extension LockedState: @unchecked Sendable where State: ~Copyable & Sendable {}
 /// mutex (and a noncopyable state) cannot be copied, so reflecting a value
 /// that holds a lock (a test's failed expectation names one) would trap.
 extension LockedState: CustomReflectable where State: ~Copyable {
-    package var customMirror: Mirror { Mirror(self, children: [:]) }
+    @_spi(Engine) public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

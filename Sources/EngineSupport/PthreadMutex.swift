@@ -12,8 +12,9 @@ import Darwin
 /// In debug builds the mutex checks for errors: a thread that takes the lock
 /// it holds gets EDEADLK, which ``check(_:_:)`` turns into a stop naming it,
 /// instead of waiting for ever.
+@usableFromInline
 struct PthreadMutex: ~Copyable {
-    let pointer: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let pointer: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
         pointer = .allocate(capacity: 1)
@@ -35,15 +36,18 @@ struct PthreadMutex: ~Copyable {
         pointer.deallocate()
     }
 
+    @inlinable
     func lock() {
         Self.check(pthread_mutex_lock(pointer), "pthread_mutex_lock")
     }
 
+    @inlinable
     func unlock() {
         Self.check(pthread_mutex_unlock(pointer), "pthread_mutex_unlock")
     }
 
     /// Takes the lock when it is free; `false` when another thread holds it.
+    @usableFromInline
     func tryLock() -> Bool {
         let status = pthread_mutex_trylock(pointer)
         guard status != EBUSY else { return false }
@@ -55,6 +59,7 @@ struct PthreadMutex: ~Copyable {
     /// unlocked by a thread that does not own it, taken again by the thread
     /// holding it, destroyed while held): a bug in this library, never the
     /// host's input.
+    @usableFromInline
     static func check(_ status: Int32, _ call: StaticString) {
         precondition(status != EDEADLK, "\(call): a thread took a lock it already holds")
         precondition(status == 0, "\(call) failed with error \(status)")

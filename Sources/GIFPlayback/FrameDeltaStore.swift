@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 import GIF
 import Synchronization
 

@@ -1,6 +1,6 @@
 import GIF
 import Playback
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// A GIF played while its bytes arrive: a `Playback` frame source fed with
 /// ``append(_:)`` as a download goes, built on `ProgressiveGIF`.

@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 import Synchronization
 
 /// The decoded palette indices of a GIF's frames, kept within a byte budget

@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// Decoded frames of one ``FrameSource``, kept within a byte budget the host
 /// sets and decoded ahead of need on a background task.

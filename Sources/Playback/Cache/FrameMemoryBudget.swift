@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// One byte budget shared by every ``FrameCache`` made over it: the frames
 /// they hold, the decodes they have in flight and their sources' decoding

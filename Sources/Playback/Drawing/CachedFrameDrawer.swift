@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// The drawer of a source that cannot draw on its own (see
 /// ``FrameSource/makeDrawer(notifying:)``): it copies whole frames the

@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// A ``GroupDriver``'s members as its host's ``GroupDriver/tick(at:)`` ticks
 /// them, in host time from the driver's reference instant.
@@ -76,7 +76,7 @@ final class HostTickList: Sendable {
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
         state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
             guard state.players.count == state.entries.count else { return nil }
-            if !state.changed.isEmpty { state.changed.removeAll(keepingCapacity: true) }
+            state.changed.removeAllKeepingCapacity()
             var next: Duration?
             for player in state.players {
                 let step = player.core._withUnsafeGuaranteedRef { Self.step($0, offset: player.offset, to: time) }
@@ -133,7 +133,7 @@ final class HostTickList: Sendable {
             swap(&changed, &state.changed)
             return state.entries
         }
-        changed.removeAll(keepingCapacity: true)
+        changed.removeAllKeepingCapacity()
         return Tick(entries: entries, changed: changed)
     }
 

@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// A `Clock` whose time moves only when you say so: the deterministic clock
 /// for a host's own tests of code that drives players and playlists.

@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 import Synchronization
 
 /// The synchronous engine under a ``Player``: its ``Playhead``, its
@@ -179,9 +179,7 @@ final class PlayerCore: Sendable {
 
     /// The advance both ticks make.
     private func driverStep(_ state: inout State, to time: Duration) -> Step {
-        // Most ticks report nothing: emptying an empty list still calls
-        // the array's generic replace.
-        if !state.events.isEmpty { state.events.removeAll(keepingCapacity: true) }
+        state.events.removeAllKeepingCapacity()
         let next = state.playhead.advanceToNextChange(from: time, into: &state.events)
         state.hub.deliver(state.events)
         afterChange(&state)

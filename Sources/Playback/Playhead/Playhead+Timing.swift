@@ -84,7 +84,7 @@ extension Playhead {
 
     /// ``upcomingFrames(_:)`` written over `frames`, reusing its storage.
     func upcomingFrames(_ count: Int, into frames: inout [Int]) {
-        frames.removeAll(keepingCapacity: true)
+        frames.removeAllKeepingCapacity()
         guard count > 0, state != .finished else { return }
         let last = timeline.isComplete ? (timeline.lastStep ?? Int.max) : timeline.availableStepCount - 1
         var next = step

@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// Plays a list of items one after another, each for its loop count, then
 /// wraps; loads items ahead through the host's loaders; skips what fails or

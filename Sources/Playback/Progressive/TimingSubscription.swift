@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// The task that feeds a progressive source's timings to its owner (a
 /// ``Player`` or a ``Playlist``), cancelled when the owner goes away so the

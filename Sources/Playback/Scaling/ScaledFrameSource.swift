@@ -1,4 +1,4 @@
-import EngineSupport
+@_spi(Engine) import EngineSupport
 
 /// Any ``FrameSource`` shown at a ``DisplaySize``: each frame is asked of the
 /// base source at full size and resampled (``BoxFilter``) into the memory
