@@ -28,7 +28,9 @@ let path = arguments[1]
 
 /// Plays the feed path for `frames` frame changes; returns a pixel sum and the late draws.
 func feed(frames: @Sendable (Int) -> Int) async throws -> (touched: Int, late: Int) {
-    let clock = ManualClock()
+    // The real clock, as the probe has: the host ticks at the instants
+    // the changes are due rather than waiting for them.
+    let clock = ContinuousClock()
     let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20))
     let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }
     let player = try Player(
@@ -46,7 +48,6 @@ func feed(frames: @Sendable (Int) -> Int) async throws -> (touched: Int, late: I
     var due = player.nextChangeInstant
     for _ in 0..<frames(cache.source.frameCount) {
         guard let now = due else { throw PlayerWorkloadError.nothingScheduled }
-        clock.advance(to: now)
         let tick = await group.tick(at: now)
         if !tick.changed.isEmpty {
             while case .late = try player.draw(into: pixels, bytesPerRow: bytesPerRow) {
