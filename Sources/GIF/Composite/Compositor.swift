@@ -56,6 +56,9 @@ struct Compositor {
     /// ``restored`` at the end. `nil` for other frames, whose change is
     /// their whole rectangle.
     private var narrowing: DrawnBox?
+    /// Whether ``narrowing``'s box is still to be found from the pixels the
+    /// frame draws (no box was taken or found whole beforehand).
+    private var findsDrawnBox: Bool { narrowing.map { !$0.isWhole } ?? false }
     /// The area the previous frame's disposal restored for the frame being
     /// drawn (clipped to the canvas; empty when none), kept from
     /// ``begin(_:globalPalette:)``.
@@ -256,7 +259,9 @@ struct Compositor {
     ) {
         guard outcome.decodedAnything else { return }
         let frameHeight = frame.rect.height
-        if narrowing != nil, !narrowing!.isWhole { noteDrawn(frame, indices: indices, outcome: outcome) }
+        // An interlaced frame decoded in part draws rows scattered over its
+        // rectangle: it has no box (`nil`) and keeps its whole rectangle.
+        if findsDrawnBox { narrowing = DrawnBox.of(frame, indices: indices, outcome: outcome) }
         // The whole rows from the top, in display order, as one rectangle:
         // every row of an interlaced frame decoded in full, else the rows
         // decoded; then the part of a row a frame cut short reached.
@@ -285,9 +290,9 @@ struct Compositor {
     /// decoded a band at a time), clipped to the canvas.
     mutating func drawBand(_ frame: FrameInfo, rows: Range<Int>, indices: UnsafeBufferPointer<UInt8>) {
         assert(!frame.isInterlaced && indices.count >= rows.count * frame.rect.width)
-        if let base = indices.baseAddress, narrowing != nil, !narrowing!.isWhole {
+        if let base = indices.baseAddress, findsDrawnBox {
             narrowing!.extend(rows: rows, firstRow: rows.lowerBound, of: base, width: frame.rect.width,
-                                    count: frame.rect.width, transparent: transparent)
+                              count: frame.rect.width, transparent: transparent)
         }
         guard !drawRect(frame, indices: indices, firstRow: rows.lowerBound, rows: rows) else { return }
         drawRows(frame, indices: indices, firstRow: rows.lowerBound) { row in
@@ -313,7 +318,7 @@ struct Compositor {
     /// its pixels (no ``takeDrawnBox(_:)``): the caller then reads the runs
     /// into bands for ``drawBand(_:rows:indices:)``.
     mutating func drawRuns(_ frame: FrameInfo, runs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytesPerPixel == 4, narrowing?.isWhole ?? true else { return false }
+        guard bytesPerPixel == 4, !findsDrawnBox else { return false }
         let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
         guard left < width, top < height, let source = runs.baseAddress else { return true }
         let columns = min(frameWidth, width - left), rows = min(frame.rect.height, height - top)
@@ -534,20 +539,6 @@ struct Compositor {
         guard let (restored, disposal) = pending, disposal == .restoreBackground || disposal == .restorePrevious
         else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         return restored
-    }
-
-    /// Sets ``narrowing``'s box to the pixels `draw(_:indices:outcome:)`
-    /// draws of `frame` that are not transparent (``DrawnBox/of(_:indices:outcome:)``).
-    /// An interlaced frame decoded in part draws rows scattered over its
-    /// rectangle, and keeps its whole rectangle as its change.
-    private mutating func noteDrawn(
-        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome
-    ) {
-        if let box = DrawnBox.of(frame, indices: indices, outcome: outcome) {
-            narrowing = box
-        } else {
-            narrowing = nil
-        }
     }
 
     /// The box of the pixels the frame being drawn draws that are not
