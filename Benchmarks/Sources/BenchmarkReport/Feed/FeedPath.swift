@@ -287,9 +287,15 @@ enum RealTimeGrid {
         let wall = start.duration(to: clock.now)
         let cpu = ProcessFigures.processCPUSeconds() - startCPU
         let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        // What the host's wake-ups cost alone: the same display link, on a
+        // thread of its own, sleeping to each refresh with nothing to do.
+        let (idleWakes, idleCPU) = await withCheckedContinuation { (done: CheckedContinuation<(Int, Double), Never>) in
+            Thread { done.resume(returning: DisplayLinkHost.idle(refreshes: 120)) }.start()
+        }
         print(ProbeLine(label: "realtime-grid", fields: [
             "players": players.count, "changes": changes, "late_changes": lateChanges, "late_draws": lateDraws,
-            "cpu_us": Int(cpu * 1e6), "wall_us": Int(wallSeconds * 1e6),
+            "cpu_us": Int(cpu * 1e6), "wall_us": Int(wallSeconds * 1e6), "wakes": counts.wakes,
+            "idle_wake_ns": Int(idleCPU * 1e9) / max(1, idleWakes),
             "hwm": ProcessFigures.residentMemory().peakKiB,
             "decodes": players.reduce(0) { $0 + (($1.source as? GIFFrameSource)?.decodeCount ?? 0) },
             "frames": players.reduce(0) { $0 + $1.source.frameCount },
@@ -307,11 +313,14 @@ enum RealTimeGrid {
         }
         let f = line.fields
         let share = Double(f["cpu_us"] ?? 0) / Double(max(1, f["wall_us"] ?? 1))
-        print("| real-time grid | players | frame changes | drawn later than one refresh (goal 0) | late draws | giflib decodes (frames in all) | CPU % of a core (≤ 3) | peak RSS MiB |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        let wakes = f["wakes"] ?? 0, wakeCPU = Double(f["idle_wake_ns"] ?? 0) / 1e9
+        let wakeShare = Double(wakes) * wakeCPU / (Double(max(1, f["wall_us"] ?? 1)) / 1e6)
+        print("| real-time grid | players | frame changes | drawn later than one refresh (goal 0) | late draws | giflib decodes (frames in all) | CPU % of a core (≤ 3) | host wake-ups: count, % of a core alone | peak RSS MiB |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         print("| 200×200 cells, 24 MiB budget, \(Int(seconds)) s | \(f["players"] ?? 0) | \(f["changes"] ?? 0) | "
             + "\(f["late_changes"] ?? 0) | \(f["late_draws"] ?? 0) | \(f["decodes"] ?? 0) (\(f["frames"] ?? 0)) | "
             + "\(Timing.format(share * 100, digits: 2)) \(share <= target ? "met" : "NOT MET") | "
+            + "\(wakes), \(Timing.format(wakeShare * 100, digits: 2)) | "
             + "\(Timing.format(Double(f["hwm"] ?? 0) / 1024, digits: 1)) |")
         print()
         print("Nine players (the nine-grid's files) on one epoch, each through a FrameCachePool over one 24 MiB")
@@ -320,7 +329,10 @@ enum RealTimeGrid {
         print("  ContinuousClock (paused until the refresh of the tick's next change, as a display link may be),")
         print("  ticking with GroupDriver.tickPlayers(at:) and drawing each changed player with Player.draw into")
         print("  its own buffer (a late draw is retried at the next refresh). CPU: process CPU time (user + system,")
-        print("  every thread) over the wall time played.")
+        print("  every thread) over the wall time played. Host wake-ups: the refreshes the display link slept to,")
+        print("  and what they cost alone: as many wake-ups at \(Timing.format(wakeCPU * 1e6, digits: 1)) µs of CPU each, the thread CPU time")
+        print("  of 120 refreshes of the same loop with nothing to tick or draw, measured after the grid; a share")
+        print("  of the CPU figure, which a host pays whatever it draws.")
     }
 }
 
@@ -341,7 +353,39 @@ struct DisplayLinkHost: Sendable {
 
     /// What the loop counted.
     struct Counts: Sendable {
-        var changes = 0, lateChanges = 0, lateDraws = 0
+        var changes = 0, lateChanges = 0, lateDraws = 0, wakes = 0
+    }
+
+    /// Sleeps to each of `refreshes` refreshes as ``run(from:seconds:)``
+    /// does, with nothing to tick or draw; returns the sleeps and the
+    /// calling thread's CPU time over them.
+    static func idle(refreshes: Int) -> (wakes: Int, cpu: Double) {
+        let clock = ContinuousClock()
+        var refreshAt = clock.now, wakes = 0
+        let start = threadCPUSeconds()
+        for _ in 0..<refreshes {
+            refreshAt = refreshAt.advanced(by: RealTimeGrid.refresh)
+            if sleep(until: refreshAt, on: clock) { wakes += 1 }
+        }
+        return (wakes, threadCPUSeconds() - start)
+    }
+
+    /// The calling thread's CPU time.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Sleeps on the calling thread until `instant`; returns whether it slept.
+    static func sleep(until instant: ContinuousClock.Instant, on clock: ContinuousClock) -> Bool {
+        let wait = clock.now.duration(to: instant)
+        guard wait > .zero else { return false }
+        var time = timespec(tv_sec: Int(wait.components.seconds),
+                            tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&time, &left) != 0 { time = left }
+        return true
     }
 
     /// Plays `seconds` from `start` on the calling thread.
@@ -364,13 +408,7 @@ struct DisplayLinkHost: Sendable {
         while refreshAt < end {
             refreshAt = refreshAt.advanced(by: refresh)
             guard refreshAt >= wakeAt || owed.contains(true) else { continue }
-            let wait = clock.now.duration(to: refreshAt)
-            if wait > .zero {
-                var time = timespec(tv_sec: Int(wait.components.seconds),
-                                    tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
-                var left = timespec()
-                while nanosleep(&time, &left) != 0 { time = left }
-            }
+            if Self.sleep(until: refreshAt, on: clock) { counts.wakes += 1 }
             guard let tick = group.tickPlayers(at: clock.now) else { fatalError("the grid holds players only") }
             wakeAt = tick.nextChange ?? end
             for id in tick.changed {
