@@ -203,9 +203,16 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     public final nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
         // Inlined into the host's code and so specialized for its clock:
         // generic over the clock, building the result would look up the
-        // type metadata of an optional instant on every call.
-        if let ticked = tickPlayers(at: instant) { return ticked }
-        let (changed, next) = await tickMembers(to: reference.duration(to: instant))
+        // type metadata of an optional instant on every call. The result
+        // is built once, not wrapped in an optional first: the host's
+        // instant type is resilient (`ContinuousClock.Instant` is), so
+        // every optional of it, and of a result holding it, is handled
+        // through its value witnesses.
+        let time = reference.duration(to: instant)
+        guard let (changed, next) = tickPlayers(to: time) else {
+            let (changed, next) = await tickMembers(to: time)
+            return tick(changed: changed, next: next)
+        }
         return tick(changed: changed, next: next)
     }
 

@@ -29,7 +29,7 @@ public struct GroupDriverTick<Instant: InstantProtocol>: Sendable where Instant.
     /// scheduled.
     public var nextChange: Instant?
 
-    @usableFromInline
+    @inlinable
     init(changed: [ObjectIdentifier], nextChange: Instant?) {
         self.changed = changed
         self.nextChange = nextChange

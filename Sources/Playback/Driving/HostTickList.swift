@@ -7,7 +7,10 @@
 /// players (each one lock and the playhead's step, on the calling thread)
 /// makes no type metadata lookups and no asynchronous calls: the driver
 /// turns the host's instant into host time once, and the next deadline back
-/// into an instant once.
+/// into an instant once. The players are ticked in whole nanoseconds, as
+/// their playheads keep time (saturating about 292 years from the
+/// reference): one conversion a tick, not two `Duration` operations and a
+/// conversion a player.
 final class HostTickList: Sendable {
     /// How a member is ticked, in the driver's host time.
     enum Ticker: Sendable {
@@ -30,7 +33,8 @@ final class HostTickList: Sendable {
     private struct PlayerTick {
         let id: ObjectIdentifier
         let core: Unmanaged<PlayerCore>
-        let offset: Duration
+        /// Where its host time starts in the driver's, in nanoseconds.
+        let offset: Int64
     }
 
     private struct State {
@@ -52,7 +56,8 @@ final class HostTickList: Sendable {
             guard !state.entries.contains(where: { $0.id == entry.id }) else { return }
             state.entries.append(entry)
             if case .player(let core, let offset) = entry.ticker {
-                state.players.append(PlayerTick(id: entry.id, core: .passUnretained(core), offset: offset))
+                state.players.append(
+                    PlayerTick(id: entry.id, core: .passUnretained(core), offset: Nanoseconds.of(offset)))
             }
         }
     }
@@ -74,15 +79,19 @@ final class HostTickList: Sendable {
     /// delivers events to streams and asks its source for frames), so the
     /// order is always this list, then a player.
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
-        state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
+        let time = Nanoseconds.of(time)
+        return state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
             guard state.players.count == state.entries.count else { return nil }
             state.changed.removeAllKeepingCapacity()
-            var next: Duration?
+            var next: Int64?
             for player in state.players {
-                let step = player.core._withUnsafeGuaranteedRef { Self.step($0, offset: player.offset, to: time) }
-                Self.record(player.id, step, changed: &state.changed, next: &next)
+                let step = player.core._withUnsafeGuaranteedRef { $0.hostTick(to: Nanoseconds.subtract(time, player.offset)) }
+                if step.moved { state.changed.append(player.id) }
+                if let deadline = step.next.map({ Nanoseconds.add($0, player.offset) }), next.map({ deadline < $0 }) ?? true {
+                    next = deadline
+                }
             }
-            return (state.changed, next)
+            return (state.changed, next.map(Nanoseconds.duration))
         }
     }
 
@@ -121,8 +130,8 @@ final class HostTickList: Sendable {
     }
 
     private static func step(_ core: PlayerCore, offset: Duration, to time: Duration) -> (moved: Bool, next: Duration?) {
-        let step = core.hostTick(to: time - offset)
-        return (step.moved, step.next.map { $0 + offset })
+        let step = core.hostTick(to: Nanoseconds.of(time - offset))
+        return (step.moved, step.next.map { Nanoseconds.duration($0) + offset })
     }
 
     /// The members, and the list of changed ones taken out of the lock (so

@@ -149,16 +149,18 @@ final class PlayerCore: Sendable {
     func tick(to time: Duration, wake token: Int) -> Duration? {
         state.withLock { state in
             state.hub.consumeWake(token)
-            let step = driverStep(&state, to: time)
-            guard let next = step.next, next > time || step.reported else { return nil }
+            let step = driverStep(&state, to: Nanoseconds.of(time))
+            guard let next = step.next.map(Nanoseconds.duration), next > time || step.reported else { return nil }
             return next
         }
     }
 
     /// A host's tick through its ``GroupDriver``: advance to host time
-    /// `time` without waking drivers, and say whether the frame shown
-    /// changed and when the next change is due.
-    func hostTick(to time: Duration) -> Step {
+    /// `time` (in nanoseconds, as the playhead keeps it: the group converts
+    /// the host's instant once a tick, not once a player) without waking
+    /// drivers, and say whether the frame shown changed and when the next
+    /// change is due.
+    func hostTick(to time: Int64) -> Step {
         state.withLock { state in
             let before = state.playhead.currentFrame
             var step = driverStep(&state, to: time)
@@ -173,12 +175,12 @@ final class PlayerCore: Sendable {
         var moved = false
         /// Whether the tick reported events.
         var reported = false
-        /// The host time the next change is due, or `nil`.
-        var next: Duration?
+        /// The host time the next change is due, in nanoseconds, or `nil`.
+        var next: Int64?
     }
 
     /// The advance both ticks make.
-    private func driverStep(_ state: inout State, to time: Duration) -> Step {
+    private func driverStep(_ state: inout State, to time: Int64) -> Step {
         state.events.removeAllKeepingCapacity()
         let next = state.playhead.advanceToNextChange(from: time, into: &state.events)
         state.hub.deliver(state.events)

@@ -16,7 +16,11 @@ extension Playhead {
     /// ``advance(to:)``, appending the events to `events`: a player reuses
     /// one buffer so that a frame change allocates nothing.
     mutating func advance(to time: Duration, into events: inout [PlayerEvent]) {
-        let host = Nanoseconds.of(time)
+        advance(toNanos: Nanoseconds.of(time), into: &events)
+    }
+
+    /// ``advance(to:into:)`` to host time `host` in nanoseconds.
+    mutating func advance(toNanos host: Int64, into events: inout [PlayerEvent]) {
         guard host >= nowNanos else { return }
         // A play-time limit within reach: play up to its instant, and stop
         // there if it still holds (a wait that ended on the way moves it).
@@ -34,9 +38,9 @@ extension Playhead {
     /// ``advance(to:into:)``, then ``nextChangeTime``, read in place: a
     /// driver's tick, which reading it from outside would copy the
     /// playhead for.
-    mutating func advanceToNextChange(from time: Duration, into events: inout [PlayerEvent]) -> Duration? {
-        advance(to: time, into: &events)
-        return nextChange
+    mutating func advanceToNextChange(from time: Int64, into events: inout [PlayerEvent]) -> Int64? {
+        advance(toNanos: time, into: &events)
+        return nextChangeNanos
     }
 
     /// ``advance(to:into:)`` without the play-time limit: `host` is at or

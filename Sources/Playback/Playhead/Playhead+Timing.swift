@@ -55,14 +55,18 @@ extension Playhead {
     /// (``advanceToNextChange(from:into:)``), which a call would pass a
     /// copy of the playhead.
     @inline(__always)
-    var nextChange: Duration? {
+    var nextChange: Duration? { nextChangeNanos.map(Nanoseconds.duration) }
+
+    /// ``nextChangeTime`` in host nanoseconds.
+    @inline(__always)
+    var nextChangeNanos: Int64? {
         guard state == .playing, nowNanos < .max else { return nil }
-        let limit = limitHostNanos().map(Nanoseconds.duration)
-        if isWaiting { return waitIsOver ? now : limit }
+        let limit = limitHostNanos()
+        if isWaiting { return waitIsOver ? nowNanos : limit }
         guard timeline.loopNanos > 0 || !timeline.isComplete else { return limit }
         let end = shownStepEndNanos
         guard end < .max else { return limit }
-        let change = Nanoseconds.duration(hostNanos(whenMediaReaches: end))
+        let change = hostNanos(whenMediaReaches: end)
         return limit.map { min($0, change) } ?? change
     }
 

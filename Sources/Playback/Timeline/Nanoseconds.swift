@@ -5,11 +5,27 @@
 /// on overflow (about 292 years).
 enum Nanoseconds {
     /// `duration` in whole nanoseconds, truncating attoseconds and saturating.
-    /// One 128-bit division: splitting the duration into seconds and
-    /// attoseconds first (`components`) costs several times that, and a
-    /// player converts on every tick.
+    ///
+    /// The attoseconds' magnitude is divided by 10⁹ in two long-division
+    /// steps of 64 bits, each by the constant, which the compiler turns
+    /// into a multiplication: a 128-bit division (`/` on `Int128`, or
+    /// `dividingFullWidth`) is a library call several times that, and a
+    /// player converts on every tick. Splitting the duration into seconds
+    /// and attoseconds (`components`) costs more again.
     static func of(_ duration: Duration) -> Int64 {
-        Int64(clamping: duration.attoseconds / 1_000_000_000)
+        let attoseconds = duration.attoseconds
+        let magnitude = attoseconds.magnitude
+        let high = UInt64(truncatingIfNeeded: magnitude >> 64), low = UInt64(truncatingIfNeeded: magnitude)
+        // A quotient of 2⁶⁴ or more saturates either way.
+        guard high < 1_000_000_000 else { return attoseconds < 0 ? .min : .max }
+        // high < 10⁹ < 2³⁰, so each dividend is below 2⁶², and each
+        // quotient below 2³².
+        let (upper, carried) = (high << 32 | low >> 32).quotientAndRemainder(dividingBy: 1_000_000_000)
+        let nanoseconds = upper << 32 | (carried << 32 | low & 0xFFFF_FFFF) / 1_000_000_000
+        if attoseconds < 0 {
+            return nanoseconds > Int64.min.magnitude ? .min : Int64(truncatingIfNeeded: 0 &- nanoseconds)
+        }
+        return nanoseconds > UInt64(Int64.max) ? .max : Int64(nanoseconds)
     }
 
     /// A `Duration` of `nanoseconds`: one 128-bit multiplication, where

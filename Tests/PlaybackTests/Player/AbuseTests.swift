@@ -181,6 +181,30 @@ struct AbuseTests {
         #expect(head.timeUntilNextChange.map { $0 > .zero } == true)
     }
 
+    /// The playhead keeps host time in whole nanoseconds: a time it is
+    /// advanced to is truncated to them and saturates at Int64.max. The
+    /// expected values are that rule in 128-bit arithmetic here; the cases
+    /// are whole and part nanoseconds, both halves of the attoseconds'
+    /// 128 bits, and the edges of the saturation.
+    @Test("host time is truncated to whole nanoseconds and saturates at Int64.max")
+    func hostTimeInNanoseconds() throws {
+        let nanosecond: Int128 = 1_000_000_000
+        let limit = Int128(Int64.max) * nanosecond
+        let attoseconds: [Int128] = [
+            1, 999_999_999, nanosecond, nanosecond + 1, 3 * nanosecond / 2,
+            Int128(UInt64.max), Int128(UInt64.max) + 1, Int128(1) << 70, (Int128(1) << 90) + 12_345,
+            Int128(86_400 * 365) * 1_000_000_000 * nanosecond + 7,
+            limit - 1, limit, limit + nanosecond - 1, limit + nanosecond, Int128(UInt64.max) * nanosecond,
+            Int128.max,
+        ]
+        for value in attoseconds {
+            var head = try playing(forever)
+            head.advance(to: Duration(attoseconds: value))
+            let expected = min(value / nanosecond, Int128(Int64.max))
+            #expect(head.now == Duration(attoseconds: expected * nanosecond), "\(value) attoseconds")
+        }
+    }
+
     @Test("negative delays read as zero, loop counts below one as one play")
     func negativeTiming() throws {
         let source = FakeFrameSource(frameDelays: [.milliseconds(-5), .seconds(Int64.min / 2)], storedLoopCount: -7)
