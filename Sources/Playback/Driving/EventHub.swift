@@ -108,9 +108,16 @@ package struct EventHub<Event: Sendable> {
     }
 
     /// Hands `events` to observers (in registration order), then to streams.
+    /// Inlined: a player's every frame change comes here, mostly to no
+    /// listener, and finding none is three loads.
+    @inline(__always)
     package func deliver(_ events: [Event]) {
-        // A player's every frame change comes here, mostly to no listener.
-        guard !events.isEmpty else { return }
+        guard !events.isEmpty, !observers.isEmpty || !streams.isEmpty || !watchers.isEmpty else { return }
+        deliverToListeners(events)
+    }
+
+    /// ``deliver(_:)`` once there is an event and a listener.
+    private func deliverToListeners(_ events: [Event]) {
         if !observers.isEmpty || !streams.isEmpty {
             for event in events {
                 for observer in observers { observer.handler(event) }
