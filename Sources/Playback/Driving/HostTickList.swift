@@ -79,17 +79,17 @@ final class HostTickList: Sendable {
     /// delivers events to streams and asks its source for frames), so the
     /// order is always this list, then a player.
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
-        let time = Nanoseconds.of(time)
+        let nanoseconds = Nanoseconds.of(time)
         return state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
             guard state.players.count == state.entries.count else { return nil }
             state.changed.removeAllKeepingCapacity()
             var next: Int64?
             for player in state.players {
-                let step = player.core._withUnsafeGuaranteedRef { $0.hostTick(to: Nanoseconds.subtract(time, player.offset)) }
+                let own = Nanoseconds.subtract(nanoseconds, player.offset)
+                let step = player.core._withUnsafeGuaranteedRef { $0.hostTick(to: own) }
                 if step.moved { state.changed.append(player.id) }
-                if let deadline = step.next.map({ Nanoseconds.add($0, player.offset) }), next.map({ deadline < $0 }) ?? true {
-                    next = deadline
-                }
+                guard let deadline = step.next.map({ Nanoseconds.add($0, player.offset) }) else { continue }
+                if next.map({ deadline < $0 }) ?? true { next = deadline }
             }
             return (state.changed, next.map(Nanoseconds.duration))
         }
