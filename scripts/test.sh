@@ -78,9 +78,9 @@ tsan=(--sanitize=thread --scratch-path .build-tsan -Xswiftc -gline-tables-only)
 # (Package.swift reads GIF_PACKAGE): not the command, its argument parser or
 # the snippets, which no thread test runs; in the sample, the player's
 # module and tests alone.
-tsan_env=(env GIF_PACKAGE="$threads" PLAYBACK_TEST_WAIT_SECONDS=60)
 # A wait that is met ends at once; the limit only bounds a failing one.
 waits=(env PLAYBACK_TEST_WAIT_SECONDS=60)
+tsan_env=("${waits[@]}" GIF_PACKAGE="$threads")
 player='^(PlaybackTests|GIFPlaybackTests)\.'
 playback='^(PlaybackTests|GIFPlaybackTests|DocSnippetTests)\.'
 # XCTest's runner leaks its suite objects at exit; LeakSanitizer stays on for the rest.

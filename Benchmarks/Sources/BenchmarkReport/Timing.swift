@@ -66,7 +66,9 @@ enum Timing {
         return now(clock) - start
     }
 
-    private static func now(_ clock: clockid_t) -> Double {
+    /// The seconds `clock` reads (`CLOCK_MONOTONIC`, or
+    /// `CLOCK_THREAD_CPUTIME_ID` for the calling thread's CPU time).
+    static func now(_ clock: clockid_t) -> Double {
         var spec = timespec()
         clock_gettime(clock, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -138,7 +138,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         let reference = reference
         let ticker: HostTickList.Ticker =
             switch member.engine {
-            case .core(let core): .player(core, offset: reference.duration(to: member.origin))
+            case .core(let core): .player(core, offset: Nanoseconds.of(reference.duration(to: member.origin)))
             case .actor(let target):
                 .playlist { time in
                     let (moved, next) = await target.hostTick(to: reference.advanced(by: time))

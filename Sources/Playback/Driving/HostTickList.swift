@@ -10,13 +10,14 @@
 /// into an instant once. The players are ticked in whole nanoseconds, as
 /// their playheads keep time (saturating about 292 years from the
 /// reference): one conversion a tick, not two `Duration` operations and a
-/// conversion a player.
+/// conversion a player; a playlist's tick, a `Duration`, is converted as
+/// it comes back.
 final class HostTickList: Sendable {
     /// How a member is ticked, in the driver's host time.
     enum Ticker: Sendable {
         /// A player's engine, ticked on the calling thread; its own host
-        /// time starts `offset` into the driver's.
-        case player(PlayerCore, offset: Duration)
+        /// time starts `offset` nanoseconds into the driver's.
+        case player(PlayerCore, offset: Int64)
         /// A playlist's tick: one call to its actor.
         case playlist(@Sendable (Duration) async -> (moved: Bool, next: Duration?))
     }
@@ -56,8 +57,7 @@ final class HostTickList: Sendable {
             guard !state.entries.contains(where: { $0.id == entry.id }) else { return }
             state.entries.append(entry)
             if case .player(let core, let offset) = entry.ticker {
-                state.players.append(
-                    PlayerTick(id: entry.id, core: .passUnretained(core), offset: Nanoseconds.of(offset)))
+                state.players.append(PlayerTick(id: entry.id, core: .passUnretained(core), offset: offset))
             }
         }
     }
@@ -85,11 +85,10 @@ final class HostTickList: Sendable {
             state.changed.removeAllKeepingCapacity()
             var next: Int64?
             for player in state.players {
-                let own = Nanoseconds.subtract(nanoseconds, player.offset)
-                let step = player.core._withUnsafeGuaranteedRef { $0.hostTick(to: own) }
-                if step.moved { state.changed.append(player.id) }
-                guard let deadline = step.next.map({ Nanoseconds.add($0, player.offset) }) else { continue }
-                if next.map({ deadline < $0 }) ?? true { next = deadline }
+                let step = player.core._withUnsafeGuaranteedRef { core in
+                    Self.step(core, offset: player.offset, to: nanoseconds)
+                }
+                Self.record(player.id, step, changed: &state.changed, next: &next)
             }
             return (state.changed, next.map(Nanoseconds.duration))
         }
@@ -98,11 +97,15 @@ final class HostTickList: Sendable {
     /// Ticks every member to host time `time`: players on the calling
     /// thread, playlists one call away.
     func tick(to time: Duration) async -> (changed: [ObjectIdentifier], next: Duration?) {
+        let nanoseconds = Nanoseconds.of(time)
         var tick = begin()
         for entry in tick.entries {
             switch entry.ticker {
-            case .player(let core, let offset): tick.record(entry.id, Self.step(core, offset: offset, to: time))
-            case .playlist(let ticked): tick.record(entry.id, await ticked(time))
+            case .player(let core, let offset):
+                tick.record(entry.id, Self.step(core, offset: offset, to: nanoseconds))
+            case .playlist(let ticked):
+                let (moved, next) = await ticked(time)
+                tick.record(entry.id, (moved, next.map(Nanoseconds.of)))
             }
         }
         return end(tick)
@@ -112,26 +115,29 @@ final class HostTickList: Sendable {
     private struct Tick {
         let entries: [Entry]
         var changed: [ObjectIdentifier]
-        var next: Duration?
+        var next: Int64?
 
-        mutating func record(_ id: ObjectIdentifier, _ step: (moved: Bool, next: Duration?)) {
+        mutating func record(_ id: ObjectIdentifier, _ step: (moved: Bool, next: Int64?)) {
             HostTickList.record(id, step, changed: &changed, next: &next)
         }
     }
 
     /// Adds member `id` to `changed` when its tick moved it, and keeps the
-    /// earlier of `next` and its deadline.
+    /// earlier of `next` and its deadline (host nanoseconds).
     private static func record(
-        _ id: ObjectIdentifier, _ step: (moved: Bool, next: Duration?), changed: inout [ObjectIdentifier],
-        next: inout Duration?
+        _ id: ObjectIdentifier, _ step: (moved: Bool, next: Int64?), changed: inout [ObjectIdentifier],
+        next: inout Int64?
     ) {
         if step.moved { changed.append(id) }
         if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
     }
 
-    private static func step(_ core: PlayerCore, offset: Duration, to time: Duration) -> (moved: Bool, next: Duration?) {
-        let step = core.hostTick(to: Nanoseconds.of(time - offset))
-        return (step.moved, step.next.map { Nanoseconds.duration($0) + offset })
+    /// Ticks `core`, whose host time starts `offset` nanoseconds into the
+    /// driver's, to the driver's host time `time`; its deadline comes back
+    /// in the driver's time.
+    private static func step(_ core: PlayerCore, offset: Int64, to time: Int64) -> (moved: Bool, next: Int64?) {
+        let step = core.hostTick(to: Nanoseconds.subtract(time, offset))
+        return (step.moved, step.next.map { Nanoseconds.add($0, offset) })
     }
 
     /// The members, and the list of changed ones taken out of the lock (so
@@ -149,6 +155,6 @@ final class HostTickList: Sendable {
     /// Hands the list of changed members back for the next tick to reuse.
     private func end(_ tick: Tick) -> (changed: [ObjectIdentifier], next: Duration?) {
         state.withLock { $0.changed = tick.changed }
-        return (tick.changed, tick.next)
+        return (tick.changed, tick.next.map(Nanoseconds.duration))
     }
 }

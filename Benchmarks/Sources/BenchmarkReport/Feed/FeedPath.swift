@@ -362,19 +362,12 @@ struct DisplayLinkHost: Sendable {
     static func idle(refreshes: Int) -> (wakes: Int, cpu: Double) {
         let clock = ContinuousClock()
         var refreshAt = clock.now, wakes = 0
-        let start = threadCPUSeconds()
+        let start = Timing.now(CLOCK_THREAD_CPUTIME_ID)
         for _ in 0..<refreshes {
             refreshAt = refreshAt.advanced(by: RealTimeGrid.refresh)
             if sleep(until: refreshAt, on: clock) { wakes += 1 }
         }
-        return (wakes, threadCPUSeconds() - start)
-    }
-
-    /// The calling thread's CPU time.
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return (wakes, Timing.now(CLOCK_THREAD_CPUTIME_ID) - start)
     }
 
     /// Sleeps on the calling thread until `instant`; returns whether it slept.
