@@ -7,7 +7,9 @@
 # whose answers come from the input) with the scripts in
 # Fuzz/PlaybackFuzzer/regressions/ and a few generated ones. New inputs go
 # to .fuzz-corpus/work (and playback-work), crashes to .fuzz-corpus/artifacts,
-# the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed.
+# the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed;
+# the last lines printed then say what failed and give the input in Base64
+# (replay: base64 -d > unit; .build-fuzz/playback-fuzzer unit).
 #
 #   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s each
 #   FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60       # the smoke run in `make test`
@@ -57,7 +59,7 @@ fi
 
 # One target: its log in $corpus/logs, the lines that matter on stderr.
 run_target() {
-    local target="$1" binary dirs prefix max_len log result
+    local target="$1" log="$2" binary dirs prefix max_len result
     case "$target" in
     gif) binary="$build/gif-fuzzer"; dirs=("$corpus/work" "$corpus/seeds"); prefix="$corpus/artifacts/"; max_len=65536 ;;
     # -detect_leaks=0: a FrameCache's background tasks finish after the
@@ -66,13 +68,12 @@ run_target() {
     playback) binary="$build/playback-fuzzer -detect_leaks=0"; dirs=("$corpus/playback-work" "$corpus/playback-seeds"); prefix="$corpus/artifacts/playback-"; max_len=4096 ;;
     *) echo "fuzz: unknown target $target (gif, playback)" >&2; return 2 ;;
     esac
-    log="$corpus/logs/$target-fuzz-$(date +%Y%m%d-%H%M%S).log"
     echo "fuzz: $target for $share s" >&2
     set +e
     $binary -max_len="$max_len" -timeout=5 -rss_limit_mb=2048 -max_total_time="$share" \
         -print_final_stats=1 -artifact_prefix="$prefix" ${FUZZ_FLAGS:-} \
         "${dirs[@]}" 2>&1 | tee "$log" |
-        grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' |
+        grep -E '^(#[0-9]+.*(INITED|DONE|oom/timeout/crash)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|Base64:|.*Fatal error:)' |
         sed "s/^/$target: /" >&2
     result="${PIPESTATUS[0]}"
     set -e
@@ -83,12 +84,21 @@ run_target() {
 # The targets run side by side, one core each: SECONDS split evenly between
 # them is also the wall time of the run divided by their number.
 pids=()
+logs=()
 for target in "${targets[@]}"; do
-    run_target "$target" &
+    logs+=("$corpus/logs/$target-fuzz-$(date +%Y%m%d-%H%M%S).log")
+    run_target "$target" "${logs[-1]}" &
     pids+=("$!")
 done
 status=0
-for pid in "${pids[@]}"; do
-    wait "$pid" || status=$?
+for i in "${!pids[@]}"; do
+    result=0
+    wait "${pids[$i]}" || result=$?
+    [ "$result" -eq 0 ] && continue
+    status=$result
+    # Last, where a short tail of the output still shows it: what failed,
+    # and the input itself (libFuzzer's Base64 line), to replay from anywhere.
+    echo "fuzz: ${targets[$i]} failed ($result):" >&2
+    grep -E 'Fatal error:|ERROR: libFuzzer|^SUMMARY|Test unit written|^Base64:' "${logs[$i]}" | cut -c1-6000 | sed 's/^/  /' >&2 || true
 done
 exit "$status"

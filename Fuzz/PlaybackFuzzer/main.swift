@@ -13,6 +13,15 @@
 // purpose, so libFuzzer reports it with the input that caused it.
 import Dispatch
 import Playback
+import Synchronization
+
+/// The running input's operation: its number in the script and its case,
+/// for the watchdog's report when an input does not finish.
+let progress = Mutex((operation: 0, code: 0))
+
+/// How long an input may run before the watchdog stops the process (under
+/// libFuzzer's own `-timeout`, whose report only shows the waiting thread).
+let watchdogSeconds = 4
 
 /// Bytes of the input, read in order, then zeros.
 final class Script: @unchecked Sendable {
@@ -228,6 +237,7 @@ func run(_ script: Script) async {
     while !script.isDone, operations < 64 {
         operations += 1
         let op = script.next()
+        progress.withLock { $0 = (operations, Int(op % 17)) }
         switch op % 17 {
         case 0:
             var configuration = PlayerConfiguration()
@@ -361,10 +371,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let done = DispatchSemaphore(value: 0)
     let script = Script(bytes)
+    progress.withLock { $0 = (0, 0) }
     Task {
         await run(script)
         done.signal()
     }
-    done.wait()
+    if done.wait(timeout: .now() + .seconds(watchdogSeconds)) == .timedOut {
+        let stuck = progress.withLock { $0 }
+        fatalError("input still running after \(watchdogSeconds) s, in operation \(stuck.operation) (case \(stuck.code))")
+    }
     return 0
 }
