@@ -1,5 +1,6 @@
 import Playback
 import PlaybackTestSupport
+import Synchronization
 import Testing
 
 /// Moves `clock` from deadline to deadline up to `end` after `start`,
@@ -211,6 +212,26 @@ struct GroupDriverTests {
         #expect(one.changed == [ObjectIdentifier(second)])
         #expect(one.nextChange == at(210))
         #expect(await second.currentFrame == 0)
+    }
+
+    @Test("A host's tick that moves a player tells the player's change watchers; one that moves nothing does not")
+    func hostTickSignalsWatchers() async throws {
+        // Frames of 100 ms: at 50 ms nothing is due, at 100 ms frame 1 is.
+        let clock = ManualClock(), start = clock.now
+        let player = try Player(source: FakeFrameSource.milliseconds(100, 100, loop: 0), startingAt: start)
+        let group = GroupDriver(clock: clock)
+        await player.play(at: start)
+        await group.add(player)
+        let signals = Mutex(0)
+        let token = await player.addWatcher { signals.withLock { $0 += 1 } }
+        defer { Task { await player.removeWatcher(token) } }
+
+        let still = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(50))))
+        #expect(still.changed.isEmpty)
+        #expect(signals.withLock { $0 } == 0)
+        let moved = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(100))))
+        #expect(moved.changed == [ObjectIdentifier(player)])
+        #expect(signals.withLock { $0 } > 0)
     }
 
     @Test("A playlist in a group plays as it does under its own PlaylistDriver")
