@@ -219,7 +219,10 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// ``tick(at:)`` on the calling thread, without waiting, for a display
     /// link's callback (a `CADisplayLink`'s or a `CVDisplayLink`'s, or a
     /// render thread's loop), which cannot await: every member is advanced
-    /// to `instant` there and then, as ``tick(at:)`` does.
+    /// to `instant` there and then, as ``tick(at:)`` does. A member whose
+    /// next change comes after `instant`, and that nothing else changed
+    /// since its last tick, costs a lock and a comparison: a host may tick
+    /// the group at every refresh.
     ///
     /// Returns `nil`, ticking nothing, while a ``Playlist`` is a member: a
     /// playlist's tick is a call to its actor, so a group holding one is

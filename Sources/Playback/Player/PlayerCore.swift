@@ -9,7 +9,8 @@ import Synchronization
 /// ``GroupDriver`` ticks a player's core directly, from a host's display
 /// link or from its own loop, with no hop to the player's actor: a tick is
 /// a lock, the playhead's step, the events delivered, and the look-ahead
-/// handed to the drawer.
+/// handed to the drawer; a host's tick before the next change is a lock and
+/// a comparison.
 ///
 /// It measures time as host time, a `Duration` from the player's origin,
 /// so nothing in it depends on the clock's instant type: a tick costs no
@@ -51,6 +52,10 @@ final class PlayerCore: Sendable {
         var lateEvent: [PlayerEvent] = [.drawnLate(frame: 0)]
         /// Whether this player has told its cache it plays.
         var claimsPlaying = false
+        /// Host time (nanoseconds) before which a tick changes nothing but
+        /// the playhead's time: the next change the latest tick found, or
+        /// `.max` when none is scheduled; `.min` after any other change.
+        var quietUntil = Int64.min
     }
 
     init(playhead: Playhead, cache: FrameCache, updates: AsyncStream<FrameSourceTiming>?) {
@@ -101,6 +106,7 @@ final class PlayerCore: Sendable {
             var copy = state.playhead
             let events = try change(&copy)
             state.playhead = copy
+            state.quietUntil = .min
             state.hub.deliver(events)
             state.hub.signalWakes()
             afterChange(&state)
@@ -112,6 +118,7 @@ final class PlayerCore: Sendable {
     func update<Failure: Error>(_ change: (inout Playhead) throws(Failure) -> Void) throws(Failure) {
         try state.withLock { (state) throws(Failure) in
             try change(&state.playhead)
+            state.quietUntil = .min
             state.hub.signalWakes()
         }
     }
@@ -132,6 +139,7 @@ final class PlayerCore: Sendable {
         state.withLock { state in
             state.events.removeAll(keepingCapacity: true)
             move(&state.playhead, &state.events)
+            state.quietUntil = .min
             state.hub.deliver(state.events)
             state.hub.signalWakes()
             afterChange(&state)
@@ -160,8 +168,17 @@ final class PlayerCore: Sendable {
     /// the host's instant once a tick, not once a player) without waking
     /// drivers, and say whether the frame shown changed and when the next
     /// change is due.
+    ///
+    /// A host ticks at every refresh, and most refreshes fall before a
+    /// player's next change: such a tick only moves the playhead's time, as
+    /// a full step would, and leaves the look-ahead as the step that found
+    /// that change asked for it, unless a late draw is left to report.
     func hostTick(to time: Int64) -> Step {
         state.withLock { state in
+            if time < state.quietUntil, unreportedLate.load(ordering: .relaxed) < 0 {
+                state.playhead.passTime(toNanos: time)
+                return Step(next: state.quietUntil == .max ? nil : state.quietUntil)
+            }
             let before = state.playhead.currentFrame
             var step = driverStep(&state, to: time)
             step.moved = state.playhead.currentFrame != before
@@ -183,6 +200,7 @@ final class PlayerCore: Sendable {
     private func driverStep(_ state: inout State, to time: Int64) -> Step {
         state.events.removeAllKeepingCapacity()
         let next = state.playhead.advanceToNextChange(from: time, into: &state.events)
+        state.quietUntil = next ?? .max
         state.hub.deliver(state.events)
         afterChange(&state)
         return Step(reported: !state.events.isEmpty, next: next)
@@ -199,7 +217,9 @@ final class PlayerCore: Sendable {
             } catch {
                 return
             }
-            if state.playhead.timeline != before { state.hub.signalWakes() }
+            guard state.playhead.timeline != before else { return }
+            state.quietUntil = .min
+            state.hub.signalWakes()
         }
     }
 

@@ -35,6 +35,13 @@ extension Playhead {
         advanceFreely(to: host, into: &events)
     }
 
+    /// ``advance(to:into:)`` to host time `host` when no change is due
+    /// before it (``nextChangeTime`` is later, or `nil`): the playhead's time
+    /// moves and nothing else does.
+    mutating func passTime(toNanos host: Int64) {
+        if host > nowNanos { nowNanos = host }
+    }
+
     /// ``advance(to:into:)``, then ``nextChangeTime``, read in place: a
     /// driver's tick, which reading it from outside would copy the
     /// playhead for.

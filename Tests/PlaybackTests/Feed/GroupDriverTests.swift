@@ -1,3 +1,4 @@
+import Foundation
 import Playback
 import PlaybackTestSupport
 import Synchronization
@@ -214,6 +215,95 @@ struct GroupDriverTests {
         #expect(await second.currentFrame == 0)
     }
 
+    @Test("A host ticking at every refresh shows what a player advanced alone shows, with the host's changes between ticks")
+    func everyRefreshMatchesAlone() async throws {
+        // Frames of 100, 60, 100 and 40 ms, ticked every 4 ms for 1.5 s. The
+        // changes between ticks move the next change sooner (a faster rate,
+        // a seek to a short frame) or later (a pause, a slower rate), so a
+        // tick that took an earlier deadline for the next change would show
+        // a frame late.
+        let clock = ManualClock(), start = clock.now
+        let source = FakeFrameSource.milliseconds(100, 60, 100, 40, loop: 0)
+        let alone = try Player(source: source, startingAt: start)
+        let grouped = try Player(source: source, startingAt: start)
+        let group = GroupDriver(clock: clock)
+        await group.add(grouped)
+        let aloneEvents = EventRecorder(), groupedEvents = EventRecorder()
+        _ = await alone.addObserver { aloneEvents.record($0) }
+        _ = await grouped.addObserver { groupedEvents.record($0) }
+        let both = [alone, grouped]
+        for player in both { await player.play(at: start) }
+
+        for milliseconds in stride(from: 0, through: 1500, by: 4) {
+            let now = start.advanced(by: .milliseconds(milliseconds))
+            for player in both {
+                switch milliseconds {
+                case 212: try await player.setRate(2)
+                case 500: _ = try await player.seek(toFrame: 3)
+                case 700: await player.pause(at: now)
+                case 800: await player.play(at: now)
+                case 1000: try await player.setRate(0.5)
+                default: break
+                }
+            }
+            await alone.advance(to: now)
+            let before = await grouped.currentFrame
+            let tick = try #require(group.tickPlayers(at: now))
+            let frame = await grouped.currentFrame
+            #expect(frame == (await alone.currentFrame), "frame at \(milliseconds) ms")
+            #expect(tick.changed.contains(ObjectIdentifier(grouped)) == (frame != before), "changed at \(milliseconds) ms")
+            #expect(tick.nextChange == alone.nextChangeInstant, "next change at \(milliseconds) ms")
+        }
+        #expect(groupedEvents.events == aloneEvents.events)
+        #expect(aloneEvents.events.count > 20)
+    }
+
+    @Test("A late draw is reported at the host's next tick, though no frame is due then")
+    func lateDrawReportedAtQuietTick() async throws {
+        // Six frames of 100 ms whose decodes wait for the gate: the host's
+        // draw of frame 0 is late.
+        let clock = ManualClock(), start = clock.now, gate = Gate()
+        let player = try Player(source: GatedFrameSource(gate: gate), startingAt: start)
+        let group = GroupDriver(clock: clock)
+        await player.play(at: start)
+        await group.add(player)
+        let events = EventRecorder()
+        _ = await player.addObserver { events.record($0) }
+        let first = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(10))))
+        #expect(first.nextChange == start.advanced(by: .milliseconds(100)))
+
+        var pixels = [UInt8](repeating: 0, count: 8)
+        let drawn = try pixels.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) }
+        #expect(drawn == .late(frame: 0, shown: nil))
+        #expect(events.events.isEmpty)
+        let quiet = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(20))))
+        #expect(quiet.changed.isEmpty)
+        #expect(events.events == [.drawnLate(frame: 0)])
+        await gate.open()
+    }
+
+    @Test("Frames arriving for a player that waits for them end its wait at the host's next tick")
+    func arrivalEndsAWaitAtTheNextTick() async throws {
+        // One frame of 100 ms so far: from 100 ms on the player waits, with
+        // no change scheduled, until a second frame arrives.
+        let clock = ManualClock(), start = clock.now
+        let source = GrowingFrameSource(delays: [.milliseconds(100)])
+        let player = try Player(source: source, startingAt: start)
+        let group = GroupDriver(clock: clock)
+        await player.play(at: start)
+        await group.add(player)
+        let waiting = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(120))))
+        #expect(waiting.nextChange == nil)
+        #expect(try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(125)))).changed.isEmpty)
+
+        source.append(.milliseconds(100))
+        #expect(await eventually(watching: [player]) { await player.timeline.frameCount == 2 })
+        let arrived = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(130))))
+        #expect(arrived.changed == [ObjectIdentifier(player)])
+        #expect(await player.currentFrame == 1)
+        source.finish()
+    }
+
     @Test("A host's tick that moves a player tells the player's change watchers; one that moves nothing does not")
     func hostTickSignalsWatchers() async throws {
         // Frames of 100 ms: at 50 ms nothing is due, at 100 ms frame 1 is.
@@ -285,5 +375,62 @@ struct GroupDriverTests {
         #expect(await playlist.currentFrame == alone.currentFrame)
         // 1000 ms of 70 ms frames: 14 changes, the last at 980 ms.
         #expect(await player.loopsCompleted == 7)
+    }
+}
+
+/// A progressive source whose frames arrive when the test appends them
+/// (pixels: the frame index repeated).
+private final class GrowingFrameSource: ProgressiveFrameSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var delays: [Duration]
+    private var complete = false
+    private var listeners: [AsyncStream<FrameSourceTiming>.Continuation] = []
+
+    init(delays: [Duration]) { self.delays = delays }
+
+    var frameDelays: [Duration] { lock.withLock { delays } }
+    var frameCount: Int { frameDelays.count }
+    var canvasWidth: Int { 2 }
+    var canvasHeight: Int { 1 }
+    var storedLoopCount: Int? { nil }
+    var isComplete: Bool { lock.withLock { complete } }
+    var timing: FrameSourceTiming { lock.withLock { current } }
+
+    func frame(at index: Int) async throws -> RenderedFrame {
+        RenderedFrame(index: index, width: 2, height: 1, pixels: Array(repeating: UInt8(truncatingIfNeeded: index), count: 8))
+    }
+
+    func timingUpdates() -> AsyncStream<FrameSourceTiming> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FrameSourceTiming.self)
+        lock.withLock {
+            continuation.yield(current)
+            if complete { continuation.finish() } else { listeners.append(continuation) }
+        }
+        return stream
+    }
+
+    /// A frame of `delay` arrives.
+    func append(_ delay: Duration) {
+        lock.withLock {
+            delays.append(delay)
+            for listener in listeners { listener.yield(current) }
+        }
+    }
+
+    /// No more frames will come.
+    func finish() {
+        lock.withLock {
+            complete = true
+            for listener in listeners {
+                listener.yield(current)
+                listener.finish()
+            }
+            listeners.removeAll()
+        }
+    }
+
+    /// Called with the lock held.
+    private var current: FrameSourceTiming {
+        FrameSourceTiming(frameDelays: delays, storedLoopCount: nil, isComplete: complete)
     }
 }
