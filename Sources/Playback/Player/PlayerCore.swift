@@ -52,10 +52,13 @@ final class PlayerCore: Sendable {
         var lateEvent: [PlayerEvent] = [.drawnLate(frame: 0)]
         /// Whether this player has told its cache it plays.
         var claimsPlaying = false
-        /// Host time (nanoseconds) before which a tick changes nothing but
-        /// the playhead's time: the next change the latest tick found, or
-        /// `.max` when none is scheduled; `.min` after any other change.
-        var quietUntil = Int64.min
+        /// The host time (nanoseconds) of the next change the latest tick
+        /// found, or `nil` when none is scheduled: until then a tick changes
+        /// nothing but the playhead's time, while `nextChangeHolds`.
+        var nextChange: Int64?
+        /// Whether nothing but time changed the player since the tick that
+        /// found `nextChange`.
+        var nextChangeHolds = false
     }
 
     init(playhead: Playhead, cache: FrameCache, updates: AsyncStream<FrameSourceTiming>?) {
@@ -106,7 +109,7 @@ final class PlayerCore: Sendable {
             var copy = state.playhead
             let events = try change(&copy)
             state.playhead = copy
-            state.quietUntil = .min
+            state.nextChangeHolds = false
             state.hub.deliver(events)
             state.hub.signalWakes()
             afterChange(&state)
@@ -118,7 +121,7 @@ final class PlayerCore: Sendable {
     func update<Failure: Error>(_ change: (inout Playhead) throws(Failure) -> Void) throws(Failure) {
         try state.withLock { (state) throws(Failure) in
             try change(&state.playhead)
-            state.quietUntil = .min
+            state.nextChangeHolds = false
             state.hub.signalWakes()
         }
     }
@@ -139,7 +142,7 @@ final class PlayerCore: Sendable {
         state.withLock { state in
             state.events.removeAll(keepingCapacity: true)
             move(&state.playhead, &state.events)
-            state.quietUntil = .min
+            state.nextChangeHolds = false
             state.hub.deliver(state.events)
             state.hub.signalWakes()
             afterChange(&state)
@@ -175,9 +178,9 @@ final class PlayerCore: Sendable {
     /// that change asked for it, unless a late draw is left to report.
     func hostTick(to time: Int64) -> Step {
         state.withLock { state in
-            if time < state.quietUntil, unreportedLate.load(ordering: .relaxed) < 0 {
+            if state.nextChangeHolds, time < state.nextChange ?? .max, unreportedLate.load(ordering: .relaxed) < 0 {
                 state.playhead.passTime(toNanos: time)
-                return Step(next: state.quietUntil == .max ? nil : state.quietUntil)
+                return Step(next: state.nextChange)
             }
             let before = state.playhead.currentFrame
             var step = driverStep(&state, to: time)
@@ -200,7 +203,8 @@ final class PlayerCore: Sendable {
     private func driverStep(_ state: inout State, to time: Int64) -> Step {
         state.events.removeAllKeepingCapacity()
         let next = state.playhead.advanceToNextChange(from: time, into: &state.events)
-        state.quietUntil = next ?? .max
+        state.nextChange = next
+        state.nextChangeHolds = true
         state.hub.deliver(state.events)
         afterChange(&state)
         return Step(reported: !state.events.isEmpty, next: next)
@@ -218,7 +222,7 @@ final class PlayerCore: Sendable {
                 return
             }
             guard state.playhead.timeline != before else { return }
-            state.quietUntil = .min
+            state.nextChangeHolds = false
             state.hub.signalWakes()
         }
     }
