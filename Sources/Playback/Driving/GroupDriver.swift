@@ -193,7 +193,9 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// redraw only the members it returns (with ``Player/draw(into:bytesPerRow:)``,
     /// which says which rectangle changed). Members added or removed since
     /// the last call count from the call that follows them. Use either this or ``run()``, not
-    /// both at once.
+    /// both at once. A player whose next change comes after `instant`, and
+    /// that nothing else changed since its last tick, costs a lock and a
+    /// comparison: a host may tick the group at every refresh.
     ///
     /// - Parameter instant: The refresh's time on ``clock``.
     /// - Returns: The members whose shown frame changed, and when the next
@@ -219,10 +221,8 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// ``tick(at:)`` on the calling thread, without waiting, for a display
     /// link's callback (a `CADisplayLink`'s or a `CVDisplayLink`'s, or a
     /// render thread's loop), which cannot await: every member is advanced
-    /// to `instant` there and then, as ``tick(at:)`` does. A member whose
-    /// next change comes after `instant`, and that nothing else changed
-    /// since its last tick, costs a lock and a comparison: a host may tick
-    /// the group at every refresh.
+    /// to `instant` there and then, as ``tick(at:)`` does (a player not
+    /// due yet costs a lock and a comparison).
     ///
     /// Returns `nil`, ticking nothing, while a ``Playlist`` is a member: a
     /// playlist's tick is a call to its actor, so a group holding one is
