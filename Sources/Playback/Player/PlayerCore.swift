@@ -109,9 +109,8 @@ final class PlayerCore: Sendable {
             var copy = state.playhead
             let events = try change(&copy)
             state.playhead = copy
-            state.nextChangeHolds = false
             state.hub.deliver(events)
-            state.hub.signalWakes()
+            hostChanged(&state)
             afterChange(&state)
             return events
         }
@@ -121,8 +120,7 @@ final class PlayerCore: Sendable {
     func update<Failure: Error>(_ change: (inout Playhead) throws(Failure) -> Void) throws(Failure) {
         try state.withLock { (state) throws(Failure) in
             try change(&state.playhead)
-            state.nextChangeHolds = false
-            state.hub.signalWakes()
+            hostChanged(&state)
         }
     }
 
@@ -142,9 +140,8 @@ final class PlayerCore: Sendable {
         state.withLock { state in
             state.events.removeAll(keepingCapacity: true)
             move(&state.playhead, &state.events)
-            state.nextChangeHolds = false
             state.hub.deliver(state.events)
-            state.hub.signalWakes()
+            hostChanged(&state)
             afterChange(&state)
             return state.events
         }
@@ -221,10 +218,16 @@ final class PlayerCore: Sendable {
             } catch {
                 return
             }
-            guard state.playhead.timeline != before else { return }
-            state.nextChangeHolds = false
-            state.hub.signalWakes()
+            if state.playhead.timeline != before { hostChanged(&state) }
         }
+    }
+
+    /// A change other than time passing (the host's, or frames arriving):
+    /// the next change a tick found no longer holds, and the drivers are
+    /// woken to find the new one.
+    private func hostChanged(_ state: inout State) {
+        state.nextChangeHolds = false
+        state.hub.signalWakes()
     }
 
     /// Publishes the frame shown for drawing, reports a late draw, asks the

@@ -49,15 +49,11 @@ extension Playhead {
     /// Under a ``PlayerConfiguration/playTimeLimit``, the instant the limit
     /// is reached when that comes first (also while waiting under
     /// ``WaitPolicy/keepSchedule``, whose clock runs on).
-    public var nextChangeTime: Duration? { nextChange }
+    public var nextChangeTime: Duration? { nextChangeNanos.map(Nanoseconds.duration) }
 
-    /// ``nextChangeTime``, inlined into a driver's tick
+    /// ``nextChangeTime`` in host nanoseconds, inlined into a driver's tick
     /// (``advanceToNextChange(from:into:)``), which a call would pass a
     /// copy of the playhead.
-    @inline(__always)
-    var nextChange: Duration? { nextChangeNanos.map(Nanoseconds.duration) }
-
-    /// ``nextChangeTime`` in host nanoseconds.
     @inline(__always)
     var nextChangeNanos: Int64? {
         guard state == .playing, nowNanos < .max else { return nil }
