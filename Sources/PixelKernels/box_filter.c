@@ -1,7 +1,7 @@
 #include "pixel_kernels.h"
 #include <string.h>
 #if defined(__x86_64__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 /// Output columns summed at once: the sums live on the stack (16 KiB),
@@ -153,6 +153,10 @@ static inline int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 /// in 32-bit lanes), whatever the source width.
 enum { span_limit = 1024 };
 
+/// Pairs of taps at most that an output column reads without a loop: up
+/// to six source columns from one start.
+enum { most_pairs = 3 };
+
 typedef uint8_t bytes_16 __attribute__((vector_size(16)));
 typedef uint16_t shorts_16 __attribute__((vector_size(32)));
 typedef uint8_t bytes_8 __attribute__((vector_size(8)));
@@ -229,22 +233,79 @@ static inline void add_row_32(
 }
 
 #if defined(__x86_64__)
-/// One output pixel's four channel sums from `pairs` (1 or 2) pairs of
-/// neighbouring source columns' 16-bit sums down, starting at `at`: each
-/// pair's two columns interleaved by channel and multiplied by the two
-/// weights packed in `weights[k]`, added in one instruction (x86-64's
+
+/// Each output column's taps, for paired sums: where its first tap's sums
+/// start (in 16-bit sums, from the span's first column), and its weights
+/// packed two to a 32-bit lane, `weights[k][i]` for output column `i`'s
+/// taps `2k` and `2k + 1` (0 past its last tap).
+typedef struct {
+    int32_t at[span_limit];
+    int32_t weights[most_pairs][span_limit];
+} taps;
+
+/// One output pixel's four channel sums from `pairs` (1 to 3) pairs of
+/// neighbouring source columns' 16-bit sums down, for output column `i`:
+/// each pair's two columns interleaved by channel and multiplied by the two
+/// weights packed in one lane, added in one instruction (x86-64's
 /// multiply-add).
-static inline lanes paired_sums(const uint16_t *at, const int32_t weights[2], intptr_t pairs) {
-    const __m128i two = _mm_loadu_si128((const __m128i *)at);
-    __m128i sums = _mm_madd_epi16(_mm_unpacklo_epi16(two, _mm_srli_si128(two, 8)), _mm_set1_epi32(weights[0]));
-    if (pairs == 2) {
-        const __m128i next = _mm_loadu_si128((const __m128i *)(at + 8));
-        sums = _mm_add_epi32(
-            sums, _mm_madd_epi16(_mm_unpacklo_epi16(next, _mm_srli_si128(next, 8)), _mm_set1_epi32(weights[1])));
+static inline lanes paired_sums(const uint16_t *sums, const taps *t, intptr_t i, intptr_t pairs) {
+    __m128i total = _mm_setzero_si128();
+    for (intptr_t k = 0; k < pairs; k++) {
+        const __m128i two = _mm_loadu_si128((const __m128i *)(sums + t->at[i] + 8 * k));
+        total = _mm_add_epi32(
+            total, _mm_madd_epi16(_mm_unpacklo_epi16(two, _mm_srli_si128(two, 8)), _mm_set1_epi32(t->weights[k][i])));
     }
     lanes h;
-    memcpy(&h, &sums, 16);
+    memcpy(&h, &total, 16);
     return h;
+}
+#endif
+
+#if WITH_AVX2_COPY
+/// Output pixels `start ..< end` of one output row from paired taps, two a
+/// step in one 256-bit register each (``paired_sums`` for both, then
+/// ``store_area_means`` for both), writing pixel `i` at `output + i * 4`;
+/// returns the first it did not write (the last one of an odd count is
+/// left to the caller).
+__attribute__((target("avx2"))) static intptr_t paired_means_avx2(
+    const uint16_t *sums, const taps *t, intptr_t pairs, intptr_t start, intptr_t end, const divisor *d,
+    uint8_t *output) {
+    // Within each 128-bit half: two columns' four channels, to the
+    // channels' pairs of columns.
+    const __m256i by_channel = _mm256_setr_epi8(
+        0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    // Two output columns' weights, each to its half.
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i half = _mm256_set1_epi32(d->half[0]);
+    const __m256i multiplier = _mm256_set1_epi64x((long long)(d->multiplier[0] & 0xFFFFFFFF));
+    const __m128i shift = _mm_cvtsi32_si128((int)d->shift[0]);
+    // Each half's quotients, one a 32-bit lane, to its first four bytes;
+    // then the second half's four beside the first's.
+    const __m256i low_bytes = _mm256_setr_epi8(
+        0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1);
+    const __m256i together = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
+    intptr_t i = start;
+    for (; i + 2 <= end; i += 2) {
+        __m256i total = _mm256_setzero_si256();
+        for (intptr_t k = 0; k < pairs; k++) {
+            const __m256i two = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(sums + t->at[i] + 8 * k))),
+                _mm_loadu_si128((const __m128i *)(sums + t->at[i + 1] + 8 * k)), 1);
+            long long packed;
+            memcpy(&packed, &t->weights[k][i], 8);
+            const __m256i weights = _mm256_permutevar8x32_epi32(_mm256_set1_epi64x(packed), spread);
+            total = _mm256_add_epi32(total, _mm256_madd_epi16(_mm256_shuffle_epi8(two, by_channel), weights));
+        }
+        // store_area_means, eight lanes at once.
+        const __m256i numerator = _mm256_add_epi32(total, half);
+        const __m256i even = _mm256_srl_epi64(_mm256_mul_epu32(numerator, multiplier), shift);
+        const __m256i odd = _mm256_srl_epi64(_mm256_mul_epu32(_mm256_srli_epi64(numerator, 32), multiplier), shift);
+        const __m256i quotients = _mm256_or_si256(even, _mm256_slli_epi64(odd, 32));
+        const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(quotients, low_bytes), together);
+        _mm_storel_epi64((__m128i *)(output + i * 4), _mm256_castsi256_si128(bytes));
+    }
+    return i;
 }
 #endif
 
@@ -274,17 +335,17 @@ static inline void column_span(
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights, \
     const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights, \
     int64_t area, const int premultiplied, const int short_sums, const int paired, \
-    intptr_t x0, intptr_t y0, intptr_t width, intptr_t height, \
+    intptr_t x0, intptr_t y0, intptr_t width, intptr_t height, const intptr_t *row_columns, \
     uint8_t *target, intptr_t bytes_per_row
 #define BOX_FILTER_32_ARGUMENTS \
     source, source_width, column_starts, column_indices, column_weights, row_starts, row_indices, row_weights, \
-    area, premultiplied, short_sums, paired, x0, y0, width, height, target, bytes_per_row
-static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_32_PARAMETERS) {
+    area, premultiplied, short_sums, paired, x0, y0, width, height, row_columns, target, bytes_per_row
+static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_32_PARAMETERS, const int wide) {
     // Either kind of sum, 4 per source column, and two columns more that
     // pairs of taps may read past the last (by weight 0): zeroed, so that
     // they are never read unset.
     union {
-        uint16_t shorts[(span_limit + 2) * 4];
+        uint16_t shorts[(span_limit + 2 * most_pairs) * 4];
         int32_t ints[span_limit * 4];
     } down;
     memset(&down, 0, sizeof down);
@@ -294,8 +355,7 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
     // without a loop whose trip count changes from column to column (2, 3,
     // 2, 2, 3 … for 245 → 200), which costs a mispredicted branch every
     // few pixels.
-    int32_t tap_at[span_limit];
-    int32_t tap_weights[span_limit][2];
+    taps paired_taps;
 #endif
     const double area_inverse = 1.0 / (double)area;
     const int32_t whole = (int32_t)area;
@@ -327,59 +387,83 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
                 const intptr_t taps = column_starts[cx + i + 1] - column_starts[cx + i];
                 if (taps > most) most = taps;
             }
-            if (most > 0 && most <= 4) {
-                fixed_pairs = most <= 2 ? 1 : 2;
+            if (most > 0 && most <= 2 * most_pairs) {
+                fixed_pairs = (most + 1) / 2;
                 for (intptr_t i = 0; i < count; i++) {
                     const intptr_t first = column_starts[cx + i], last = column_starts[cx + i + 1];
-                    uint32_t w[4] = {0, 0, 0, 0};
+                    uint32_t w[2 * most_pairs] = {0};
                     for (intptr_t k = first; k < last; k++) w[k - first] = (uint32_t)column_weights[k];
-                    tap_at[i] = last > first ? (int32_t)((column_indices[first] - low) * 4) : 0;
-                    tap_weights[i][0] = (int32_t)(w[1] << 16 | w[0]);
-                    tap_weights[i][1] = (int32_t)(w[3] << 16 | w[2]);
+                    paired_taps.at[i] = last > first ? (int32_t)((column_indices[first] - low) * 4) : 0;
+                    for (intptr_t k = 0; k < most_pairs; k++) {
+                        paired_taps.weights[k][i] = (int32_t)(w[2 * k + 1] << 16 | w[2 * k]);
+                    }
                 }
             }
         }
 #endif
         for (intptr_t oy = y0; oy < y0 + height; oy++) {
+            // The chunk's output columns this row writes: all, or those of
+            // its range.
+            intptr_t begin = 0, end = count;
+            if (row_columns) {
+                const intptr_t b = row_columns[2 * (oy - y0)] - cx, e = row_columns[2 * (oy - y0) + 1] - cx;
+                begin = b > 0 ? b : 0;
+                end = e < count ? e : count;
+                if (begin >= end) continue;
+            }
+            // The source columns those read, from `from` on: the span, or
+            // for a range from its first column's first tap to its last
+            // column's last (each output column's taps start and end at or
+            // after the previous one's).
+            intptr_t from = low, columns = span;
+            if (row_columns && column_starts[cx + begin] < column_starts[cx + end]) {
+                from = column_indices[column_starts[cx + begin]];
+                columns = column_indices[column_starts[cx + end] - 1] - from + 1;
+            }
+            uint16_t *short_sums_from = down.shorts + (from - low) * 4;
+            int32_t *int_sums_from = down.ints + (from - low) * 4;
             const intptr_t first_row = row_starts[oy], end_row = row_starts[oy + 1];
             intptr_t r = first_row;
             if (short_sums) {
                 // Two rows a pass over the sums, then the odd one.
                 for (; r + 1 < end_row; r += 2) {
-                    add_rows_16(down.shorts, source + (row_indices[r] * source_width + low) * 4,
-                                source + (row_indices[r + 1] * source_width + low) * 4, span * 4,
+                    add_rows_16(short_sums_from, source + (row_indices[r] * source_width + from) * 4,
+                                source + (row_indices[r + 1] * source_width + from) * 4, columns * 4,
                                 (uint16_t)row_weights[r], (uint16_t)row_weights[r + 1], r == first_row);
                 }
             }
             for (; r < end_row; r++) {
-                const uint8_t *row = source + (row_indices[r] * source_width + low) * 4;
+                const uint8_t *row = source + (row_indices[r] * source_width + from) * 4;
                 if (short_sums) {
-                    add_row_16(down.shorts, row, span * 4, (uint16_t)row_weights[r], r == first_row);
+                    add_row_16(short_sums_from, row, columns * 4, (uint16_t)row_weights[r], r == first_row);
                 } else if (premultiplied) {
-                    add_row_32(down.ints, row, span, (int32_t)row_weights[r], 0, r == first_row);
+                    add_row_32(int_sums_from, row, columns, (int32_t)row_weights[r], 0, r == first_row);
                 } else {
-                    add_row_32(down.ints, row, span, (int32_t)row_weights[r], 1, r == first_row);
+                    add_row_32(int_sums_from, row, columns, (int32_t)row_weights[r], 1, r == first_row);
                 }
             }
             uint8_t *output = target + oy * bytes_per_row + cx * 4;
-            intptr_t i = 0;
+            intptr_t i = begin;
 #if defined(__x86_64__)
             if (fixed_pairs && premultiplied && end_row > first_row) {
                 // Two output pixels a step: their taps summed as below,
                 // their means divided together.
-                for (; i + 2 <= count; i += 2) {
-                    store_area_means_2(paired_sums(down.shorts + tap_at[i], tap_weights[i], fixed_pairs),
-                                       paired_sums(down.shorts + tap_at[i + 1], tap_weights[i + 1], fixed_pairs),
+#if WITH_AVX2_COPY
+                if (wide) i = paired_means_avx2(down.shorts, &paired_taps, fixed_pairs, i, end, &by_area, output);
+#endif
+                for (; i + 2 <= end; i += 2) {
+                    store_area_means_2(paired_sums(down.shorts, &paired_taps, i, fixed_pairs),
+                                       paired_sums(down.shorts, &paired_taps, i + 1, fixed_pairs),
                                        &by_area, output + i * 4);
                 }
             }
 #endif
-            for (; i < count; i++) {
+            for (; i < end; i++) {
                 lanes h = {0, 0, 0, 0};
                 // An output row that reads no source row has sums of 0.
 #if defined(__x86_64__)
                 if (fixed_pairs && end_row > first_row) {
-                    h = paired_sums(down.shorts + tap_at[i], tap_weights[i], fixed_pairs);
+                    h = paired_sums(down.shorts, &paired_taps, i, fixed_pairs);
                 } else if (paired && end_row > first_row) {
                     // Two taps at once: the sums of two neighbouring columns
                     // interleaved by channel, each pair multiplied by its
@@ -427,18 +511,18 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
 
 #if WITH_AVX2_COPY
 __attribute__((target("avx2"))) static int box_filter_32_avx2(BOX_FILTER_32_PARAMETERS) {
-    return box_filter_32_body(BOX_FILTER_32_ARGUMENTS);
+    return box_filter_32_body(BOX_FILTER_32_ARGUMENTS, 1);
 }
 
 static int box_filter_32_baseline(BOX_FILTER_32_PARAMETERS) {
-    return box_filter_32_body(BOX_FILTER_32_ARGUMENTS);
+    return box_filter_32_body(BOX_FILTER_32_ARGUMENTS, 0);
 }
 
 static int box_filter_32(BOX_FILTER_32_PARAMETERS) {
     return has_avx2() ? box_filter_32_avx2(BOX_FILTER_32_ARGUMENTS) : box_filter_32_baseline(BOX_FILTER_32_ARGUMENTS);
 }
 #else
-static int box_filter_32(BOX_FILTER_32_PARAMETERS) { return box_filter_32_body(BOX_FILTER_32_ARGUMENTS); }
+static int box_filter_32(BOX_FILTER_32_PARAMETERS) { return box_filter_32_body(BOX_FILTER_32_ARGUMENTS, 0); }
 #endif
 
 /// Whether output columns `x0 ..< x0 + width` can sum their 16-bit sums
@@ -475,7 +559,7 @@ void pixel_box_filter(
     const intptr_t *column_starts, const intptr_t *column_indices, const int64_t *column_weights,
     const intptr_t *row_starts, const intptr_t *row_indices, const int64_t *row_weights,
     int64_t area, int premultiplied,
-    intptr_t x0, intptr_t y0, intptr_t width, intptr_t height,
+    intptr_t x0, intptr_t y0, intptr_t width, intptr_t height, const intptr_t *row_columns,
     uint8_t *target, intptr_t bytes_per_row) {
     // A channel's sum is at most 255 × 255 × area (straight colour: value
     // times alpha times weight; the halves that round it are added in
@@ -494,7 +578,7 @@ void pixel_box_filter(
         const int paired = short_sums && pairs_taps(column_starts, column_indices, column_weights, x0, width, row_total);
         const int done = box_filter_32(
             source, source_width, column_starts, column_indices, column_weights, row_starts, row_indices, row_weights,
-            area, premultiplied != 0, short_sums, paired, x0, y0, width, height, target, bytes_per_row);
+            area, premultiplied != 0, short_sums, paired, x0, y0, width, height, row_columns, target, bytes_per_row);
         if (done) return;
     }
     // The output row's sums, and the latest source row's horizontal sums:
@@ -525,7 +609,13 @@ void pixel_box_filter(
                 }
             }
             uint8_t *output = target + oy * bytes_per_row + cx * 4;
-            for (intptr_t i = 0; i < count; i++) {
+            intptr_t begin = 0, end = count;
+            if (row_columns) {
+                const intptr_t b = row_columns[2 * (oy - y0)] - cx, e = row_columns[2 * (oy - y0) + 1] - cx;
+                begin = b > 0 ? b : 0;
+                end = e < count ? e : count;
+            }
+            for (intptr_t i = begin; i < end; i++) {
                 uint8_t *o = output + i * 4;
                 const int64_t divisor = premultiplied ? area : sums[i][3];
                 if (divisor > 0) {

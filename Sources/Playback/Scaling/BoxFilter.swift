@@ -32,6 +32,14 @@ public struct BoxFilter: Sendable, Hashable {
         var indices: [Int] = []
         var weights: [Int64] = []
         var total: Int64 = 1
+        /// For each source index `s` from 0 to the source's length: the
+        /// first output whose last index is `s` or more, and the first
+        /// whose first index is: the outputs reading `a ..< b` are
+        /// `firstReaching[a] ..< firstStarting[b]` (each output's first and
+        /// last index grow with the output), found with no search for each
+        /// row a change is scaled in.
+        var firstReaching: [Int] = []
+        var firstStarting: [Int] = []
 
         /// No weights: `count` outputs that read nothing.
         init(empty count: Int) { starts = Array(repeating: 0, count: count + 1) }
@@ -39,12 +47,24 @@ public struct BoxFilter: Sendable, Hashable {
         /// The weights and their total divided by their greatest common
         /// divisor: the same means from smaller sums (640 → 200 columns
         /// weigh at most 5 of 16, not 200 of 640), which the kernel adds in
-        /// 32-bit lanes when the area allows.
-        init(starts: [Int], indices: [Int], weights: [Int64], total: Int64) {
+        /// 32-bit lanes when the area allows. Every output reads at least
+        /// one of the `source` indices.
+        init(source: Int, starts: [Int], indices: [Int], weights: [Int64], total: Int64) {
             var divisor = total
             for weight in weights where divisor > 1 { divisor = Self.greatestCommonDivisor(divisor, weight) }
             let reduced = divisor > 1 ? weights.map { $0 / divisor } : weights
             (self.starts, self.indices, self.weights, self.total) = (starts, indices, reduced, total / max(1, divisor))
+            let count = starts.count - 1
+            guard !indices.isEmpty else { return }
+            var (reaching, starting) = (0, 0)
+            firstReaching.reserveCapacity(source + 1)
+            firstStarting.reserveCapacity(source + 1)
+            for s in 0...max(0, source) {
+                while reaching < count, indices[starts[reaching + 1] - 1] < s { reaching += 1 }
+                while starting < count, indices[starts[starting]] < s { starting += 1 }
+                firstReaching.append(reaching)
+                firstStarting.append(starting)
+            }
         }
 
         private static func greatestCommonDivisor(_ a: Int64, _ b: Int64) -> Int64 {
@@ -193,13 +213,59 @@ public struct BoxFilter: Sendable, Hashable {
               premultiplied: premultiplied)
     }
 
+    /// Scales, of the output pixels of `region` (clipped to the output
+    /// size), only those that read a change, like
+    /// ``apply(_:region:into:bytesPerRow:premultiplied:)``: source row `y`
+    /// changed in columns `changedColumns[2y] ... changedColumns[2y + 1]`
+    /// (none when the first is past the last), and each output row writes
+    /// the columns that read its source rows' changed columns, from the
+    /// first to the last. A frame whose change is a few shapes scattered
+    /// over its rectangle so costs their rows' stretches, not their box.
+    /// `rowColumns` is room for two numbers an output row of `region`,
+    /// which it is left holding: each row's columns written, from and up
+    /// to. With too few numbers in either, the whole region is written.
+    /// - Throws: `PixelBufferError` when `buffer` cannot hold the output
+    ///   size with that row stride; nothing is written then.
+    package func apply(
+        _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, changedColumns: UnsafeBufferPointer<Int>,
+        rowColumns: UnsafeMutableBufferPointer<Int>, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int,
+        premultiplied: Bool
+    ) throws(PixelBufferError) {
+        try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
+        guard let sourceByteCount, source.count == sourceByteCount else { return }
+        let region = region.clipped(toWidth: width, height: height)
+        guard !region.isEmpty, changedColumns.count >= sourceHeight * 2, rowColumns.count >= region.height * 2,
+              !rows.indices.isEmpty, !columns.indices.isEmpty
+        else {
+            scale(source, region: region, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+            return
+        }
+        for j in 0..<region.height {
+            let o = region.y + j
+            var first = Int.max, last = -1
+            for k in rows.starts[o]..<rows.starts[o + 1] {
+                let y = rows.indices[k]
+                first = min(first, changedColumns[2 * y])
+                last = max(last, changedColumns[2 * y + 1])
+            }
+            (first, last) = (max(first, 0), min(last, sourceWidth - 1))
+            let written = first <= last ? columns.outputs(reading: first..<last + 1) : 0..<0
+            rowColumns[2 * j] = max(written.lowerBound, region.x)
+            rowColumns[2 * j + 1] = min(written.upperBound, region.x + region.width)
+        }
+        scale(source, region: region, rowColumns: UnsafePointer(rowColumns.baseAddress), into: buffer,
+              bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+    }
+
     /// The output pixels of `region` (inside the output) scaled from
     /// `source` (``sourceByteCount`` bytes) into `buffer` (checked to hold
     /// them), by the C kernel: this loop is most of what a display-size
-    /// player costs once its frames' indices are stored.
+    /// player costs once its frames' indices are stored. With
+    /// `rowColumns`, each output row of `region` writes only its columns
+    /// there (two numbers a row, from and up to).
     private func scale(
-        _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
-        bytesPerRow: Int, premultiplied: Bool
+        _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, rowColumns: UnsafePointer<Int>? = nil,
+        into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int, premultiplied: Bool
     ) {
         guard !region.isEmpty, let pixels = source.baseAddress,
             let target = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -217,7 +283,7 @@ public struct BoxFilter: Sendable, Hashable {
                 columnStarts.baseAddress, columnIndices.baseAddress, columnWeights.baseAddress,
                 rowStarts.baseAddress, rowIndices.baseAddress, rowWeights.baseAddress,
                 area, premultiplied ? 1 : 0,
-                region.x, region.y, region.width, region.height,
+                region.x, region.y, region.width, region.height, rowColumns,
                 target, bytesPerRow)
         }
         }
@@ -302,7 +368,7 @@ public struct BoxFilter: Sendable, Hashable {
         case .nearest: 1
         case .smooth: bilinearTotal
         }
-        return Axis(starts: starts, indices: indices, weights: weights, total: total)
+        return Axis(source: source, starts: starts, indices: indices, weights: weights, total: total)
     }
 }
 
@@ -315,19 +381,8 @@ extension BoxFilter.Axis {
         guard !range.isEmpty else { return 0..<0 }
         // The first output whose last index reaches the range, and the
         // first whose first index is past it.
-        let low = Self.first(in: 0..<count) { indices[starts[$0 + 1] - 1] >= range.lowerBound }
-        let high = Self.first(in: low..<count) { indices[starts[$0]] >= range.upperBound }
-        return low..<high
-    }
-
-    /// The first `o` in `range` where `isPast` holds (`range.upperBound`
-    /// when none), for an `isPast` false then true along the range.
-    private static func first(in range: Range<Int>, where isPast: (Int) -> Bool) -> Int {
-        var (low, high) = (range.lowerBound, range.upperBound)
-        while low < high {
-            let middle = low + (high - low) / 2
-            if isPast(middle) { high = middle } else { low = middle + 1 }
-        }
-        return low
+        let end = firstReaching.count - 1
+        let low = firstReaching[min(max(range.lowerBound, 0), end)]
+        return low..<max(low, firstStarting[min(max(range.upperBound, 0), end)])
     }
 }

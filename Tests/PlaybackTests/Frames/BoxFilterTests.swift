@@ -199,4 +199,60 @@ struct BoxFilterTests {
             #expect(difference == nil, "\(sw)×\(sh) → \(w)×\(h), region \(region)")
         }
     }
+
+    @Test("Scaling a change row by row writes each output row's pixels that read its source rows' changed columns, as the reference, and nothing else", arguments: [false, true])
+    func changedRows(premultiplied: Bool) throws {
+        let sentinel: UInt8 = 0x5A
+        for (index, (sw, sh, w, h)) in Self.sizes.enumerated() {
+            let picture = Picture(width: sw, height: sh, seed: UInt64(300 + index))
+            let filter = BoxFilter(sourceWidth: sw, sourceHeight: sh, width: w, height: h)
+            // Each source row's changed columns, first and last: none for
+            // a third of the rows (the first past the last, as callers
+            // mark them), else a stretch, a pixel or columns past the edges.
+            var random = UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15
+            func next(_ bound: Int) -> Int {
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int(truncatingIfNeeded: (random >> 33) % UInt64(max(1, bound)))
+            }
+            var spans = [Int](repeating: 0, count: 2 * sh)
+            for y in 0..<sh {
+                let a = next(sw + 2) - 1, b = next(sw + 2) - 1
+                (spans[2 * y], spans[2 * y + 1]) = next(3) == 0 ? (Int.max, -1) : (min(a, b), max(a, b))
+            }
+            let region = PixelRect(x: w / 5, y: h / 6, width: max(1, w - w / 4), height: max(1, h - h / 5))
+            let bytesPerRow = w * 4 + 8
+            var buffer = [UInt8](repeating: sentinel, count: bytesPerRow * h)
+            var rowColumns = [Int](repeating: -7, count: 2 * region.height)
+            try picture.pixels.withUnsafeBufferPointer { source in
+                try spans.withUnsafeBufferPointer { spans in
+                    try rowColumns.withUnsafeMutableBufferPointer { rowColumns in
+                        try buffer.withUnsafeMutableBytes {
+                            try filter.apply(source, region: region, changedColumns: spans, rowColumns: rowColumns,
+                                             into: $0, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+                        }
+                    }
+                }
+            }
+            var expected = [UInt8](repeating: sentinel, count: bytesPerRow * h)
+            for oy in region.y..<region.y + region.height {
+                // The changed columns of the source rows under this output
+                // row, from the first to the last, within the picture.
+                let rows = (0..<sh).filter { Self.coverage(oy, $0, source: sh, output: h) > 0 }
+                let first = max(0, rows.map { spans[2 * $0] }.min() ?? .max)
+                let last = min(sw - 1, rows.map { spans[2 * $0 + 1] }.max() ?? -1)
+                var written: [Int] = []
+                for ox in region.x..<region.x + region.width where first <= last
+                    && (first...last).contains(where: { Self.coverage(ox, $0, source: sw, output: w) > 0 }) {
+                    written.append(ox)
+                    let pixel = Self.reference(picture, width: w, height: h, ox: ox, oy: oy, premultiplied: premultiplied)
+                    expected.replaceSubrange(oy * bytesPerRow + ox * 4..<oy * bytesPerRow + ox * 4 + 4, with: pixel)
+                }
+                let j = oy - region.y, columns = rowColumns[2 * j]..<max(rowColumns[2 * j], rowColumns[2 * j + 1])
+                #expect(written.isEmpty ? columns.isEmpty : columns == written.first!..<written.last! + 1,
+                        "\(sw)×\(sh) → \(w)×\(h), output row \(oy): columns \(columns)")
+            }
+            let difference = Self.difference(buffer, expected)
+            #expect(difference == nil, "\(sw)×\(sh) → \(w)×\(h), region \(region): \(difference ?? "")")
+        }
+    }
 }
