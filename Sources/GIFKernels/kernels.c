@@ -391,20 +391,27 @@ __attribute__((target("avx2"))) static long gif_fill_tracking_avx2(uint32_t *out
 #endif
 
 /// Grows `box` (left, top, right, bottom) by pixels `first ... last` of
-/// row `y`, from column `x`; nothing when `first` is negative.
-static inline void gif_box_add(long *box, long x, long y, long first, long last) {
+/// row `y`, from column `x`, and row `y`'s span in `spans` (when not null:
+/// its first and last column, `spans[2y]` and `spans[2y + 1]`, counted from
+/// `spans_left`); nothing when `first` is negative.
+static inline void gif_box_add(long *box, long *spans, long spans_left, long x, long y, long first, long last) {
     if (first < 0) return;
     if (x + first < box[0]) box[0] = x + first;
     if (y < box[1]) box[1] = y;
     if (x + last > box[2]) box[2] = x + last;
     if (y > box[3]) box[3] = y;
+    if (spans) {
+        if (spans_left + x + first < spans[2 * y]) spans[2 * y] = spans_left + x + first;
+        if (spans_left + x + last > spans[2 * y + 1]) spans[2 * y + 1] = spans_left + x + last;
+    }
 }
 
 /// `gif_draw_runs`, with the literal stretches drawn by the AVX2 kernel when
 /// `gather` (a constant in each caller).
 static inline __attribute__((always_inline)) long gif_draw_runs_body(
     const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out, long outStride,
-    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, long *box, const int gather) {
+    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, long *box, long *spans, long spans_left,
+    const int gather) {
     long x = 0, y = 0, p = 0;
     while (p < length && y < rows) {
         const uint8_t token = runs[p++];
@@ -451,7 +458,7 @@ static inline __attribute__((always_inline)) long gif_draw_runs_body(
                     gif_fill(o, visible, words[value]);
                     if (c) gif_fill(c, visible, words[value]);
                 }
-                if (box) gif_box_add(box, x, y, first, last);
+                if (box) gif_box_add(box, spans, spans_left, x, y, first, last);
             }
             if (literals) literals += k;
             n -= k;
@@ -468,25 +475,26 @@ static inline __attribute__((always_inline)) long gif_draw_runs_body(
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static long gif_draw_runs_avx2(
     const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out, long outStride,
-    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, long *box) {
+    uint32_t *copy, long copyStride, const uint32_t *words, int transparent, long *box, long *spans,
+    long spans_left) {
     return gif_draw_runs_body(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
-                              transparent, box, 1);
+                              transparent, box, spans, spans_left, 1);
 }
 #endif
 
 long gif_draw_runs(const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out,
                    long outStride, uint32_t *copy, long copyStride, const uint32_t *words, int transparent,
-                   long *box, int avx2) {
+                   long *box, long *spans, long spans_left, int avx2) {
     if (width <= 0 || columns <= 0 || rows <= 0) return 0;
     if (columns > width) columns = width;
 #if defined(__x86_64__)
     if (avx2) {
         return gif_draw_runs_avx2(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
-                                  transparent, box);
+                                  transparent, box, spans, spans_left);
     }
 #else
     (void)avx2;
 #endif
     return gif_draw_runs_body(runs, length, width, columns, rows, out, outStride, copy, copyStride, words,
-                              transparent, box, 0);
+                              transparent, box, spans, spans_left, 0);
 }

@@ -6,7 +6,9 @@ import Synchronization
 /// A ``GIFFrameSource``'s drawing side: one player's frames composited from
 /// the palette indices the source stores, on the thread that draws, into
 /// the host's buffer, with only the changed rectangle written (and, at a
-/// display size, only that rectangle scaled).
+/// display size, only that rectangle scaled: stepping on from the frame
+/// shown, only each canvas row's changed stretch in it, as the seeker's
+/// compositor notes them).
 ///
 /// The drawer keeps a seeker of its own (a working canvas at full size and
 /// the canvas after frame 0, so that a loop starting again copies it back)
@@ -69,6 +71,19 @@ final class GIFFrameDrawer: FrameDrawer {
         }
         private(set) var recordedStorage: FrameDeltaStore.Storage?
         var recordedGeneration = -1
+        /// At a display size: for each full-size canvas row, the first
+        /// and last column the frames of a draw changed (two numbers a
+        /// row), and for each drawn row, the columns scaled (two numbers a
+        /// row), so that a draw stepping on scales each row's changed
+        /// stretch, not the box of the change. Allocated with the drawer.
+        let changeSpans: UnsafeMutableBufferPointer<Int>?
+        let rowColumns: UnsafeMutableBufferPointer<Int>?
+
+        /// The drawer's working bytes: the seeker's and the spans'.
+        var byteCount: Int {
+            let spans = (changeSpans?.count ?? 0) + (rowColumns?.count ?? 0)
+            return seeker.workingAndCheckpointBytes + spans * MemoryLayout<Int>.stride
+        }
     }
 
     /// A drawer of `source`'s frames from `indices`, with `checkpointBudget`
@@ -87,7 +102,11 @@ final class GIFFrameDrawer: FrameDrawer {
         let seeker = FrameSeeker(
             image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
             sharing: indices, pixelFormat: source.pixelFormat)
-        self.state = LockedState(State(seeker: seeker))
+        let scaledRows = filter.map { filter in
+            (UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * source.image.info.canvasSize.height),
+             UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * filter.height))
+        }
+        self.state = LockedState(State(seeker: seeker, changeSpans: scaledRows?.0, rowColumns: scaledRows?.1))
         source.onRecordedChangesDropped(for: id) { [weak self] in self?.releaseRecordedChanges() }
     }
 
@@ -121,10 +140,15 @@ final class GIFFrameDrawer: FrameDrawer {
     }
 
     deinit {
-        source.drawerEnded(id, bytes: state.withLock { $0.reportedBytes })
+        let bytes = state.withLock { state in
+            state.changeSpans?.deallocate()
+            state.rowColumns?.deallocate()
+            return state.reportedBytes
+        }
+        source.drawerEnded(id, bytes: bytes)
     }
 
-    var byteCount: Int { state.withLock { $0.seeker.workingAndCheckpointBytes } }
+    var byteCount: Int { state.withLock { $0.byteCount } }
 
     func invalidate() {
         state.withLock { $0.drawn = nil }
@@ -146,7 +170,7 @@ final class GIFFrameDrawer: FrameDrawer {
         let result = state.withLock { state -> FrameDraw in
             let outcome = draw(
                 index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late, deltasGrew: &deltasGrew)
-            let bytes = state.seeker.workingAndCheckpointBytes
+            let bytes = state.byteCount
             if bytes != state.reportedBytes {
                 source.drawerBytesChanged(by: bytes - state.reportedBytes)
                 state.reportedBytes = bytes
@@ -224,7 +248,22 @@ final class GIFFrameDrawer: FrameDrawer {
                 && (sinceFirstFrame != nil || stepping && state.seeker.indexCache.holdsWhole(shown! + 1...index))
             let mirror = mirrors ? buffer.baseAddress : nil
             var mirrored = mirror != nil
+            // Stepping on at a display size, each row's changes are noted
+            // and scaled, unless a step cannot note them.
+            let spans = stepping ? state.changeSpans : nil
+            var noted = spans != nil
+            if let spans {
+                for y in 0..<spans.count / 2 {
+                    spans[2 * y] = .max
+                    spans[2 * y + 1] = -1
+                }
+            }
             func step(to frame: Int) throws(GIFError) -> FrameCopy {
+                if let spans = spans?.baseAddress {
+                    let (copy, whole) = try state.seeker.composite(at: frame, notingChangesIn: spans)
+                    noted = noted && whole
+                    return copy
+                }
                 guard let mirror else { return try state.seeker.composite(at: frame) }
                 let (copy, whole) = try state.seeker.composite(at: frame, mirroringInto: mirror, bytesPerRow: bytesPerRow)
                 mirrored = mirrored && whole
@@ -252,7 +291,10 @@ final class GIFFrameDrawer: FrameDrawer {
                 deltasGrew = record(restart, state: &state) || deltasGrew
             }
             if !mirrored {
-                state.seeker.withCanvas { canvas in write(canvas, region: changed, into: buffer, bytesPerRow: bytesPerRow) }
+                let byRow = noted ? spans.flatMap { spans in state.rowColumns.map { (spans, $0) } } : nil
+                state.seeker.withCanvas { canvas in
+                    write(canvas, region: changed, byRow: byRow, into: buffer, bytesPerRow: bytesPerRow)
+                }
             }
             state.drawn = index
             return .drawn(frame: index, changed: changed, isComplete: frame.isComplete)
@@ -309,16 +351,25 @@ final class GIFFrameDrawer: FrameDrawer {
     }
 
     /// Writes `region` (in drawn pixels) of the full-size `canvas` into the
-    /// buffer, scaled when the drawer shows a display size.
+    /// buffer, scaled when the drawer shows a display size: with `byRow`,
+    /// only the drawn pixels that read a canvas row's noted changes (the
+    /// spans, and room for the columns scaled; see
+    /// ``BoxFilter/apply(_:region:changedColumns:rowColumns:into:bytesPerRow:premultiplied:)``).
     private func write(
-        _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect, into buffer: UnsafeMutableRawBufferPointer,
-        bytesPerRow: Int
+        _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect,
+        byRow: (spans: UnsafeMutableBufferPointer<Int>, columns: UnsafeMutableBufferPointer<Int>)? = nil,
+        into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) {
         guard !region.isEmpty else { return }
         if let filter {
-            try? filter.apply(
-                canvas, region: region,
-                into: buffer, bytesPerRow: bytesPerRow, premultiplied: pixelFormat == .premultipliedBGRA8)
+            let premultiplied = pixelFormat == .premultipliedBGRA8
+            if let byRow {
+                try? filter.apply(
+                    canvas, region: region, changedColumns: UnsafeBufferPointer(byRow.spans),
+                    rowColumns: byRow.columns, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+            } else {
+                try? filter.apply(canvas, region: region, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+            }
             return
         }
         guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }

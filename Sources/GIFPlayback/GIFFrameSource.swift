@@ -145,12 +145,18 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// the small frames are cheaper to keep (and cost nothing to show
     /// again).
     private static func indexTier(of image: GIFImage, budget: Int, filter: BoxFilter?) -> (FrameIndexCache, Int) {
-        let indexNeed = image.info.framePixelCount
+        // At a display size, indices kept as they are keep each row's
+        // drawn pixels too, so that a draw scales each changed row's.
+        let scaled = filter != nil
+        let rowsNeed = scaled ? image.info.frames.reduce(0) { $0 + $1.rect.height } * FrameIndexCache.drawnRowBytes : 0
+        let indexNeed = image.info.framePixelCount + rowsNeed
         let frameBytes = filter?.outputByteCount ?? image.info.canvasSize.area * 4
         let framesBytes = frameBytes * image.info.frameCount
-        if indexNeed < framesBytes { return (FrameIndexCache(budget: min(budget, indexNeed)), 0) }
-        guard filter != nil, budget > 0, let first = image.info.frames.first else { return (FrameIndexCache(budget: 0), 0) }
-        let tier = FrameIndexCache(budget: min(budget, framesBytes), largestEntry: frameBytes - 1)
+        if indexNeed < framesBytes {
+            return (FrameIndexCache(budget: min(budget, indexNeed), keepsDrawnRows: scaled), 0)
+        }
+        guard scaled, budget > 0, let first = image.info.frames.first else { return (FrameIndexCache(budget: 0), 0) }
+        let tier = FrameIndexCache(budget: min(budget, framesBytes), largestEntry: frameBytes - 1, keepsDrawnRows: true)
         let decoder = FrameIndexDecoder()
         let runs = decoder.measureRuns(tier, frame: 0, of: image)
         let encoded = image.info.frames.reduce(0) { $0 + max(0, $1.dataEnd - $1.dataOffset) }

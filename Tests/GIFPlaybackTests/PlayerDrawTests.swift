@@ -264,6 +264,31 @@ import Testing
         #expect(checked > 0, "no animation checked")
     }
 
+    /// At a display size a player stepping on scales only each canvas
+    /// row's changed stretch, and still draws the box-filtered frames,
+    /// leaving every pixel outside the changed rectangle as it was: over
+    /// frames kept as their indices with each row's drawn pixels
+    /// (count-down: transparent-optimised frames), frames kept as runs
+    /// whose changed pixels the runs drawer notes (chi), and frames whose
+    /// disposal restores the background or the previous canvas under a
+    /// transparent frame (animated-10color, dispose_bgnd_transparency).
+    @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
+    func displaySizeStepsScaleEachChangedRow(format: PixelFormat) async throws {
+        // Output pixels a few source pixels wide: a stretch one pixel short
+        // misses output columns.
+        let size = DisplaySize(maxWidth: 120, maxHeight: 120)
+        for file in [
+            "blink/count-down-color-test.gif", "pillow/chi.gif", "blink/animated-10color.gif",
+            "pillow/dispose_bgnd_transparency.gif",
+        ] {
+            let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
+            let expected = Self.expectedFrames(image, format: format, scaledTo: size)
+            let full = GIFFrameSource(image: image, executor: Self.executor, pixelFormat: format)
+            let source = try #require(full.displaying(at: size) as? GIFFrameSource)
+            try await Self.checkLoop(source, expected: expected, loops: 2, label: "\(file) at \(size), \(format)")
+        }
+    }
+
     /// A large GIF in a small cell whose indices as they are take more
     /// bytes than its small frames, but whose frames are mostly one index
     /// (sample_big.gif: 259 whole 1000 × 175 frames, 175,000 indices each

@@ -40,17 +40,22 @@ package final class FrameIndexCache: Sendable {
         let isRuns: Bool
         let outcome: FrameDecoder.Outcome
         /// The box of the pixels the frame draws that are not transparent
-        /// (``DrawnBox/of(_:indices:outcome:)``), found once when stored so
-        /// that a draw from the entry scans nothing for its changed
-        /// rectangle; `nil` where the compositor keeps the frame's whole
-        /// rectangle.
+        /// (``DrawnBox/of(_:indices:outcome:rows:)``), found once when
+        /// stored so that a draw from the entry scans nothing for its
+        /// changed rectangle, with each row's drawn pixels for indices kept
+        /// as they are (a draw from runs finds those as it writes); `nil`
+        /// where the compositor keeps the frame's whole rectangle.
         let drawn: DrawnBox?
+        /// The bytes the entry holds: its indices and its rows' drawn
+        /// pixels.
+        let byteCount: Int
 
         init(indices: [UInt8], isRuns: Bool = false, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil) {
             self.indices = indices
             self.isRuns = isRuns
             self.outcome = outcome
             self.drawn = drawn
+            byteCount = indices.count + (drawn?.rows?.count ?? 0) * FrameIndexCache.drawnRowBytes
         }
     }
 
@@ -99,8 +104,10 @@ package final class FrameIndexCache: Sendable {
     /// The most bytes of indices held.
     package let budget: Int
     /// The most bytes one frame's entry may take to be stored within the
-    /// budget: a larger one is only ever passed on (see ``init(budget:largestEntry:)``).
+    /// budget: a larger one is only ever passed on (see ``init(budget:largestEntry:keepsDrawnRows:)``).
     let largestEntry: Int
+    /// Whether a frame kept as its indices keeps each row's drawn pixels.
+    let keepsDrawnRows: Bool
     private let table: LockedState<Table>
     /// Whether frames past the budget are kept as passing: set once a
     /// drawing seeker reads from this cache.
@@ -122,12 +129,20 @@ package final class FrameIndexCache: Sendable {
     /// entries of at most `largestEntry` bytes: a display-size source keeps
     /// a frame's indices only where they take fewer bytes than the small
     /// frame they stand for, so a frame whose indices do not shrink to
-    /// runs is decoded again rather than kept larger than its frame.
-    package init(budget: Int, largestEntry: Int = .max) {
+    /// runs is decoded again rather than kept larger than its frame. With
+    /// `keepsDrawnRows`, a frame kept as its indices keeps each row's drawn
+    /// pixels too (``DrawnBox/rows``, four bytes a row, counted), for
+    /// drawers that scale each changed row.
+    package init(budget: Int, largestEntry: Int = .max, keepsDrawnRows: Bool = false) {
         self.budget = max(0, budget)
         self.largestEntry = max(0, largestEntry)
+        self.keepsDrawnRows = keepsDrawnRows
         table = LockedState(Table(limit: self.budget))
     }
+
+    /// The bytes each row of a frame kept as its indices adds, with
+    /// `keepsDrawnRows`.
+    package static let drawnRowBytes = MemoryLayout<UInt32>.size
 
     /// Bytes of indices held now within the budget.
     package var byteCount: Int { table.withLock { $0.byteCount } }
@@ -202,7 +217,9 @@ package final class FrameIndexCache: Sendable {
     /// the passing frames; does
     /// nothing otherwise, or when already held. The copy is made with the
     /// lock released. `drawn` is the frame's drawn box when a compositor
-    /// found it drawing these indices; otherwise it is found here.
+    /// found it drawing these indices; otherwise it is found here (and,
+    /// with ``keepsDrawnRows``, each row's part of it for indices kept as
+    /// they are).
     func offer(
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil
     ) {
@@ -221,20 +238,22 @@ package final class FrameIndexCache: Sendable {
         }
         guard let fits else { return }
         let whole = UnsafeBufferPointer(rebasing: indices[..<(outcome.decodedAnything ? area : 0)])
-        let drawn = drawn ?? DrawnBox.of(frame, indices: whole, outcome: outcome)
         let entry = if runnable, let runs = IndexRuns.encode(whole) {
-            Entry(indices: runs, isRuns: true, outcome: outcome, drawn: drawn)
+            Entry(indices: runs, isRuns: true, outcome: outcome,
+                  drawn: drawn ?? DrawnBox.of(frame, indices: whole, outcome: outcome))
         } else {
-            Entry(indices: Array(whole), outcome: outcome, drawn: drawn)
+            Entry(indices: Array(whole), outcome: outcome, drawn: keepsDrawnRows
+                ? DrawnBox.of(frame, indices: whole, outcome: outcome, rows: true)
+                : drawn ?? DrawnBox.of(frame, indices: whole, outcome: outcome))
         }
         table.withLock { table in
-            if fits, table.byteCount + entry.indices.count <= table.limit, entry.indices.count <= largestEntry {
+            if fits, table.byteCount + entry.byteCount <= table.limit, entry.byteCount <= largestEntry {
                 if frame.index >= table.entries.count {
                     table.entries.append(contentsOf: repeatElement(nil, count: frame.index + 1 - table.entries.count))
                 }
                 guard table.entries[frame.index] == nil else { return }
                 table.entries[frame.index] = entry
-                table.byteCount += entry.indices.count
+                table.byteCount += entry.byteCount
                 table.frameCount += 1
                 storedFrames.store(table.frameCount, ordering: .releasing)
                 if frame.index == table.wholePrefix {
@@ -243,10 +262,10 @@ package final class FrameIndexCache: Sendable {
                 }
             } else if passing {
                 if table.passing.count == Self.passingLimit {
-                    table.passingBytes -= table.passing.removeFirst().entry.indices.count
+                    table.passingBytes -= table.passing.removeFirst().entry.byteCount
                 }
                 table.passing.append((frame.index, entry))
-                table.passingBytes += entry.indices.count
+                table.passingBytes += entry.byteCount
             }
         }
     }
@@ -259,7 +278,7 @@ package final class FrameIndexCache: Sendable {
     private func remove(_ index: Int, from table: inout Table) {
         guard index < table.entries.count, let entry = table.entries[index] else { return }
         table.entries[index] = nil
-        table.byteCount -= entry.indices.count
+        table.byteCount -= entry.byteCount
         table.frameCount -= 1
         storedFrames.store(table.frameCount, ordering: .releasing)
         if index < table.wholePrefix {
@@ -289,7 +308,7 @@ package final class FrameIndexCache: Sendable {
             }
             while let last = table.entries.last, last == nil { table.entries.removeLast() }
             while table.byteCount + table.passingBytes > target, !table.passing.isEmpty {
-                table.passingBytes -= table.passing.removeFirst().entry.indices.count
+                table.passingBytes -= table.passing.removeFirst().entry.byteCount
             }
         }
     }

@@ -144,6 +144,18 @@ public struct FrameIterator {
     /// written to it.
     var mirrorIsWhole: Bool { hasCompositor && compositor.mirrorIsWhole }
 
+    /// Notes each change the next frames make to the canvas in `changes`
+    /// (see ``Compositor/setRowChanges(_:)``); `nil` stops. Only a canvas
+    /// that exists (after frame 0) has its changes noted.
+    mutating func setRowChanges(_ changes: Compositor.RowChanges?) {
+        if hasCompositor { compositor.setRowChanges(changes) }
+    }
+
+    /// Whether changes are noted and every change to the canvas since they
+    /// were set was: the compositor that noted them still draws (a
+    /// checkpoint taken in its place notes nothing).
+    var notesRowChanges: Bool { hasCompositor && compositor.rowChanges != nil }
+
     /// Composites frames up to, not including, `index`, without copying
     /// their canvases out.
     mutating func skip(to index: Int) throws(GIFError) {

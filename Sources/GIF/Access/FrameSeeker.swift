@@ -272,6 +272,24 @@ public struct FrameSeeker {
         return (copy, live.mirrorIsWhole)
     }
 
+    /// Composites the frame at `index` like ``composite(at:)``, noting row
+    /// by row each change it makes to the working canvas in `spans`: for
+    /// canvas row `y`, the first and last column changed, `spans[2y]` and
+    /// `spans[2y + 1]`, which the caller sets (the first past the last for
+    /// none) and each change widens. Returns whether every change was
+    /// noted: not when the seeker started a canvas anew on the way to
+    /// `index` (use the changed rectangle then).
+    ///
+    /// - Throws: As ``frame(at:)``.
+    package mutating func composite(
+        at index: Int, notingChangesIn spans: UnsafeMutablePointer<Int>
+    ) throws(GIFError) -> (copy: FrameCopy, noted: Bool) {
+        live.setRowChanges(Compositor.RowChanges(spans: spans))
+        defer { live.setRowChanges(nil) }
+        let copy = try composite(at: index)
+        return (copy, live.notesRowChanges)
+    }
+
     /// Calls `body` with the working canvas, which holds the frame
     /// composited last (``position`` − 1), in ``pixelFormat``.
     /// Not generic: called from another module, a generic one would run

@@ -92,6 +92,12 @@ struct Compositor {
     /// Whether the canvas changed in a way not written to ``mirror`` since
     /// it was set.
     private var mirrorMissed = false
+    /// Where each change to the canvas is noted by row, while set (see
+    /// ``setRowChanges(_:)``).
+    private(set) var rowChanges: RowChanges?
+    /// Whether the frame being drawn from runs noted the pixels it changed
+    /// in ``rowChanges`` as it wrote them.
+    private var runsNotedRows = false
 
     /// A host's buffer of the canvas's size, `bytesPerRow` bytes from one
     /// row's start to the next, that holds what the canvas holds.
@@ -105,6 +111,31 @@ struct Compositor {
 
         /// Where canvas pixel (`x`, `y`) is.
         func pixel(x: Int, y: Int) -> UnsafeMutableRawPointer { base + y * bytesPerRow + x * 4 }
+    }
+
+    /// Memory outside the compositor where the canvas's changes are noted
+    /// row by row: for canvas row `y`, the first and last column changed
+    /// since the host cleared it, `spans[2y]` and `spans[2y + 1]` (the
+    /// first past the last: none), widened by each change. Every pixel that
+    /// changes lies within its row's span; a span may hold pixels that were
+    /// written with the value they had. `@unchecked Sendable` for its
+    /// address, as ``Mirror``: set only for the frames of one draw, and
+    /// never kept by a checkpoint.
+    struct RowChanges: @unchecked Sendable {
+        /// Two numbers a canvas row.
+        let spans: UnsafeMutablePointer<Int>
+
+        /// Notes columns `first ... last` of row `y` as changed.
+        func add(row y: Int, first: Int, last: Int) {
+            spans[2 * y] = min(spans[2 * y], first)
+            spans[2 * y + 1] = max(spans[2 * y + 1], last)
+        }
+
+        /// Notes every pixel of `rect` as changed.
+        func add(_ rect: PixelRect) {
+            guard !rect.isEmpty else { return }
+            for y in rect.y..<rect.y + rect.height { add(row: y, first: rect.x, last: rect.x + rect.width - 1) }
+        }
     }
 
     /// The ways of drawing a row of palette indices as pixels of four
@@ -159,6 +190,25 @@ struct Compositor {
             case .avx512VBMI: 4
             }
         }
+
+        #if arch(x86_64)
+        /// Draws `rows` rows of `columns` indices at `from` (rows `stride`
+        /// apart) at `out` (and `copy`, when set), with this vector kernel
+        /// (not ``portable``): `words` is the colour table's words, `planes`
+        /// its byte planes.
+        func drawRect(
+            _ from: UnsafePointer<UInt8>, stride: Int, columns: Int, rows: Int, into out: UnsafeMutablePointer<UInt32>,
+            stride outStride: Int, copy: UnsafeMutablePointer<UInt32>?, stride copyStride: Int,
+            words: UnsafePointer<UInt32>, planes: UnsafePointer<UInt8>, transparent: Int
+        ) {
+            if self == .avx512VBMI {
+                gif_draw_rect_avx512_vbmi(
+                    from, stride, columns, rows, out, outStride, copy, copyStride, planes, Int32(transparent))
+            } else {
+                gif_draw_rect_avx2(from, stride, columns, rows, out, outStride, copy, copyStride, words, Int32(transparent))
+            }
+        }
+        #endif
     }
 
     /// A compositor for a canvas of `canvasSize` in `format`, or three
@@ -196,6 +246,13 @@ struct Compositor {
 
     /// Whether a mirror is set and every change since was written to it.
     var mirrorIsWhole: Bool { mirror != nil && !mirrorMissed }
+
+    /// Notes each change the next frames and restores make to the canvas in
+    /// `changes`, until set again (`nil`: stop): a host that scales the
+    /// changed pixels then scales each row's, not their box.
+    mutating func setRowChanges(_ changes: RowChanges?) {
+        rowChanges = changes
+    }
 
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
@@ -266,7 +323,12 @@ struct Compositor {
         // every row of an interlaced frame decoded in full, else the rows
         // decoded; then the part of a row a frame cut short reached.
         let wholeRows = frame.isInterlaced ? (outcome.rows == frameHeight ? frameHeight : 0) : outcome.rows
-        if wholeRows > 0, drawRect(frame, indices: indices, firstRow: 0, rows: 0..<wholeRows) {
+        let drawn = if wholeRows > 0, let spans = narrowing?.rows {
+            drawSpans(frame, indices: indices, rows: 0..<wholeRows, spans: spans)
+        } else {
+            wholeRows > 0 && drawRect(frame, indices: indices, firstRow: 0, rows: 0..<wholeRows)
+        }
+        if drawn {
             guard outcome.partialPixels > 0 else { return }
             drawRows(frame, indices: indices, firstRow: 0) { row in
                 row(FrameDecoder.displayRow(outcome.rows, height: frameHeight, interlaced: frame.isInterlaced),
@@ -326,6 +388,9 @@ struct Compositor {
         let gather: Int32 = rowKernel != .portable && ProcessorFeatures.hasAVX2 ? 1 : 0
         // Over the previous frame's canvas (not a blank one's storage).
         let tracks = narrowsChanges && frame.index > 0 && firstFrame == nil
+        // The rows' changes, noted from the frame's top row, from its left.
+        let noted = tracks ? rowChanges.map { $0.spans + 2 * top } : nil
+        runsNotedRows = noted != nil
         // Left, top, right, bottom: empty until a pixel changes.
         var box = (Int.max, Int.max, -1, -1)
         table.withEntries { words, _ in
@@ -336,7 +401,8 @@ struct Compositor {
                 withUnsafeMutableBytes(of: &box) { box in
                     _ = gif_draw_runs(source, runs.count, frameWidth, columns, rows, out, canvasWidth, copy,
                                       (mirror?.bytesPerRow ?? 0) / 4, words, Int32(transparent),
-                                      tracks ? box.baseAddress!.assumingMemoryBound(to: Int.self) : nil, gather)
+                                      tracks ? box.baseAddress!.assumingMemoryBound(to: Int.self) : nil,
+                                      noted, left, gather)
                 }
             }
         }
@@ -373,14 +439,53 @@ struct Compositor {
                 let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + (top + visible.lowerBound) * canvasWidth + left
                 let copy = mirror?.pixel(x: left, y: top + visible.lowerBound).assumingMemoryBound(to: UInt32.self)
                 let from = source + (visible.lowerBound - firstRow) * frameWidth, copyStride = (mirror?.bytesPerRow ?? 0) / 4
-                if kernel == .avx512VBMI {
-                    gif_draw_rect_avx512_vbmi(
-                        from, frameWidth, columns, visible.count, out, canvasWidth, copy, copyStride, planes,
-                        Int32(transparent))
-                } else {
-                    gif_draw_rect_avx2(
-                        from, frameWidth, columns, visible.count, out, canvasWidth, copy, copyStride, words,
-                        Int32(transparent))
+                kernel.drawRect(
+                    from, stride: frameWidth, columns: columns, rows: visible.count, into: out, stride: canvasWidth,
+                    copy: copy, stride: copyStride, words: words, planes: planes, transparent: transparent)
+            }
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Draws the whole rows `rows` of a frame decoded into `indices` (its
+    /// rectangle) like ``drawRect(_:indices:firstRow:rows:)``, each row
+    /// only from its first to its last drawn pixel (`spans`, the frame's
+    /// ``DrawnBox/rows``): a frame that changes a few shapes scattered over
+    /// its rectangle costs their rows' stretches. A stretch narrower than
+    /// the kernel's ``RowKernel/rectMinimum`` is widened to it, by pixels
+    /// of the transparent index, which leave the canvas as it is.
+    private mutating func drawSpans(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, rows: Range<Int>, spans: [UInt32]
+    ) -> Bool {
+        #if arch(x86_64)
+        let frameWidth = frame.rect.width, left = frameRect.x, top = frameRect.y
+        let columns = min(frameWidth, width - left), kernel = rowKernel, least = kernel.rectMinimum
+        guard bytesPerPixel == 4, let source = indices.baseAddress, columns >= least, spans.count >= rows.upperBound
+        else { return false }
+        let visible = rows.lowerBound..<max(rows.lowerBound, min(rows.upperBound, height - top))
+        guard !visible.isEmpty else { return true }
+        assert(visible.upperBound * frameWidth <= indices.count)
+        let canvasWidth = width, transparent = transparent, mirror = mirror
+        let copyStride = (mirror?.bytesPerRow ?? 0) / 4
+        table.withEntries { words, planes in
+            canvas.withUnsafeMutableBytes { raw in
+                let canvasPixels = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                for y in visible {
+                    var first = Int(spans[y] & 0xFFFF), last = min(Int(spans[y] >> 16), columns - 1)
+                    guard first <= last else { continue }
+                    if last - first + 1 < least {
+                        first = min(first, columns - least)
+                        last = first + least - 1
+                    }
+                    let out = canvasPixels + (top + y) * canvasWidth + left + first
+                    let copy = mirror?.pixel(x: left + first, y: top + y).assumingMemoryBound(to: UInt32.self)
+                    kernel.drawRect(
+                        source + y * frameWidth + first, stride: frameWidth, columns: last - first + 1, rows: 1,
+                        into: out, stride: canvasWidth, copy: copy, stride: copyStride, words: words, planes: planes,
+                        transparent: transparent)
                 }
             }
         }
@@ -560,7 +665,8 @@ struct Compositor {
     /// blank canvas, the rest of its rectangle is cleared.
     mutating func end(_ frame: FrameInfo, outcome: FrameDecoder.Outcome) {
         let rect = frame.rect.clipped(toWidth: width, height: height)
-        if let drawn = narrowing {
+        let drawn = narrowing
+        if let drawn {
             narrowing = nil
             let box = drawn.rect.map {
                 PixelRect(x: frame.rect.x + $0.x, y: frame.rect.y + $0.y, width: $0.width, height: $0.height)
@@ -569,12 +675,32 @@ struct Compositor {
             let area = box.map { restored.union($0) } ?? restored
             changedRect = area.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : area
         }
+        if let rowChanges { noteChanges(frame, drawn: drawn, in: rowChanges) }
+        runsNotedRows = false
         if let (index, word) = firstFrame {
             firstFrame = nil
             if index >= 0 { _ = table.replace(index, with: word) }
             clearUndrawnRows(frame, of: rect, outcome: outcome)
         }
         pending = (rect, frame.disposal.effective)
+    }
+
+    /// Notes what `frame` changed in `changes`: what the previous frame's
+    /// disposal restored and, row by row, the pixels the frame drew when
+    /// they are known (`drawn`'s rows, or the runs drawer's notes); the
+    /// frame's changed rectangle otherwise.
+    private func noteChanges(_ frame: FrameInfo, drawn: DrawnBox?, in changes: RowChanges) {
+        guard let drawn, runsNotedRows || drawn.rows != nil else {
+            changes.add(changedRect)
+            return
+        }
+        changes.add(restored)
+        guard let rows = drawn.rows else { return }
+        let left = frame.rect.x, top = frame.rect.y
+        for (r, span) in rows.enumerated() where top + r < height {
+            let first = left + Int(span & 0xFFFF), last = min(left + Int(span >> 16), width - 1)
+            if first <= last { changes.add(row: top + r, first: first, last: last) }
+        }
     }
 
     /// Clears the rows, or the part of a row, of `rect` (`frame`'s rectangle
@@ -670,6 +796,7 @@ struct Compositor {
                     let whole = PixelRect(x: 0, y: 0, width: width, height: height)
                     let region = region?.clipped(toWidth: width, height: height) ?? whole
                     guard !region.isEmpty else { return }
+                    rowChanges?.add(region)
                     let start = (region.y * width + region.x) * size
                     let from = source.baseAddress! + start, stride = width * size
                     if region == whole {
@@ -687,6 +814,7 @@ struct Compositor {
         } else {
             canvas = other.canvas
             mirrorMissed = true
+            rowChanges?.add(PixelRect(x: 0, y: 0, width: width, height: height))
         }
         pending = other.pending
         changedRect = other.changedRect
@@ -726,6 +854,7 @@ struct Compositor {
         var copy = self
         if pending?.disposal != .restorePrevious { copy.saved = [] }
         copy.setMirror(nil)
+        copy.setRowChanges(nil)
         return copy
     }
 

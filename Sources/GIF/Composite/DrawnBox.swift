@@ -13,9 +13,17 @@
 struct DrawnBox: Sendable {
     private var left = Int.max, right = -1, top = Int.max, bottom = -1
     /// Whether this is the box of a whole draw, known beforehand (see
-    /// ``of(_:indices:outcome:)``): ``extend(rows:firstRow:of:width:count:transparent:)``
+    /// ``of(_:indices:outcome:rows:)``): ``extend(rows:firstRow:of:width:count:transparent:spans:)``
     /// leaves it as it is.
     private(set) var isWhole = false
+    /// Each frame row's first and last drawn pixel, `first | last << 16`
+    /// (``emptyRow`` for a row that draws none), when asked for: what a
+    /// host that scales each changed row redraws, where the box may span
+    /// scattered shapes.
+    private(set) var rows: [UInt32]?
+
+    /// A row of ``rows`` that draws no pixel: its first past its last.
+    static let emptyRow: UInt32 = 0xFFFF
 
     /// An empty box, grown as the frame is drawn.
     init() {}
@@ -38,21 +46,29 @@ struct DrawnBox: Sendable {
     /// index (its change is its rectangle) or is interlaced and decoded in
     /// part (its rows lie scattered over its rectangle). A frame's indices
     /// do not change, so a store of them computes this once and the draws
-    /// from it scan nothing.
-    static func of(_ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome) -> DrawnBox? {
+    /// from it scan nothing. With `rows`, each row's drawn pixels are kept
+    /// too (``rows``), four bytes a frame row.
+    static func of(
+        _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome, rows: Bool = false
+    ) -> DrawnBox? {
         guard let transparent = frame.transparentIndex, !(frame.isInterlaced && outcome.rows < frame.rect.height)
         else { return nil }
         var box = DrawnBox()
+        var spans = rows ? [UInt32](repeating: emptyRow, count: frame.rect.height) : []
         if let base = indices.baseAddress, outcome.decodedAnything {
             let width = frame.rect.width
-            box.extend(rows: 0..<outcome.rows, firstRow: 0, of: base, width: width, count: width,
-                       transparent: Int(transparent))
-            if outcome.partialPixels > 0 {
-                box.extend(rows: outcome.rows..<outcome.rows + 1, firstRow: 0, of: base, width: width,
-                           count: outcome.partialPixels, transparent: Int(transparent))
+            spans.withUnsafeMutableBufferPointer { spans in
+                let spans = rows ? spans.baseAddress : nil
+                box.extend(rows: 0..<outcome.rows, firstRow: 0, of: base, width: width, count: width,
+                           transparent: Int(transparent), spans: spans)
+                if outcome.partialPixels > 0 {
+                    box.extend(rows: outcome.rows..<outcome.rows + 1, firstRow: 0, of: base, width: width,
+                               count: outcome.partialPixels, transparent: Int(transparent), spans: spans)
+                }
             }
         }
         box.isWhole = true
+        if rows { box.rows = spans }
         return box
     }
 
@@ -63,9 +79,12 @@ struct DrawnBox: Sendable {
 
     /// Adds the pixels of rows `rows` whose index is not `transparent`:
     /// row `y`'s first `count` indices, at `(y - firstRow) * width` from
-    /// `base`.
+    /// `base`. With `spans`, puts each row's first and last drawn pixel in
+    /// `spans[y]` too (see ``rows``), scanning each row's right margin to
+    /// its last drawn pixel rather than to the box's edge.
     mutating func extend(
-        rows: Range<Int>, firstRow: Int, of base: UnsafePointer<UInt8>, width: Int, count: Int, transparent: Int
+        rows: Range<Int>, firstRow: Int, of base: UnsafePointer<UInt8>, width: Int, count: Int, transparent: Int,
+        spans: UnsafeMutablePointer<UInt32>? = nil
     ) {
         guard !isWhole else { return }
         let pattern = UInt64(truncatingIfNeeded: transparent) &* 0x0101_0101_0101_0101
@@ -84,12 +103,14 @@ struct DrawnBox: Sendable {
             left = min(left, i)
             if top == .max { top = y }
             bottom = y
-            // The last drawn pixel right of the box, if any.
-            let floor = max(i, right)
+            // The last drawn pixel right of the box, if any (the row's
+            // last drawn pixel, for spans).
+            let floor = spans == nil ? max(i, right) : i
             var j = count
             while j &- 8 > floor, clear(row &+ j &- 8) { j &-= 8 }
             while j > floor, Int(base[row &+ j &- 1]) == transparent { j &-= 1 }
             right = max(right, j - 1)
+            spans?[y] = UInt32(truncatingIfNeeded: i) | UInt32(truncatingIfNeeded: j - 1) << 16
         }
     }
 }

@@ -83,13 +83,16 @@ long gif_lzw_walk_groups_avx512_vbmi(const uint8_t *data, long readable, long bi
 /// pixels; set by the caller to an empty box, right below left) grows to
 /// take each of them in: a frame stored whole whose pixels mostly repeat
 /// the canvas's (an encoder's way of writing every frame in full) reports
-/// the little that changed.
+/// the little that changed. When `spans` is not null too, each row's
+/// changed pixels widen that row's span there as well: row `y`'s first and
+/// last changed column, plus `spans_left`, at `spans[2y]` and
+/// `spans[2y + 1]` (set by the caller, the first past the last when none).
 ///
 /// Reads no byte of `runs` past `length`, and stops at a token cut short.
 /// Returns the pixels of the frame the tokens reached, row-major (at most
 /// `rows × width`; `width × rows` when the encoding covered them).
 long gif_draw_runs(const uint8_t *runs, long length, long width, long columns, long rows, uint32_t *out,
                    long outStride, uint32_t *copy, long copyStride, const uint32_t *words, int transparent,
-                   long *box, int avx2);
+                   long *box, long *spans, long spans_left, int avx2);
 
 #endif
