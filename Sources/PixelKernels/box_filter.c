@@ -341,14 +341,12 @@ static inline void column_span(
     source, source_width, column_starts, column_indices, column_weights, row_starts, row_indices, row_weights, \
     area, premultiplied, short_sums, paired, x0, y0, width, height, row_columns, target, bytes_per_row
 static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_32_PARAMETERS, const int wide) {
-    // Either kind of sum, 4 per source column, and two columns more that
-    // pairs of taps may read past the last (by weight 0): zeroed, so that
-    // they are never read unset.
+    // Either kind of sum, 4 per source column, and the columns past the
+    // last that pairs of taps may read (by weight 0).
     union {
         uint16_t shorts[(span_limit + 2 * most_pairs) * 4];
         int32_t ints[span_limit * 4];
     } down;
-    memset(&down, 0, sizeof down);
 #if defined(__x86_64__)
     // For paired taps, each output column of a pass as up to four taps
     // from one start, weights packed in pairs (0 past its last tap): read
@@ -378,6 +376,10 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
             count++;
         }
         const intptr_t span = high >= low ? high - low + 1 : 0;
+        // The pass's sums zeroed (and the columns past them that pairs of
+        // taps read by weight 0), so that none is read unset.
+        memset(&down, 0, short_sums ? (size_t)(span + 2 * most_pairs) * 4 * sizeof(uint16_t)
+                                    : (size_t)span * 4 * sizeof(int32_t));
 #if defined(__x86_64__)
         // 0: taps summed in a loop; else the pairs every column reads.
         intptr_t fixed_pairs = 0;
