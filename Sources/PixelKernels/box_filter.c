@@ -233,7 +233,6 @@ static inline void add_row_32(
 }
 
 #if defined(__x86_64__)
-
 /// Each output column's taps, for paired sums: where its first tap's sums
 /// start (in 16-bit sums, from the span's first column), and its weights
 /// packed two to a 32-bit lane, `weights[k][i]` for output column `i`'s
@@ -348,7 +347,7 @@ static inline __attribute__((always_inline)) int box_filter_32_body(BOX_FILTER_3
         int32_t ints[span_limit * 4];
     } down;
 #if defined(__x86_64__)
-    // For paired taps, each output column of a pass as up to four taps
+    // For paired taps, each output column of a pass as up to six taps
     // from one start, weights packed in pairs (0 past its last tap): read
     // without a loop whose trip count changes from column to column (2, 3,
     // 2, 2, 3 … for 245 → 200), which costs a mispredicted branch every
