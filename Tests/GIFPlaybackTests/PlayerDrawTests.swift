@@ -271,16 +271,19 @@ import Testing
     /// (count-down: transparent-optimised frames), frames kept as runs
     /// whose changed pixels the runs drawer notes (chi), and frames whose
     /// disposal restores the background or the previous canvas under a
-    /// transparent frame (animated-10color, dispose_bgnd_transparency).
+    /// transparent frame (animated-10color, dispose_bgnd_transparency);
+    /// and a sample of the other corpus animations (all of them with
+    /// `GIF_TEST_FULL=1`).
     @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
     func displaySizeStepsScaleEachChangedRow(format: PixelFormat) async throws {
         // Output pixels a few source pixels wide: a stretch one pixel short
         // misses output columns.
         let size = DisplaySize(maxWidth: 120, maxHeight: 120)
-        for file in [
+        let chosen = [
             "blink/count-down-color-test.gif", "pillow/chi.gif", "blink/animated-10color.gif",
             "pillow/dispose_bgnd_transparency.gif",
-        ] {
+        ]
+        for file in chosen + Self.sample(Self.animations.filter { !chosen.contains($0) }, atMost: 2) {
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             let expected = Self.expectedFrames(image, format: format, scaledTo: size)
             let full = GIFFrameSource(image: image, executor: Self.executor, pixelFormat: format)
