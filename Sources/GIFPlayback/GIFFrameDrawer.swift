@@ -71,18 +71,42 @@ final class GIFFrameDrawer: FrameDrawer {
         }
         private(set) var recordedStorage: FrameDeltaStore.Storage?
         var recordedGeneration = -1
-        /// At a display size: for each full-size canvas row, the first
-        /// and last column the frames of a draw changed (two numbers a
-        /// row), and for each drawn row, the columns scaled (two numbers a
-        /// row), so that a draw stepping on scales each row's changed
-        /// stretch, not the box of the change. Allocated with the drawer.
-        let changeSpans: UnsafeMutableBufferPointer<Int>?
-        let rowColumns: UnsafeMutableBufferPointer<Int>?
+        /// At a display size, where a draw stepping on notes each row's
+        /// changes (allocated with the drawer).
+        let scaledRows: ScaledRows?
 
-        /// The drawer's working bytes: the seeker's and the spans'.
-        var byteCount: Int {
-            let spans = (changeSpans?.count ?? 0) + (rowColumns?.count ?? 0)
-            return seeker.workingAndCheckpointBytes + spans * MemoryLayout<Int>.stride
+        /// The drawer's working bytes: the seeker's and the rows'.
+        var byteCount: Int { seeker.workingAndCheckpointBytes + (scaledRows?.byteCount ?? 0) }
+    }
+
+    /// What a display-size draw stepping on keeps so that it scales each
+    /// row's changed stretch, not the box of the change: for each
+    /// full-size canvas row, the first and last column the frames of a
+    /// draw changed (two numbers a row), and for each drawn row, the
+    /// columns scaled (two numbers a row). See
+    /// ``BoxFilter/apply(_:region:changedColumns:rowColumns:into:bytesPerRow:premultiplied:)``.
+    private struct ScaledRows {
+        let spans: UnsafeMutableBufferPointer<Int>
+        let columns: UnsafeMutableBufferPointer<Int>
+
+        init(canvasHeight: Int, drawnHeight: Int) {
+            spans = .allocate(capacity: 2 * canvasHeight)
+            columns = .allocate(capacity: 2 * drawnHeight)
+        }
+
+        var byteCount: Int { (spans.count + columns.count) * MemoryLayout<Int>.stride }
+
+        /// Marks every canvas row unchanged: its first column past its last.
+        func clear() {
+            for y in 0..<spans.count / 2 {
+                spans[2 * y] = .max
+                spans[2 * y + 1] = -1
+            }
+        }
+
+        func deallocate() {
+            spans.deallocate()
+            columns.deallocate()
         }
     }
 
@@ -102,11 +126,10 @@ final class GIFFrameDrawer: FrameDrawer {
         let seeker = FrameSeeker(
             image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
             sharing: indices, pixelFormat: source.pixelFormat)
-        let scaledRows = filter.map { filter in
-            (UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * source.image.info.canvasSize.height),
-             UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * filter.height))
+        let scaledRows = filter.map {
+            ScaledRows(canvasHeight: source.image.info.canvasSize.height, drawnHeight: $0.height)
         }
-        self.state = LockedState(State(seeker: seeker, changeSpans: scaledRows?.0, rowColumns: scaledRows?.1))
+        self.state = LockedState(State(seeker: seeker, scaledRows: scaledRows))
         source.onRecordedChangesDropped(for: id) { [weak self] in self?.releaseRecordedChanges() }
     }
 
@@ -141,8 +164,7 @@ final class GIFFrameDrawer: FrameDrawer {
 
     deinit {
         let bytes = state.withLock { state in
-            state.changeSpans?.deallocate()
-            state.rowColumns?.deallocate()
+            state.scaledRows?.deallocate()
             return state.reportedBytes
         }
         source.drawerEnded(id, bytes: bytes)
@@ -250,16 +272,11 @@ final class GIFFrameDrawer: FrameDrawer {
             var mirrored = mirror != nil
             // Stepping on at a display size, each row's changes are noted
             // and scaled, unless a step cannot note them.
-            let spans = stepping ? state.changeSpans : nil
-            var noted = spans != nil
-            if let spans {
-                for y in 0..<spans.count / 2 {
-                    spans[2 * y] = .max
-                    spans[2 * y + 1] = -1
-                }
-            }
+            let rows = stepping ? state.scaledRows : nil
+            var noted = rows != nil
+            rows?.clear()
             func step(to frame: Int) throws(GIFError) -> FrameCopy {
-                if let spans = spans?.baseAddress {
+                if let spans = rows?.spans.baseAddress {
                     let (copy, whole) = try state.seeker.composite(at: frame, notingChangesIn: spans)
                     noted = noted && whole
                     return copy
@@ -291,7 +308,7 @@ final class GIFFrameDrawer: FrameDrawer {
                 deltasGrew = record(restart, state: &state) || deltasGrew
             }
             if !mirrored {
-                let byRow = noted ? spans.flatMap { spans in state.rowColumns.map { (spans, $0) } } : nil
+                let byRow = noted ? rows : nil
                 state.seeker.withCanvas { canvas in
                     write(canvas, region: changed, byRow: byRow, into: buffer, bytesPerRow: bytesPerRow)
                 }
@@ -352,12 +369,10 @@ final class GIFFrameDrawer: FrameDrawer {
 
     /// Writes `region` (in drawn pixels) of the full-size `canvas` into the
     /// buffer, scaled when the drawer shows a display size: with `byRow`,
-    /// only the drawn pixels that read a canvas row's noted changes (the
-    /// spans, and room for the columns scaled; see
-    /// ``BoxFilter/apply(_:region:changedColumns:rowColumns:into:bytesPerRow:premultiplied:)``).
+    /// only the drawn pixels that read a canvas row's noted changes.
     private func write(
         _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect,
-        byRow: (spans: UnsafeMutableBufferPointer<Int>, columns: UnsafeMutableBufferPointer<Int>)? = nil,
+        byRow: ScaledRows? = nil,
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) {
         guard !region.isEmpty else { return }
