@@ -2,28 +2,53 @@
 import GIF
 import Synchronization
 
-/// The pixels each frame of a GIF changes, as composited at full size, kept
-/// so that a drawer stepping through a loop it has drawn once copies them
-/// into the host's buffer instead of compositing the frame again.
+/// The pixels each frame of a GIF changes, as drawn (at full size, or
+/// scaled to the source's display size), kept so that a drawer stepping
+/// through a loop it has drawn once copies them into the host's buffer
+/// instead of compositing (and scaling) the frame again.
 ///
 /// A frame's delta is its changed rectangle of the canvas after it, which
-/// covers every pixel that differs from the frame before; the restart
+/// covers every pixel that differs from the frame before (at a display
+/// size, of each row only the stretch the draw scaled, when it scaled row
+/// by row: the rest of the row reads no change); the restart
 /// delta is frame 0's canvas where the loop's frames changed it, what a
 /// loop starting again from the last frame writes. Drawers record them as
 /// they step through frames composited whole. Once every frame's and the
 /// restart's are in, the set is sealed and read without a lock per frame;
-/// a set that would pass ``limit`` is given up, as is one dropped to give
-/// memory back: from then on this store records nothing, so a budget that
-/// trims it does not see it grow back loop after loop.
+/// a set that would pass ``limit`` (or the lower cap a record call gives:
+/// at a display size, the bytes of the stored indices the set lets later
+/// loops do without) is given up, as soon as its first frames at their
+/// size over the whole loop would, as is one dropped to give memory back:
+/// from then on this store records nothing, so a budget that trims it does
+/// not see it grow back loop after loop.
 ///
 /// Shared by every drawer of one source, on any thread: a lock guards the
 /// table, and each delta is immutable.
 final class FrameDeltaStore: Sendable {
-    /// One frame's changed rectangle and its pixels, rows of
-    /// `rect.width × 4` bytes, as recorded.
+    /// One frame's changed rectangle and its pixels, as recorded: rows of
+    /// `rect.width × 4` bytes, or with `spans`, each row's stretch of it
+    /// (`first | end << 16`, columns of the canvas; empty when `first` is
+    /// not below `end`), the rows' stretches packed one after another.
     struct Delta {
         let rect: PixelRect
+        let spans: [UInt32]
         let pixels: [UInt8]
+    }
+
+    /// The columns a draw wrote in each row (``BoxFilter``'s `rowColumns`):
+    /// row `y` from `columns[2 (y - firstRow)]` up to
+    /// `columns[2 (y - firstRow) + 1]`; rows it does not reach wrote none.
+    struct RowColumns {
+        let columns: UnsafeBufferPointer<Int>
+        let firstRow: Int
+
+        /// Row `y`'s stretch within `rect`'s columns, `first ..< end`
+        /// (empty when `first` is not below `end`).
+        func stretch(_ y: Int, within rect: PixelRect) -> (first: Int, end: Int) {
+            let j = y - firstRow
+            guard j >= 0, 2 * j + 1 < columns.count else { return (rect.x, rect.x) }
+            return (max(columns[2 * j], rect.x), min(columns[2 * j + 1], rect.x + rect.width))
+        }
     }
 
     /// A whole set, its pixels in one allocation: frame `i`'s rectangle
@@ -40,25 +65,35 @@ final class FrameDeltaStore: Sendable {
             let count = deltas.count
             let rects = UnsafeMutablePointer<PixelRect>.allocate(capacity: max(1, count))
             let starts = UnsafeMutablePointer<Int>.allocate(capacity: max(1, count))
-            var total = 0
+            let spanStarts = UnsafeMutablePointer<Int>.allocate(capacity: max(1, count))
+            var total = 0, spanTotal = 0
             for (i, delta) in deltas.enumerated() {
                 (rects + i).initialize(to: delta.rect)
                 (starts + i).initialize(to: total)
+                (spanStarts + i).initialize(to: delta.spans.isEmpty ? -1 : spanTotal)
                 total += delta.pixels.count
+                spanTotal += delta.spans.count
             }
             let pixels = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 16)
+            let spans = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, spanTotal))
             for (i, delta) in deltas.enumerated() {
                 delta.pixels.withUnsafeBytes { bytes in
                     guard let base = bytes.baseAddress else { return }
                     (pixels + starts[i]).copyMemory(from: base, byteCount: bytes.count)
                 }
+                if spanStarts[i] >= 0 {
+                    for (k, span) in delta.spans.enumerated() { (spans + spanStarts[i] + k).initialize(to: span) }
+                }
             }
-            storage = Storage(count: count, rects: rects, starts: starts, pixels: pixels)
+            storage = Storage(
+                count: count, rects: rects, starts: starts, spanStarts: spanStarts, spans: spans, pixels: pixels)
         }
 
         deinit {
             storage.rects.deallocate()
             storage.starts.deallocate()
+            storage.spanStarts.deallocate()
+            storage.spans.deallocate()
             storage.pixels.deallocate()
         }
     }
@@ -70,6 +105,10 @@ final class FrameDeltaStore: Sendable {
         let count: Int
         fileprivate let rects: UnsafeMutablePointer<PixelRect>
         fileprivate let starts: UnsafeMutablePointer<Int>
+        /// Where each frame's row stretches start in `spans`; -1 for a
+        /// frame recorded as whole rows of its rectangle.
+        fileprivate let spanStarts: UnsafeMutablePointer<Int>
+        fileprivate let spans: UnsafeMutablePointer<UInt32>
         fileprivate let pixels: UnsafeMutableRawPointer
 
         /// Writes frame `index`'s pixels (0: the restart's) into `buffer`,
@@ -79,7 +118,17 @@ final class FrameDeltaStore: Sendable {
             let rect = rects[index], rowBytes = rect.width * 4
             guard !rect.isEmpty else { return rect }
             let from = UnsafeRawPointer(pixels + starts[index]), to = buffer + rect.y * bytesPerRow + rect.x * 4
-            if rowBytes == bytesPerRow {
+            if spanStarts[index] >= 0 {
+                var from = from, row = buffer + rect.y * bytesPerRow
+                for span in UnsafeBufferPointer(start: spans + spanStarts[index], count: rect.height) {
+                    let first = Int(span & 0xFFFF), bytes = (Int(span >> 16) - first) * 4
+                    if bytes > 0 {
+                        (row + first * 4).copyMemory(from: from, byteCount: bytes)
+                        from += bytes
+                    }
+                    row += bytesPerRow
+                }
+            } else if rowBytes == bytesPerRow {
                 // Whole rows of a buffer without padding: one copy.
                 to.copyMemory(from: from, byteCount: rect.height * rowBytes)
             } else if rowBytes <= Self.inlineRowBytes {
@@ -152,8 +201,11 @@ final class FrameDeltaStore: Sendable {
     /// Moves on when the set is sealed or dropped.
     private let changes = Atomic<Int>(0)
     /// The bytes of pixels between two reports to the memory budget
-    /// (``record(_:rect:canvas:canvasWidth:)``'s result).
+    /// (``record(_:rect:of:bytesPerRow:rows:)``'s result).
     static let reportStep = 256 << 10
+    /// The frames recorded before the set's size is projected over the
+    /// loop (see ``record(_:rect:of:bytesPerRow:rows:)``).
+    static let framesBeforeProjecting = 16
 
     /// A store for the `frameCount` frames of a GIF, of at most `limit`
     /// bytes of pixels. Nothing is allocated until a delta is recorded.
@@ -170,24 +222,42 @@ final class FrameDeltaStore: Sendable {
     /// still.
     var generation: Int { changes.load(ordering: .acquiring) }
 
-    /// The bytes of pixels held.
+    /// The bytes held: pixels, and row stretches.
     var byteCount: Int { table.withLock { $0.byteCount } }
 
-    /// Records frame `index`'s delta (0: the restart's): `rect` of the
-    /// full-size `canvas`, `canvasWidth` pixels a row, copied with the lock
-    /// released. Does nothing when it is held already or the set is given
-    /// up; gives the set up, before copying anything, when it would pass
-    /// ``limit``. Returns whether the bytes held changed enough for a
-    /// shared memory budget to count them again: the set sealed or given
-    /// up, or another ``reportStep`` bytes recorded.
+    /// Records frame `index`'s delta (0: the restart's): `rect` of
+    /// `pixels`, whose rows are `bytesPerRow` apart (a drawer's full-size
+    /// canvas, or at a display size the host's buffer it has just written),
+    /// copied with the lock released. Does nothing when it is held already
+    /// or the set is given up; gives the set up, before copying anything,
+    /// when it would pass ``limit`` or `cap`, and once
+    /// ``framesBeforeProjecting`` frames are in, when their bytes times the
+    /// frames over the frames recorded would. With `rows`, only each row's
+    /// stretch of `rect` is kept, and four bytes a row. Returns whether the
+    /// bytes held changed enough for a shared memory budget to count them
+    /// again: the set sealed or given up, or another ``reportStep`` bytes
+    /// recorded.
     @discardableResult
-    func record(_ index: Int, rect: PixelRect, canvas: UnsafeBufferPointer<UInt8>, canvasWidth: Int) -> Bool {
+    func record(
+        _ index: Int, rect: PixelRect, of pixels: UnsafeRawBufferPointer, bytesPerRow: Int, rows: RowColumns? = nil,
+        within cap: Int = .max
+    ) -> Bool {
+        let limit = min(limit, max(0, cap))
         // A frame that changes nothing has an empty delta.
         let rect = rect.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : rect
-        let rowBytes = rect.width * 4, size = rect.height * rowBytes
-        guard rect.x >= 0, rect.y >= 0, rect.x + rect.width <= canvasWidth,
-              rect.isEmpty || ((rect.y + rect.height - 1) * canvasWidth + rect.x) * 4 + rowBytes <= canvas.count
+        let rowBytes = rect.width * 4
+        guard rect.x >= 0, rect.y >= 0, rect.x + rect.width <= 0xFFFF, (rect.x + rect.width) * 4 <= bytesPerRow,
+              rect.isEmpty || (rect.y + rect.height - 1) * bytesPerRow + rect.x * 4 + rowBytes <= pixels.count
         else { return false }
+        // With each row's stretch: its pixels and four bytes a row.
+        var size = rect.height * rowBytes
+        if let rows, !rect.isEmpty {
+            size = 4 * rect.height
+            for y in rect.y..<rect.y + rect.height {
+                let (first, end) = rows.stretch(y, within: rect)
+                size += max(0, end - first) * 4
+            }
+        }
         guard recording.load(ordering: .relaxed) else { return false }
         let fits = table.withLock { table -> Bool? in
             guard table.wants(index, of: frameCount) else { return nil }
@@ -202,15 +272,33 @@ final class FrameDeltaStore: Sendable {
             recording.store(false, ordering: .relaxed)
             return true
         }
-        let pixels = [UInt8](uninitializedCapacity: size) { buffer, count in
-            if let base = canvas.baseAddress, let target = buffer.baseAddress {
-                copyRows(
-                    rect.height, of: rowBytes, from: base + (rect.y * canvasWidth + rect.x) * 4,
-                    stride: canvasWidth * 4, to: target, stride: rowBytes)
+        let delta: Delta
+        if let rows, !rect.isEmpty {
+            var spans = [UInt32](repeating: 0, count: rect.height)
+            let pixels = [UInt8](uninitializedCapacity: size - 4 * rect.height) { buffer, count in
+                count = 0
+                guard let base = pixels.baseAddress, let target = buffer.baseAddress else { return }
+                for j in 0..<rect.height {
+                    let (first, end) = rows.stretch(rect.y + j, within: rect)
+                    guard first < end else { continue }
+                    spans[j] = UInt32(first) | UInt32(end) << 16
+                    let bytes = (end - first) * 4, from = base + (rect.y + j) * bytesPerRow + first * 4
+                    UnsafeMutableRawPointer(target + count).copyMemory(from: from, byteCount: bytes)
+                    count += bytes
+                }
             }
-            count = size
+            delta = Delta(rect: rect, spans: spans, pixels: pixels)
+        } else {
+            let pixels = [UInt8](uninitializedCapacity: size) { buffer, count in
+                if let base = pixels.baseAddress, let target = buffer.baseAddress {
+                    copyRows(
+                        rect.height, of: rowBytes, from: base + rect.y * bytesPerRow + rect.x * 4,
+                        stride: bytesPerRow, to: target, stride: rowBytes)
+                }
+                count = size
+            }
+            delta = Delta(rect: rect, spans: [], pixels: pixels)
         }
-        let delta = Delta(rect: rect, pixels: pixels)
         return table.withLock { table in
             // Another drawer may have recorded it, or the set been
             // dropped, meanwhile.
@@ -220,6 +308,15 @@ final class FrameDeltaStore: Sendable {
             table.deltas[index] = delta
             table.byteCount += size
             table.recorded += 1
+            // A set whose frames so far, at the same size for the rest of
+            // the loop, would pass the limit is given up now, not held
+            // until it does.
+            if table.recorded >= Self.framesBeforeProjecting, table.recorded < frameCount,
+               Double(table.byteCount) * Double(frameCount) > Double(limit) * Double(table.recorded) {
+                table = Table(givenUp: true)
+                recording.store(false, ordering: .relaxed)
+                return true
+            }
             if table.recorded == frameCount {
                 table.sealed = Sealed(table.deltas.map { $0! })
                 table.deltas = []

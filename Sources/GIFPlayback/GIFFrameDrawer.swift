@@ -287,6 +287,9 @@ final class GIFFrameDrawer: FrameDrawer {
                 return copy
             }
             var frame = try step(to: stepping ? shown! + 1 : index)
+            // The change the buffer holds whole once written: at a display
+            // size, recorded from there (see ``recordScaled``).
+            var last: FrameCopy?
             if stepping {
                 deltasGrew = record(frame, state: &state) || deltasGrew
                 changed = frame.changedRect
@@ -296,21 +299,33 @@ final class GIFFrameDrawer: FrameDrawer {
                     changed = changed.union(frame.changedRect)
                 }
                 changed = scaled(changed)
+                last = frame
             } else if let sinceFirstFrame {
                 let restart = FrameCopy(index: 0, changedRect: sinceFirstFrame, isComplete: frame.isComplete)
                 deltasGrew = record(restart, state: &state) || deltasGrew
                 changed = scaled(sinceFirstFrame)
+                last = restart
             } else if index == 0, shown == count - 1 {
                 // A loop starting again where the seeker did not follow
                 // the frames: frame 0's whole canvas is its change.
                 let whole = PixelRect(x: 0, y: 0, width: width, height: height)
                 let restart = FrameCopy(index: 0, changedRect: whole, isComplete: frame.isComplete)
                 deltasGrew = record(restart, state: &state) || deltasGrew
+                last = restart
             }
             if !mirrored {
                 let byRow = noted ? rows : nil
+                var written = Written.nothing
                 state.seeker.withCanvas { canvas in
-                    write(canvas, region: changed, byRow: byRow, into: buffer, bytesPerRow: bytesPerRow)
+                    written = write(canvas, region: changed, byRow: byRow, into: buffer, bytesPerRow: bytesPerRow)
+                }
+                if let last, written != .nothing {
+                    let rows = written == .byRow ? byRow.map {
+                        FrameDeltaStore.RowColumns(columns: UnsafeBufferPointer($0.columns), firstRow: changed.y)
+                    } : nil
+                    deltasGrew = recordScaled(
+                        last, from: buffer, bytesPerRow: bytesPerRow, rows: rows, indices: state.seeker.indexCache)
+                        || deltasGrew
                 }
             }
             state.drawn = index
@@ -350,15 +365,50 @@ final class GIFFrameDrawer: FrameDrawer {
     /// Records `frame`'s changed pixels (frame 0: the restart's) from the
     /// seeker's canvas, when composited whole at full size and not
     /// recorded yet; returns whether the source should tell its memory
-    /// budget (see ``FrameDeltaStore/record(_:rect:canvas:canvasWidth:)``).
+    /// budget (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:)``).
     private func record(_ frame: FrameCopy, state: inout State) -> Bool {
         guard filter == nil, frame.isComplete, let deltas = source.deltas else { return false }
-        let width = width
+        let bytesPerRow = width * 4
         var grew = false
         state.seeker.withCanvas { canvas in
-            grew = deltas.record(frame.index, rect: frame.changedRect, canvas: canvas, canvasWidth: width)
+            grew = deltas.record(
+                frame.index, rect: frame.changedRect, of: UnsafeRawBufferPointer(canvas), bytesPerRow: bytesPerRow)
         }
         return grew
+    }
+
+    /// At a display size, records `frame`'s changed pixels (frame 0: the
+    /// restart's) as scaled, from the host's `buffer` that a draw has just
+    /// brought to that frame, when composited whole and not recorded yet:
+    /// the draws of later loops then copy them, neither compositing nor
+    /// scaling. When one draw stepped over several frames, only the last
+    /// one's change is in the buffer as that frame left it; the others are
+    /// recorded by the draws of a later loop that step to them one by one,
+    /// and until every frame's is in, nothing is drawn from the set.
+    /// With `rows`, the columns the draw wrote in each row, only those are
+    /// recorded: every other pixel of the rectangle reads no change.
+    private func recordScaled(
+        _ frame: FrameCopy, from buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int,
+        rows: FrameDeltaStore.RowColumns?, indices: FrameIndexCache
+    ) -> Bool {
+        guard filter != nil, frame.isComplete, let deltas = source.deltas else { return false }
+        // Kept only while, over a loop, they would take no more bytes than
+        // the stored indices that they let later loops do without.
+        let held = indices.frameCount
+        let indexBytes = held > 0 ? Int(Double(indices.byteCount) * Double(source.frameCount) / Double(held)) : 0
+        return deltas.record(
+            frame.index, rect: scaled(frame.changedRect), of: UnsafeRawBufferPointer(buffer), bytesPerRow: bytesPerRow,
+            rows: rows, within: indexBytes)
+    }
+
+    /// What ``write(_:region:byRow:into:bytesPerRow:)`` wrote.
+    private enum Written {
+        /// Nothing: the canvas is not the size the filter reads.
+        case nothing
+        /// Every pixel of the region.
+        case whole
+        /// Each row's columns in the `columns` of the ``ScaledRows`` given.
+        case byRow
     }
 
     /// The drawn pixels a full-size rectangle reaches.
@@ -370,26 +420,37 @@ final class GIFFrameDrawer: FrameDrawer {
     /// Writes `region` (in drawn pixels) of the full-size `canvas` into the
     /// buffer, scaled when the drawer shows a display size: with `byRow`,
     /// only the drawn pixels that read a canvas row's noted changes.
+    /// Returns what it wrote.
+    @discardableResult
     private func write(
         _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect,
         byRow: ScaledRows? = nil,
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
-    ) {
-        guard !region.isEmpty else { return }
+    ) -> Written {
+        guard !region.isEmpty else { return .whole }
         if let filter {
+            // The filter writes nothing from a canvas of another size than
+            // the image's, which it was made for.
+            guard canvas.count == source.image.info.canvasSize.area * 4 else { return .nothing }
             let premultiplied = pixelFormat == .premultipliedBGRA8
-            if let byRow {
-                try? filter.apply(
-                    canvas, region: region, changedColumns: UnsafeBufferPointer(byRow.spans),
-                    rowColumns: byRow.columns, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
-            } else {
-                try? filter.apply(canvas, region: region, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+            do {
+                if let byRow {
+                    let rowsWritten = try filter.apply(
+                        canvas, region: region, changedColumns: UnsafeBufferPointer(byRow.spans),
+                        rowColumns: byRow.columns, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+                    return rowsWritten ? .byRow : .whole
+                }
+                try filter.apply(
+                    canvas, region: region, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+                return .whole
+            } catch {
+                return .nothing
             }
-            return
         }
-        guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return }
+        guard let target = buffer.baseAddress, let source = canvas.baseAddress else { return .nothing }
         copyRows(
             region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
             to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
+        return .whole
     }
 }

@@ -124,8 +124,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
-        self.deltas = filter == nil && frameCount > 1
-            ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes) : nil
+        self.deltas = frameCount > 1 ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes) : nil
     }
 
     /// The index tier of a source of `image` with `budget` bytes for

@@ -273,7 +273,10 @@ import Testing
     /// disposal restores the background or the previous canvas under a
     /// transparent frame (animated-10color, dispose_bgnd_transparency);
     /// and a sample of the other corpus animations (all of them with
-    /// `GIF_TEST_FULL=1`).
+    /// `GIF_TEST_FULL=1`). The second loop draws from the scaled changes
+    /// the first recorded, where they take fewer bytes than the indices
+    /// (count-down's do: about half of each small frame against every
+    /// index of its large one).
     @Test(arguments: [PixelFormat.rgba8, .premultipliedBGRA8])
     func displaySizeStepsScaleEachChangedRow(format: PixelFormat) async throws {
         // Output pixels a few source pixels wide: a stretch one pixel short
@@ -288,7 +291,9 @@ import Testing
             let expected = Self.expectedFrames(image, format: format, scaledTo: size)
             let full = GIFFrameSource(image: image, executor: Self.executor, pixelFormat: format)
             let source = try #require(full.displaying(at: size) as? GIFFrameSource)
-            try await Self.checkLoop(source, expected: expected, loops: 2, label: "\(file) at \(size), \(format)")
+            let recorded = try await Self.checkLoop(
+                source, expected: expected, loops: 2, label: "\(file) at \(size), \(format)")
+            if file == chosen[0] { #expect(recorded, "\(file): the second loop drew no recorded changes") }
         }
     }
 

@@ -224,21 +224,25 @@ public struct BoxFilter: Sendable, Hashable {
     /// `rowColumns` is room for two numbers an output row of `region`,
     /// which it is left holding: each row's columns written, from and up
     /// to. With too few numbers in either, the whole region is written.
+    /// - Returns: Whether `rowColumns` holds the columns written, row by
+    ///   row of `region` clipped to the output: not when the whole region
+    ///   was written or nothing (`source` of another size).
     /// - Throws: `PixelBufferError` when `buffer` cannot hold the output
     ///   size with that row stride; nothing is written then.
+    @discardableResult
     package func apply(
         _ source: UnsafeBufferPointer<UInt8>, region: PixelRect, changedColumns: UnsafeBufferPointer<Int>,
         rowColumns: UnsafeMutableBufferPointer<Int>, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int,
         premultiplied: Bool
-    ) throws(PixelBufferError) {
+    ) throws(PixelBufferError) -> Bool {
         try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
-        guard let sourceByteCount, source.count == sourceByteCount else { return }
+        guard let sourceByteCount, source.count == sourceByteCount else { return false }
         let region = region.clipped(toWidth: width, height: height)
         guard !region.isEmpty, changedColumns.count >= sourceHeight * 2, rowColumns.count >= region.height * 2,
               !rows.indices.isEmpty, !columns.indices.isEmpty
         else {
             scale(source, region: region, into: buffer, bytesPerRow: bytesPerRow, premultiplied: premultiplied)
-            return
+            return false
         }
         for j in 0..<region.height {
             let o = region.y + j
@@ -255,6 +259,7 @@ public struct BoxFilter: Sendable, Hashable {
         }
         scale(source, region: region, rowColumns: UnsafePointer(rowColumns.baseAddress), into: buffer,
               bytesPerRow: bytesPerRow, premultiplied: premultiplied)
+        return true
     }
 
     /// The output pixels of `region` (inside the output) scaled from

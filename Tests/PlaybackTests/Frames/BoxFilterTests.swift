@@ -223,7 +223,7 @@ struct BoxFilterTests {
             let bytesPerRow = w * 4 + 8
             var buffer = [UInt8](repeating: sentinel, count: bytesPerRow * h)
             var rowColumns = [Int](repeating: -7, count: 2 * region.height)
-            try picture.pixels.withUnsafeBufferPointer { source in
+            let byRow = try picture.pixels.withUnsafeBufferPointer { source in
                 try spans.withUnsafeBufferPointer { spans in
                     try rowColumns.withUnsafeMutableBufferPointer { rowColumns in
                         try buffer.withUnsafeMutableBytes {
@@ -233,6 +233,7 @@ struct BoxFilterTests {
                     }
                 }
             }
+            #expect(byRow, "\(sw)×\(sh) → \(w)×\(h): the row columns were not reported as written")
             var expected = [UInt8](repeating: sentinel, count: bytesPerRow * h)
             for oy in region.y..<region.y + region.height {
                 // The changed columns of the source rows under this output
