@@ -15,12 +15,12 @@ import Synchronization
 /// loop starting again from the last frame writes. Drawers record them as
 /// they step through frames composited whole. Once every frame's and the
 /// restart's are in, the set is sealed and read without a lock per frame;
-/// a set that would pass ``limit`` (or the lower cap a record call gives:
-/// at a display size, the bytes of the stored indices the set lets later
-/// loops do without) is given up, as soon as its first frames at their
-/// size over the whole loop would, as is one dropped to give memory back:
-/// from then on this store records nothing, so a budget that trims it does
-/// not see it grow back loop after loop.
+/// a set that would pass ``limit`` is given up, as soon as its first frames
+/// at their size over the whole loop would pass it by far (or pass the cap
+/// a record call gives: at a display size, the bytes of the stored indices
+/// the set lets later loops do without), as is one dropped to give memory
+/// back: from then on this store records nothing, so a budget that trims
+/// it does not see it grow back loop after loop.
 ///
 /// Shared by every drawer of one source, on any thread: a lock guards the
 /// table, and each delta is immutable.
@@ -206,6 +206,9 @@ final class FrameDeltaStore: Sendable {
     /// The frames recorded before the set's size is projected over the
     /// loop (see ``record(_:rect:of:bytesPerRow:rows:)``).
     static let framesBeforeProjecting = 16
+    /// How many times its limit a set's projection passes before the set
+    /// is given up early.
+    static let projectionMargin = 2.0
 
     /// A store for the `frameCount` frames of a GIF, of at most `limit`
     /// bytes of pixels. Nothing is allocated until a delta is recorded.
@@ -230,9 +233,10 @@ final class FrameDeltaStore: Sendable {
     /// canvas, or at a display size the host's buffer it has just written),
     /// copied with the lock released. Does nothing when it is held already
     /// or the set is given up; gives the set up, before copying anything,
-    /// when it would pass ``limit`` or `cap`, and once
-    /// ``framesBeforeProjecting`` frames are in, when their bytes times the
-    /// frames over the frames recorded would. With `rows`, only each row's
+    /// when it would pass ``limit``, and once ``framesBeforeProjecting``
+    /// frames are in, when their bytes times the frames over the frames
+    /// recorded (the set's projected size) would pass it
+    /// ``projectionMargin`` times, or pass `cap`. With `rows`, only each row's
     /// stretch of `rect` is kept, and four bytes a row. Returns whether the
     /// bytes held changed enough for a shared memory budget to count them
     /// again: the set sealed or given up, or another ``reportStep`` bytes
@@ -240,9 +244,8 @@ final class FrameDeltaStore: Sendable {
     @discardableResult
     func record(
         _ index: Int, rect: PixelRect, of pixels: UnsafeRawBufferPointer, bytesPerRow: Int, rows: RowColumns? = nil,
-        within cap: Int = .max
+        projectedWithin cap: Int = .max
     ) -> Bool {
-        let limit = min(limit, max(0, cap))
         // A frame that changes nothing has an empty delta.
         let rect = rect.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : rect
         let rowBytes = rect.width * 4
@@ -309,10 +312,13 @@ final class FrameDeltaStore: Sendable {
             table.byteCount += size
             table.recorded += 1
             // A set whose frames so far, at the same size for the rest of
-            // the loop, would pass the limit is given up now, not held
-            // until it does.
+            // the loop, would pass the limit ``projectionMargin`` times, or
+            // `cap`, is given up now, not held until it does. (The margin,
+            // because a GIF's first frames often change more than the
+            // rest: an intro, a shuffle being sorted.)
+            let projected = Double(table.byteCount) * Double(frameCount) / Double(table.recorded)
             if table.recorded >= Self.framesBeforeProjecting, table.recorded < frameCount,
-               Double(table.byteCount) * Double(frameCount) > Double(limit) * Double(table.recorded) {
+               projected > min(Self.projectionMargin * Double(limit), Double(max(0, cap))) {
                 table = Table(givenUp: true)
                 recording.store(false, ordering: .relaxed)
                 return true

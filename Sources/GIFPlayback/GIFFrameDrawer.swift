@@ -393,12 +393,13 @@ final class GIFFrameDrawer: FrameDrawer {
     ) -> Bool {
         guard filter != nil, frame.isComplete, let deltas = source.deltas else { return false }
         // Kept only while, over a loop, they would take no more bytes than
-        // the stored indices that they let later loops do without.
+        // the stored indices that they let later loops do without (as the
+        // frames held so far take them; no cap before one is held).
         let held = indices.frameCount
-        let indexBytes = held > 0 ? Int(Double(indices.byteCount) * Double(source.frameCount) / Double(held)) : 0
+        let indexBytes = held > 0 ? Int(Double(indices.byteCount) * Double(source.frameCount) / Double(held)) : .max
         return deltas.record(
             frame.index, rect: scaled(frame.changedRect), of: UnsafeRawBufferPointer(buffer), bytesPerRow: bytesPerRow,
-            rows: rows, within: indexBytes)
+            rows: rows, projectedWithin: indexBytes)
     }
 
     /// What ``write(_:region:byRow:into:bytesPerRow:)`` wrote.

@@ -56,10 +56,29 @@ import Testing
         #expect(target == expected)
     }
 
-    /// Forty frames of 100 bytes each take 4,000: with a limit of 4,000
-    /// the set is kept to the end; with 3,999 it is given up at the
-    /// sixteenth frame, when the projection starts, holding nothing after.
+    /// A cap is a bound on the projection only: sixteen frames of 100
+    /// bytes among forty project to 4,000, past a cap of 3,999 (the set is
+    /// given up) and within one of 4,000 (kept).
     @Test(arguments: [4000, 3999])
+    func aSetProjectedPastItsCapIsGivenUp(cap: Int) {
+        let bytesPerRow = 5 * 4
+        let picture = Self.picture(width: 5, height: 5, bytesPerRow: bytesPerRow)
+        let store = FrameDeltaStore(frameCount: 40, limit: 1 << 20)
+        let rect = PixelRect(x: 0, y: 0, width: 5, height: 5)
+        picture.withUnsafeBytes { pixels in
+            for index in 1...FrameDeltaStore.framesBeforeProjecting {
+                store.record(index, rect: rect, of: pixels, bytesPerRow: bytesPerRow, projectedWithin: cap)
+            }
+        }
+        #expect(store.byteCount == (cap < 4000 ? 0 : 1600))
+    }
+
+    /// Forty frames: sixteen of 100 bytes project to 4,000, twice a limit
+    /// of 2,000. With that limit, the set is kept past the sixteenth frame
+    /// and the later frames of 8 bytes keep it within the limit to the end
+    /// (1,600 + 24 × 8 = 1,792 bytes); with 1,999 it is given up at the
+    /// sixteenth frame, when the projection starts, holding nothing after.
+    @Test(arguments: [2000, 1999])
     func aSetProjectedPastItsLimitIsGivenUpEarly(limit: Int) {
         let (width, bytesPerRow) = (5, 5 * 4)
         let picture = Self.picture(width: width, height: 5, bytesPerRow: bytesPerRow)
@@ -71,14 +90,15 @@ import Testing
             }
             #expect(store.byteCount == 100 * (FrameDeltaStore.framesBeforeProjecting - 1))
             store.record(FrameDeltaStore.framesBeforeProjecting, rect: rect, of: pixels, bytesPerRow: bytesPerRow)
-            if limit < 4000 {
+            if limit < 2000 {
                 #expect(store.byteCount == 0, "kept \(store.byteCount) bytes past the projection")
             } else {
+                let small = PixelRect(x: 0, y: 0, width: 1, height: 2)
                 for index in FrameDeltaStore.framesBeforeProjecting + 1..<40 {
-                    store.record(index, rect: rect, of: pixels, bytesPerRow: bytesPerRow)
+                    store.record(index, rect: small, of: pixels, bytesPerRow: bytesPerRow)
                 }
-                store.record(0, rect: rect, of: pixels, bytesPerRow: bytesPerRow)
-                #expect(store.sealed != nil && store.byteCount == 4000)
+                store.record(0, rect: small, of: pixels, bytesPerRow: bytesPerRow)
+                #expect(store.sealed != nil && store.byteCount == 1600 + 24 * 8)
             }
         }
     }
