@@ -25,14 +25,34 @@ import Synchronization
 /// Shared by every drawer of one source, on any thread: a lock guards the
 /// table, and each delta is immutable.
 final class FrameDeltaStore: Sendable {
-    /// One frame's changed rectangle and its pixels, as recorded: rows of
-    /// `rect.width × 4` bytes, or with `spans`, each row's stretch of it
-    /// (`first | end << 16`, columns of the canvas; empty when `first` is
-    /// not below `end`), the rows' stretches packed one after another.
-    struct Delta {
+    /// One frame's changed rectangle and its pixels, as recorded, in one
+    /// allocation of its own that the delta frees: rows of `rect.width × 4`
+    /// bytes, or with spans, each row's stretch of it (`first | end << 16`,
+    /// columns of the canvas, one `UInt32` a row of `rect` before the
+    /// pixels; empty when `first` is not below `end`), the rows' stretches
+    /// packed one after another. A sealed set keeps the deltas as they
+    /// were recorded: sealing copies no pixels.
+    final class Delta: @unchecked Sendable {
         let rect: PixelRect
-        let spans: [UInt32]
-        let pixels: [UInt8]
+        /// The row stretches, or `nil` for whole rows.
+        let spans: UnsafeMutablePointer<UInt32>?
+        let pixels: UnsafeMutableRawPointer
+        /// The bytes allocated: stretches and pixels.
+        let byteCount: Int
+        private let memory: UnsafeMutableRawPointer
+
+        /// A delta of `rect` with room for `pixelBytes` of pixels, and for
+        /// its row stretches when `withSpans`; the caller fills them in.
+        init(rect: PixelRect, withSpans: Bool, pixelBytes: Int) {
+            let spanBytes = withSpans ? rect.height * MemoryLayout<UInt32>.stride : 0
+            self.rect = rect
+            byteCount = spanBytes + pixelBytes
+            memory = .allocate(byteCount: max(1, byteCount), alignment: 16)
+            spans = withSpans ? memory.bindMemory(to: UInt32.self, capacity: rect.height) : nil
+            pixels = memory + spanBytes
+        }
+
+        deinit { memory.deallocate() }
     }
 
     /// The columns a draw wrote in each row (``BoxFilter``'s `rowColumns`):
@@ -51,76 +71,55 @@ final class FrameDeltaStore: Sendable {
         }
     }
 
-    /// A whole set, its pixels in one allocation: frame `i`'s rectangle
-    /// and where its pixels start (`i` = 0: the restart's). Its storage is
-    /// read through ``storage``, pointers that a drawer keeps beside the
-    /// set, so that a draw retains nothing; `@unchecked Sendable` for
-    /// them: written only in `init`, read-only after.
+    /// A whole set: frame `i`'s delta (`i` = 0: the restart's). Its
+    /// storage is read through ``storage``, pointers that a drawer keeps
+    /// beside the set, so that a draw retains nothing; `@unchecked
+    /// Sendable` for them: written only in `init`, read-only after.
     final class Sealed: @unchecked Sendable {
         /// The set's storage, valid while the set lives: whoever reads
         /// through it holds the set.
         let storage: Storage
+        /// The deltas, kept alive for the storage's pointers into them.
+        private let deltas: [Delta]
 
         init(_ deltas: [Delta]) {
-            let count = deltas.count
-            let rects = UnsafeMutablePointer<PixelRect>.allocate(capacity: max(1, count))
-            let starts = UnsafeMutablePointer<Int>.allocate(capacity: max(1, count))
-            let spanStarts = UnsafeMutablePointer<Int>.allocate(capacity: max(1, count))
-            var total = 0, spanTotal = 0
+            self.deltas = deltas
+            let entries = UnsafeMutablePointer<Storage.Entry>.allocate(capacity: max(1, deltas.count))
             for (i, delta) in deltas.enumerated() {
-                (rects + i).initialize(to: delta.rect)
-                (starts + i).initialize(to: total)
-                (spanStarts + i).initialize(to: delta.spans.isEmpty ? -1 : spanTotal)
-                total += delta.pixels.count
-                spanTotal += delta.spans.count
+                (entries + i).initialize(to: Storage.Entry(
+                    rect: delta.rect, spans: delta.spans.map { UnsafePointer($0) },
+                    pixels: UnsafeRawPointer(delta.pixels)))
             }
-            let pixels = UnsafeMutableRawPointer.allocate(byteCount: max(1, total), alignment: 16)
-            let spans = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, spanTotal))
-            for (i, delta) in deltas.enumerated() {
-                delta.pixels.withUnsafeBytes { bytes in
-                    guard let base = bytes.baseAddress else { return }
-                    (pixels + starts[i]).copyMemory(from: base, byteCount: bytes.count)
-                }
-                if spanStarts[i] >= 0 {
-                    for (k, span) in delta.spans.enumerated() { (spans + spanStarts[i] + k).initialize(to: span) }
-                }
-            }
-            storage = Storage(
-                count: count, rects: rects, starts: starts, spanStarts: spanStarts, spans: spans, pixels: pixels)
+            storage = Storage(count: deltas.count, entries: entries)
         }
 
-        deinit {
-            storage.rects.deallocate()
-            storage.starts.deallocate()
-            storage.spanStarts.deallocate()
-            storage.spans.deallocate()
-            storage.pixels.deallocate()
-        }
+        deinit { storage.entries.deallocate() }
     }
 
     /// A sealed set's storage (``Sealed/storage``): plain pointers, copied
     /// and read with no reference counting.
     struct Storage {
+        /// Where a frame's delta is.
+        fileprivate struct Entry {
+            let rect: PixelRect
+            let spans: UnsafePointer<UInt32>?
+            let pixels: UnsafeRawPointer
+        }
+
         /// The frames the set is for.
         let count: Int
-        fileprivate let rects: UnsafeMutablePointer<PixelRect>
-        fileprivate let starts: UnsafeMutablePointer<Int>
-        /// Where each frame's row stretches start in `spans`; -1 for a
-        /// frame recorded as whole rows of its rectangle.
-        fileprivate let spanStarts: UnsafeMutablePointer<Int>
-        fileprivate let spans: UnsafeMutablePointer<UInt32>
-        fileprivate let pixels: UnsafeMutableRawPointer
+        fileprivate let entries: UnsafeMutablePointer<Entry>
 
         /// Writes frame `index`'s pixels (0: the restart's) into `buffer`,
         /// whose rows are `bytesPerRow` apart and which the caller checked
         /// holds the canvas, and returns its rectangle.
         func apply(_ index: Int, to buffer: UnsafeMutableRawPointer, bytesPerRow: Int) -> PixelRect {
-            let rect = rects[index], rowBytes = rect.width * 4
+            let entry = entries[index], rect = entry.rect, rowBytes = rect.width * 4
             guard !rect.isEmpty else { return rect }
-            let from = UnsafeRawPointer(pixels + starts[index]), to = buffer + rect.y * bytesPerRow + rect.x * 4
-            if spanStarts[index] >= 0 {
+            let from = entry.pixels, to = buffer + rect.y * bytesPerRow + rect.x * 4
+            if let spans = entry.spans {
                 var from = from, row = buffer + rect.y * bytesPerRow
-                for span in UnsafeBufferPointer(start: spans + spanStarts[index], count: rect.height) {
+                for span in UnsafeBufferPointer(start: spans, count: rect.height) {
                     let first = Int(span & 0xFFFF), bytes = (Int(span >> 16) - first) * 4
                     if bytes > 0 {
                         (row + first * 4).copyMemory(from: from, byteCount: bytes)
@@ -275,32 +274,27 @@ final class FrameDeltaStore: Sendable {
             recording.store(false, ordering: .relaxed)
             return true
         }
-        let delta: Delta
-        if let rows, !rect.isEmpty {
-            var spans = [UInt32](repeating: 0, count: rect.height)
-            let pixels = [UInt8](uninitializedCapacity: size - 4 * rect.height) { buffer, count in
-                count = 0
-                guard let base = pixels.baseAddress, let target = buffer.baseAddress else { return }
+        let withSpans = rows != nil && !rect.isEmpty
+        let delta = Delta(rect: rect, withSpans: withSpans, pixelBytes: withSpans ? size - 4 * rect.height : size)
+        if let base = pixels.baseAddress {
+            if let rows, let spans = delta.spans {
+                var to = delta.pixels
                 for j in 0..<rect.height {
                     let (first, end) = rows.stretch(rect.y + j, within: rect)
-                    guard first < end else { continue }
+                    guard first < end else {
+                        spans[j] = 0
+                        continue
+                    }
                     spans[j] = UInt32(first) | UInt32(end) << 16
-                    let bytes = (end - first) * 4, from = base + (rect.y + j) * bytesPerRow + first * 4
-                    UnsafeMutableRawPointer(target + count).copyMemory(from: from, byteCount: bytes)
-                    count += bytes
+                    let bytes = (end - first) * 4
+                    to.copyMemory(from: base + (rect.y + j) * bytesPerRow + first * 4, byteCount: bytes)
+                    to += bytes
                 }
+            } else {
+                copyRows(
+                    rect.height, of: rowBytes, from: base + rect.y * bytesPerRow + rect.x * 4, stride: bytesPerRow,
+                    to: delta.pixels, stride: rowBytes)
             }
-            delta = Delta(rect: rect, spans: spans, pixels: pixels)
-        } else {
-            let pixels = [UInt8](uninitializedCapacity: size) { buffer, count in
-                if let base = pixels.baseAddress, let target = buffer.baseAddress {
-                    copyRows(
-                        rect.height, of: rowBytes, from: base + rect.y * bytesPerRow + rect.x * 4,
-                        stride: bytesPerRow, to: target, stride: rowBytes)
-                }
-                count = size
-            }
-            delta = Delta(rect: rect, spans: [], pixels: pixels)
         }
         return table.withLock { table in
             // Another drawer may have recorded it, or the set been

@@ -34,14 +34,19 @@ import Synchronization
 /// how far back a jump resumes. The composited canvases themselves stay in
 /// the player's `FrameCache`.
 ///
-/// At full size, the drawers that write into a host's buffer also record
-/// what each frame changes (its changed rectangle as composited, and frame
-/// 0's where a loop starting again changes it) while they step through
-/// the first loop of frames composited whole; later loops copy those
-/// pixels and composite nothing. They are kept within as many bytes again
-/// as the `DecodingBudget`'s checkpoint bytes (a set that would take more
-/// is not kept: a GIF whose every frame changes the whole canvas keeps its
-/// indices alone), and are the first thing a shared budget takes back. So
+/// The drawers that write into a host's buffer also record what each frame
+/// changes (its changed rectangle as composited, and frame 0's where a
+/// loop starting again changes it; at a display size, the scaled pixels
+/// each row's change reaches) while they step through the first loop of
+/// frames composited whole; later loops copy those pixels and composite
+/// (and scale) nothing. They are kept within as many bytes again as the
+/// `DecodingBudget`'s checkpoint bytes (a set that would take more is not
+/// kept: a GIF whose every frame changes the whole canvas keeps its indices
+/// alone), at a display size only while they take no more bytes than the
+/// indices they let later loops do without (scaled pixels take four bytes
+/// each, an index one, so a small shrink of a GIF that changes much keeps
+/// its indices alone), and are the first thing a shared budget takes back.
+/// So
 /// a source holds at most the `DecodingBudget`'s bytes of decoding state,
 /// with the checkpoint bytes twice, plus its working state
 /// (``workingStateByteCount``: the canvas and the decoder's buffers).
@@ -76,8 +81,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     private let indexRequests = Atomic<Int>(0)
     /// The frames giflib decoded at creation to choose the index tier.
     private let probeDecodes: Int
-    /// At full size, each frame's changed pixels as the drawers composited
-    /// them, within the checkpoint budget (see ``FrameDeltaStore``).
+    /// Each frame's changed pixels as the drawers drew them (scaled, at a
+    /// display size), within the checkpoint budget (see
+    /// ``FrameDeltaStore``).
     let deltas: FrameDeltaStore?
 
     /// Wraps an opened image; `budget` bounds the canvases kept to make

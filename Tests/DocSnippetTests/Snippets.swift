@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:218
+        // begin README.md:219
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:218
+        // end README.md:219
 
-        // begin README.md:254
+        // begin README.md:255
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:254
+        // end README.md:255
 
-        // begin README.md:303
+        // begin README.md:304
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:303
+        // end README.md:304
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -209,7 +209,7 @@ enum Snippets {
         print(drawn.changedRect)
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:30
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:91
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:92
         let linkedPlayer = try Player(source: source, startingAt: clock.now)
         let linkedStride = linkedPlayer.drawer.width * 4
         let linkedCanvas = UnsafeMutableRawBufferPointer.allocate(
@@ -221,16 +221,16 @@ enum Snippets {
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(linkedPlayer) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:91
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:92
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:111
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:112
         // In a display link's callback, on its thread:
         if let tick = linked.tickPlayers(at: clock.now), tick.changed.contains(ObjectIdentifier(linkedPlayer)) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:111
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:112
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:133
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:134
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -243,7 +243,7 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:133
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:134
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
