@@ -227,6 +227,10 @@ final class FrameDeltaStore: Sendable {
     /// The bytes held: pixels, and row stretches.
     var byteCount: Int { table.withLock { $0.byteCount } }
 
+    /// Whether deltas are still recorded (the set neither sealed nor given
+    /// up), read without the lock.
+    var isRecording: Bool { recording.load(ordering: .relaxed) }
+
     /// Records frame `index`'s delta (0: the restart's): `rect` of
     /// `pixels`, whose rows are `bytesPerRow` apart (a drawer's full-size
     /// canvas, or at a display size the host's buffer it has just written),

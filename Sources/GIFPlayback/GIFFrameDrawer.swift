@@ -391,7 +391,7 @@ final class GIFFrameDrawer: FrameDrawer {
         _ frame: FrameCopy, from buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int,
         rows: FrameDeltaStore.RowColumns?, indices: FrameIndexCache
     ) -> Bool {
-        guard filter != nil, frame.isComplete, let deltas = source.deltas else { return false }
+        guard filter != nil, frame.isComplete, let deltas = source.deltas, deltas.isRecording else { return false }
         // Kept only while, over a loop, they would take no more bytes than
         // the stored indices that they let later loops do without (as the
         // frames held so far take them; no cap before one is held).
