@@ -349,16 +349,18 @@ public struct PlaylistSequencer: Sendable {
     /// Runs time forward to `host`, crossing item boundaries, skips and
     /// timeouts in order.
     private mutating func settle(to host: Int64, _ events: inout [PlaylistEvent]) {
-        var crossed = 0, resynced = false
+        var crossed = 0, framesMade = 0, resynced = false
         /// Goes on to the next item, unless this advance has crossed
-        /// ``maxBoundariesPerAdvance`` already: then it resyncs once.
+        /// ``maxBoundariesPerAdvance`` already, or made the timelines of
+        /// ``maxFramesPerAdvance`` frames: then it resyncs once.
         func next(_ sequencer: inout PlaylistSequencer) {
             crossed += 1
-            if crossed > Self.maxBoundariesPerAdvance, !resynced {
+            if !resynced, crossed > Self.maxBoundariesPerAdvance || framesMade > Self.maxFramesPerAdvance {
                 resynced = true
                 sequencer.resync(to: host)
             } else {
                 sequencer.moveToNext(&events)
+                framesMade += sequencer.turn?.head?.timeline.frameCount ?? 0
             }
         }
         while state == .playing, var current = turn {
@@ -424,6 +426,13 @@ public struct PlaylistSequencer: Sendable {
     /// time, like ``CatchUpPolicy`` resync, so an advance costs bounded work
     /// however late it is.
     public static let maxBoundariesPerAdvance = 1_000
+
+    /// The most frames whose timelines one advance makes as it crosses
+    /// item boundaries one by one (each item entered makes its timeline
+    /// afresh, as long as its frames): past that, the advance resyncs as
+    /// past ``maxBoundariesPerAdvance``, so that items of thousands of
+    /// frames cost an advance no more than a thousand small ones.
+    public static let maxFramesPerAdvance = 65_536
 
     /// Starts the current item afresh at `host`: the late-tick resync.
     private mutating func resync(to host: Int64) {

@@ -280,4 +280,28 @@ struct HostileInputTests {
         sequencer.advance(to: late + .milliseconds(60))
         #expect(sequencer.currentFrame == 1)
     }
+
+    @Test("A tick decades late over items of thousands of frames resyncs once the timelines it made pass maxFramesPerAdvance")
+    func playlistDecadesLateOverLongItems() throws {
+        let frames = 4_096
+        let long = FakeFrameSource(frameDelays: Array(repeating: .milliseconds(20), count: frames))  // 81.92 s a turn
+        var sequencer = try PlaylistSequencer(items: [
+            PlaylistItem(key: "A") { long },
+            PlaylistItem(key: "B") { long },
+        ])
+        for request in sequencer.takeLoadRequests() { sequencer.finishLoad(request, result: .success(long)) }
+        sequencer.play(at: .zero)
+        let late = Duration.seconds(50 * 365 * 24 * 3600)
+        let events = sequencer.advance(to: late)
+        // Each item entered makes a timeline of `frames`; the advance moves
+        // on while at most `maxFramesPerAdvance` frames were made, and the
+        // next finish resyncs: 17 moves, then the resync, each after a
+        // finish.
+        let moves = PlaylistSequencer.maxFramesPerAdvance / frames + 1
+        #expect(moves + 1 < PlaylistSequencer.maxBoundariesPerAdvance)
+        #expect(events.filter { if case .itemFinished = $0 { true } else { false } }.count == moves + 1)
+        #expect(sequencer.now == late)
+        #expect(sequencer.currentFrame == 0)
+        #expect(sequencer.timeUntilNextChange == .milliseconds(20))
+    }
 }
