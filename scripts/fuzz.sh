@@ -9,7 +9,7 @@
 # to .fuzz-corpus/work (and playback-work), crashes to .fuzz-corpus/artifacts,
 # the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed;
 # the last lines printed then say what failed and give the input in Base64
-# (replay: base64 -d > unit; .build-fuzz/playback-fuzzer unit).
+# (replay: base64 -d > unit; SWIFT_BACKTRACE=enable=no .build-fuzz/playback-fuzzer unit).
 #
 #   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s each
 #   FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60       # the smoke run in `make test`
