@@ -46,9 +46,8 @@ import Synchronization
 /// indices they let later loops do without (scaled pixels take four bytes
 /// each, an index one, so a small shrink of a GIF that changes much keeps
 /// its indices alone), and are the first thing a shared budget takes back.
-/// So
-/// a source holds at most the `DecodingBudget`'s bytes of decoding state,
-/// with the checkpoint bytes twice, plus its working state
+/// So a source holds at most the `DecodingBudget`'s bytes of decoding
+/// state, with the checkpoint bytes twice, plus its working state
 /// (``workingStateByteCount``: the canvas and the decoder's buffers).
 public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
     /// The image the frames come from.
