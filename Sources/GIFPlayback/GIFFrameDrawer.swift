@@ -422,10 +422,8 @@ final class GIFFrameDrawer: FrameDrawer {
     /// buffer, scaled when the drawer shows a display size: with `byRow`,
     /// only the drawn pixels that read a canvas row's noted changes.
     /// Returns what it wrote.
-    @discardableResult
     private func write(
-        _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect,
-        byRow: ScaledRows? = nil,
+        _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect, byRow: ScaledRows?,
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) -> Written {
         guard !region.isEmpty else { return .whole }

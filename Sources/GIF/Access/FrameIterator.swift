@@ -145,10 +145,10 @@ public struct FrameIterator {
     var mirrorIsWhole: Bool { hasCompositor && compositor.mirrorIsWhole }
 
     /// Notes each change the next frames make to the canvas in `changes`
-    /// (see ``Compositor/setRowChanges(_:)``); `nil` stops. Only a canvas
+    /// (see ``Compositor/rowChanges``); `nil` stops. Only a canvas
     /// that exists (after frame 0) has its changes noted.
     mutating func setRowChanges(_ changes: Compositor.RowChanges?) {
-        if hasCompositor { compositor.setRowChanges(changes) }
+        if hasCompositor { compositor.rowChanges = changes }
     }
 
     /// Whether changes are noted and every change to the canvas since they

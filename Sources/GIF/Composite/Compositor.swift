@@ -92,9 +92,10 @@ struct Compositor {
     /// Whether the canvas changed in a way not written to ``mirror`` since
     /// it was set.
     private var mirrorMissed = false
-    /// Where each change to the canvas is noted by row, while set (see
-    /// ``setRowChanges(_:)``).
-    private(set) var rowChanges: RowChanges?
+    /// Where each change the next frames and restores make to the canvas
+    /// is noted by row, while set (`nil`: not noted): a host that scales
+    /// the changed pixels then scales each row's, not their box.
+    var rowChanges: RowChanges?
     /// Whether the frame being drawn from runs noted the pixels it changed
     /// in ``rowChanges`` as it wrote them.
     private var runsNotedRows = false
@@ -246,13 +247,6 @@ struct Compositor {
 
     /// Whether a mirror is set and every change since was written to it.
     var mirrorIsWhole: Bool { mirror != nil && !mirrorMissed }
-
-    /// Notes each change the next frames and restores make to the canvas in
-    /// `changes`, until set again (`nil`: stop): a host that scales the
-    /// changed pixels then scales each row's, not their box.
-    mutating func setRowChanges(_ changes: RowChanges?) {
-        rowChanges = changes
-    }
 
     /// Applies the previous frame's disposal and gets ready to draw `frame`.
     mutating func begin(_ frame: FrameInfo, globalPalette: Palette?) {
@@ -474,7 +468,8 @@ struct Compositor {
             canvas.withUnsafeMutableBytes { raw in
                 let canvasPixels = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
                 for y in visible {
-                    var first = Int(spans[y] & 0xFFFF), last = min(Int(spans[y] >> 16), columns - 1)
+                    var (first, last) = DrawnBox.columns(of: spans[y])
+                    last = min(last, columns - 1)
                     guard first <= last else { continue }
                     if last - first + 1 < least {
                         first = min(first, columns - least)
@@ -698,8 +693,8 @@ struct Compositor {
         guard let rows = drawn.rows else { return }
         let left = frame.rect.x, top = frame.rect.y
         for (r, span) in rows.enumerated() where top + r < height {
-            let first = left + Int(span & 0xFFFF), last = min(left + Int(span >> 16), width - 1)
-            if first <= last { changes.add(row: top + r, first: first, last: last) }
+            let (first, last) = DrawnBox.columns(of: span)
+            if first <= last { changes.add(row: top + r, first: left + first, last: min(left + last, width - 1)) }
         }
     }
 
@@ -854,7 +849,7 @@ struct Compositor {
         var copy = self
         if pending?.disposal != .restorePrevious { copy.saved = [] }
         copy.setMirror(nil)
-        copy.setRowChanges(nil)
+        copy.rowChanges = nil
         return copy
     }
 

@@ -25,6 +25,12 @@ struct DrawnBox: Sendable {
     /// A row of ``rows`` that draws no pixel: its first past its last.
     static let emptyRow: UInt32 = 0xFFFF
 
+    /// The first and last drawn column a row of ``rows`` holds (the first
+    /// past the last for ``emptyRow``), from the frame's left edge.
+    static func columns(of row: UInt32) -> (first: Int, last: Int) {
+        (Int(row & 0xFFFF), Int(row >> 16))
+    }
+
     /// An empty box, grown as the frame is drawn.
     init() {}
 
