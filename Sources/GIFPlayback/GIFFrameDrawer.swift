@@ -33,6 +33,8 @@ final class GIFFrameDrawer: FrameDrawer {
     private let state: LockedState<State>
     /// Whether a frame not stored yet is decoded here rather than asked for.
     private let decodesOnCallingThread: Bool
+    /// The write branches a draw may take.
+    private let branches: DrawBranches
     /// Set while a draw runs: a second thread drawing at the same time is
     /// told so (`PixelBufferError.drawnConcurrently`), where anything else
     /// taking the lock (a count read, the source letting go of its
@@ -114,8 +116,9 @@ final class GIFFrameDrawer: FrameDrawer {
     /// bytes of seek checkpoints (`nil`: one canvas, the loop start's).
     init(
         source: GIFFrameSource, id: Int, indices: FrameIndexCache, filter: BoxFilter?, checkpointBudget: Int? = nil,
-        decodesOnCallingThread: Bool = false
+        decodesOnCallingThread: Bool = false, branches: DrawBranches = .all
     ) {
+        self.branches = branches
         self.source = source
         self.id = id
         self.filter = filter
@@ -219,7 +222,7 @@ final class GIFFrameDrawer: FrameDrawer {
             return .failed(frame: index, shown: state.drawn, reason: "there is no frame \(index)")
         }
         let shown = state.drawn
-        if let shown, let generation = source.deltas?.generation {
+        if let shown, branches.contains(.recordedChanges), let generation = source.deltas?.generation {
             if generation != state.recordedGeneration {
                 state.recorded = source.deltas?.sealed
                 state.recordedGeneration = generation
@@ -235,13 +238,14 @@ final class GIFFrameDrawer: FrameDrawer {
         // rectangles; anything else (the first draw, a seek, playing
         // backwards, a loop starting again from another frame than the
         // last) writes the whole frame.
-        let stepping = shown.map { $0 < index && index - $0 <= Self.maximumSteppedFrames
-            && state.seeker.position == $0 + 1 } ?? false
+        let stepping = branches.contains(.changedOnly) && shown.map {
+            $0 < index && index - $0 <= Self.maximumSteppedFrames && state.seeker.position == $0 + 1
+        } ?? false
         // A loop starting again from the last frame drawn writes only where
         // the canvas moved away from frame 0's, when the seeker knows it.
         let count = source.frameCount
-        let sinceFirstFrame = index == 0 && count > 1 && shown == count - 1 && state.seeker.position == count
-            ? state.seeker.changedSinceFirstFrame : nil
+        let restarts = index == 0 && count > 1 && shown == count - 1 && state.seeker.position == count
+        let sinceFirstFrame = branches.contains(.changedOnly) && restarts ? state.seeker.changedSinceFirstFrame : nil
         state.failure = nil
         if !decodesOnCallingThread, !source.holdsEveryFrame {
             let missing = stepping
@@ -266,13 +270,13 @@ final class GIFFrameDrawer: FrameDrawer {
             // writes frame 0's rows to the canvas and the buffer as it
             // restores them: it cannot fail.
             var changed = PixelRect(x: 0, y: 0, width: width, height: height)
-            let mirrors = filter == nil
+            let mirrors = filter == nil && branches.contains(.mirror)
                 && (sinceFirstFrame != nil || stepping && state.seeker.indexCache.holdsWhole(shown! + 1...index))
             let mirror = mirrors ? buffer.baseAddress : nil
             var mirrored = mirror != nil
             // Stepping on at a display size, each row's changes are noted
             // and scaled, unless a step cannot note them.
-            let rows = stepping ? state.scaledRows : nil
+            let rows = stepping && branches.contains(.rowByRow) ? state.scaledRows : nil
             var noted = rows != nil
             rows?.clear()
             func step(to frame: Int) throws(GIFError) -> FrameCopy {

@@ -464,6 +464,21 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
             decodesOnCallingThread: true)
     }
 
+    /// A drawer as ``makeDrawer(notifying:)`` makes (`nil` where that makes
+    /// none), that takes only the write branches in `branches`, decoding
+    /// on the calling thread when `decodesOnCallingThread`: what the
+    /// drawing contract's tests force each branch with.
+    package func makeDrawer(
+        branches: DrawBranches, decodesOnCallingThread: Bool, notifying decoded: (@Sendable () -> Void)? = nil
+    ) -> (any FrameDrawer)? {
+        guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
+        if !decodesOnCallingThread { indices.keepPassingFrames() }
+        return GIFFrameDrawer(
+            source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter,
+            checkpointBudget: decodesOnCallingThread ? image.info.canvasSize.area * 4 * 4 : nil,
+            decodesOnCallingThread: decodesOnCallingThread, branches: branches)
+    }
+
     /// A new drawer's id, with `decoded` kept for it (see
     /// ``makeDrawer(notifying:)``).
     private func nextDrawerID(notifying decoded: (@Sendable () -> Void)?) -> Int {
