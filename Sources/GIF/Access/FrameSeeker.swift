@@ -259,7 +259,9 @@ public struct FrameSeeker {
     /// holds this one, with no copy of the changed rectangle; a checkpoint
     /// restored on the way is written to both. Returns whether every change
     /// went to `buffer`: not when the seeker had to go back to before
-    /// frame 0 to reach `index` (copy the changed rectangle, or the canvas,
+    /// frame 0 to reach `index`, nor when the buffer's rows are not whole
+    /// 32-bit words apart from a word-aligned start, which the compositor
+    /// does not mirror into (copy the changed rectangle, or the canvas,
     /// then).
     ///
     /// - Throws: As ``frame(at:)``; `buffer` may then hold part of a frame.

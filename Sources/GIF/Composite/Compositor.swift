@@ -112,6 +112,10 @@ struct Compositor {
 
         /// Where canvas pixel (`x`, `y`) is.
         func pixel(x: Int, y: Int) -> UnsafeMutableRawPointer { base + y * bytesPerRow + x * 4 }
+
+        /// Whether every row starts on a 32-bit word: the start is aligned
+        /// and the rows are a whole number of words apart.
+        var isWordAligned: Bool { Int(bitPattern: base) % 4 == 0 && bytesPerRow % 4 == 0 }
     }
 
     /// Memory outside the compositor where the canvas's changes are noted
@@ -239,9 +243,13 @@ struct Compositor {
     /// after each frame; ``mirrorIsWhole`` says whether it did. Only
     /// frames drawn one after another and restores from a checkpoint are
     /// written there: a rewind or a first frame on a blank canvas marks
-    /// the mirror missed. A canvas of three bytes a pixel takes no mirror.
+    /// the mirror missed. A canvas of three bytes a pixel takes no mirror,
+    /// nor does a buffer whose rows are not whole 32-bit words apart from a
+    /// word-aligned start: the kernels write the mirror a pixel word at a
+    /// time and step its rows in words (``mirrorIsWhole`` is then `false`,
+    /// and the caller copies the changed rectangle).
     mutating func setMirror(_ mirror: Mirror?) {
-        self.mirror = bytesPerPixel == 4 ? mirror : nil
+        self.mirror = bytesPerPixel == 4 && mirror?.isWordAligned == true ? mirror : nil
         mirrorMissed = false
     }
 

@@ -1,0 +1,104 @@
+import Foundation
+import GIF
+import GIFPlayback
+import Playback
+import Testing
+
+/// The drawing contract over generated cases (see ``DrawingContract``):
+/// every write branch forced alone, every row stride from `width × 4` to
+/// `width × 4 + 64` (odd ones too), starts 0–3 bytes past a 16-byte line,
+/// both layouts, full size and each kind of display size, and the play
+/// scripts; on GIFs generated from seeds, the project's fixtures and the
+/// corpus animations. `make test` runs a sample of the cases and files
+/// that `SWEEP_SEED` rotates; `make test-long` (`GIF_TEST_FULL=1`) every
+/// file with four times the cases.
+@Suite struct DrawingContractTests {
+    static let executor = FrameDecodeExecutor(threadCount: 1)
+    static let environment = ProcessInfo.processInfo.environment
+    static let full = environment["GIF_TEST_FULL"] == "1"
+    static let seed = environment["SWEEP_SEED"].flatMap { Int($0) } ?? Int(Date().timeIntervalSince1970) % 1_000_000
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// Runs `cases` cases on `image`, recording each failure.
+    static func run(_ image: GIFImage, label: String, cases count: Int, seed: Int) -> (passed: Int, noDrawer: Int) {
+        let references = DrawingContract.References(image)
+        let canvas = image.info.canvasSize
+        var passed = 0, noDrawer = 0
+        for run in DrawingContract.cases(width: canvas.width, height: canvas.height, count: count, seed: seed) {
+            switch DrawingContract.check(image, references: references, run: run, executor: executor, seed: UInt64(seed)) {
+            case .passed: passed += 1
+            case .noDrawer: noDrawer += 1
+            case .failed(let why): Issue.record("\(label), \(run): \(why)")
+            }
+        }
+        return (passed, noDrawer)
+    }
+
+    @Test func generatedGIFs() throws {
+        let count = Self.full ? 96 : 24
+        var passed = 0
+        for k in 0..<count {
+            let seed = UInt64(Self.seed * 1_000 + k)
+            let image = try GIFImage(bytes: GeneratedGIF.make(seed: seed))
+            passed += Self.run(image, label: "generated GIF \(seed)", cases: Self.full ? 100 : 25, seed: Int(seed)).passed
+        }
+        #expect(passed > count * 10)
+    }
+
+    /// The cases a GIF gets: 25 (every branch set with every stride) for
+    /// a small one, fewer as its pixels over a loop grow, so that the
+    /// sample stays a few seconds a file; four times as many in
+    /// `make test-long`.
+    static func caseCount(_ image: GIFImage) -> Int {
+        let loopPixels = max(1, image.info.canvasSize.area * image.info.frameCount)
+        guard loopPixels <= maximumLoopPixels else { return 0 }
+        return (full ? 4 : 1) * min(25, max(3, 6_000_000 / loopPixels))
+    }
+
+    /// The most pixels a GIF's loop may take to be checked here: the
+    /// reference keeps every frame in each layout (demo.gif's loop is 4.6
+    /// million; the 600-frame screen recording's, 154 million, is left to
+    /// the player tests).
+    static let maximumLoopPixels = 24_000_000
+
+    @Test func fixtures() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".gif") }
+        var checked = 0
+        for name in names.sorted() {
+            guard let image = try? GIFImage(contentsOf: Self.fixtures.appendingPathComponent(name).path),
+                  image.info.frameCount > 1, Self.caseCount(image) > 0 else { continue }
+            checked += Self.run(image, label: name, cases: Self.caseCount(image), seed: Self.seed).passed
+        }
+        #expect(checked > 100)
+    }
+
+    /// The corpus animations up to 300,000 canvas pixels: three of them in
+    /// `make test`, every one in `make test-long`.
+    @Test func corpusAnimations() throws {
+        let files = PlayerDrawTests.sample(PlayerDrawTests.animations, atMost: 3)
+        var checked = 0
+        for file in files {
+            let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
+            guard Self.caseCount(image) > 0, DrawingPlayerTests.expected(image) != nil else { continue }
+            checked += Self.run(image, label: file, cases: Self.caseCount(image), seed: Self.seed).passed
+        }
+        #expect(checked > 0)
+    }
+
+    /// The cases above draw with every stride and offset; this one pins
+    /// the case that corrupted a grid host's neighbouring cells: a stride
+    /// not a multiple of 4, later loops compositing straight into the
+    /// host's buffer.
+    @Test(arguments: [1, 3, 37])
+    func laterLoopsKeepOddRowPadding(slack: Int) throws {
+        let image = try GIFImage(contentsOf: Self.fixtures.appendingPathComponent("demo.gif").path)
+        let run = DrawingContract.Case(
+            format: .rgba8, size: nil, strideSlack: slack, offset: 0, branches: [.changedOnly, .mirror],
+            script: .threeLoops, decodeAhead: false)
+        let outcome = DrawingContract.check(
+            image, references: DrawingContract.References(image), run: run, executor: Self.executor, seed: 1)
+        if case .failed(let why) = outcome { Issue.record("\(run): \(why)") }
+    }
+}
