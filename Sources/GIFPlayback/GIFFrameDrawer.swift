@@ -311,8 +311,10 @@ final class GIFFrameDrawer: FrameDrawer {
                 last = restart
             } else if index == 0, shown == count - 1 {
                 // A loop starting again where the seeker did not follow
-                // the frames: frame 0's whole canvas is its change.
-                let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+                // the frames: frame 0's whole canvas is its change (in
+                // the canvas's pixels, which a display size scales).
+                let canvas = source.image.info.canvasSize
+                let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
                 let restart = FrameCopy(index: 0, changedRect: whole, isComplete: frame.isComplete)
                 deltasGrew = record(restart, state: &state) || deltasGrew
                 last = restart
