@@ -479,8 +479,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// on the thread that draws, writes the changed rectangle (scaled alone
     /// at a display size), and reports a frame not decoded yet as late and
     /// asks this source's decode-ahead for it; `decoded`
-    /// is called after each frame the decode-ahead adds, so that a shared
-    /// memory budget counts it.
+    /// is called after each frame the decode-ahead adds, and after draws
+    /// grew what the drawers hold (see ``drawnStateGrew()``), both on the
+    /// ``executor``'s thread, so that a shared memory budget counts them.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
         // A progressive source's frames change as bytes arrive, and a source
         // shown at a display size whose small frames take fewer bytes than
