@@ -23,6 +23,11 @@ protocol FrameRequestDecoder: AnyObject, Sendable {
     /// Called after ``decodeIndices(of:with:)`` stored a frame, with no
     /// lock held.
     func indicesStored()
+
+    /// Called, with no lock held, on the executor's thread after
+    /// ``FrameDecodeScheduler/settleDrawnState(decoder:)``: what a draw
+    /// changed is told to whoever counts it there.
+    func settleDrawnState()
 }
 
 /// One source's side of a ``FrameDecodeExecutor``: its requests, run one
@@ -30,6 +35,10 @@ protocol FrameRequestDecoder: AnyObject, Sendable {
 /// player needs now, then look-ahead, then the rest) and otherwise in the
 /// order asked, and the seeker and index decoder kept between them and lent
 /// to the request that runs.
+///
+/// It also runs the settling a draw asks for
+/// (``settleDrawnState(decoder:)``): on the executor's thread, ahead of
+/// the requests, so that the draw itself waits for nothing.
 ///
 /// A lock guards only the queue and the hand-over of the tools, never a
 /// decode. The scheduler holds no reference to its source: the executor's
@@ -124,6 +133,9 @@ final class FrameDecodeScheduler: Sendable {
         var requests: [Request] = []
         /// Whether the scheduler is queued on, or running on, the executor.
         var scheduled = false
+        /// Whether ``settleDrawnState(decoder:)`` was asked for and has not
+        /// run yet.
+        var settleDue = false
         /// The latest request's ``Request/id``.
         var lastRequestID = 0
         /// The seeker while no decode runs (`nil` also before the first
@@ -148,9 +160,11 @@ final class FrameDecodeScheduler: Sendable {
             return !scheduled
         }
 
-        /// The priority of the most urgent request left, or `nil` (then no
-        /// longer scheduled) when none is.
+        /// The priority of the most urgent request left (a settling due
+        /// counts as ``FrameRequestPriority/now``), or `nil` (then no longer
+        /// scheduled) when none is.
         mutating func nextPriority() -> FrameRequestPriority? {
+            if settleDue { return .now }
             guard let position = FrameDecodeExecutor.mostUrgent(requests, { $0.priority }) else {
                 scheduled = false
                 return nil
@@ -228,6 +242,20 @@ final class FrameDecodeScheduler: Sendable {
         submit(decoder, priority: priority, schedule: schedule)
     }
 
+    /// Has `decoder` settle what a draw changed
+    /// (``FrameRequestDecoder/settleDrawnState()``) on the ``executor``'s
+    /// thread, before the next request: a lock held to queue it, never a
+    /// wait for a decode or for the settling. Asked again before it ran,
+    /// it runs once. It goes as ``FrameRequestPriority/now``: it is short,
+    /// and what it settles is memory held.
+    func settleDrawnState(decoder: any FrameRequestDecoder) {
+        let schedule = state.withLock { state -> Bool in
+            state.settleDue = true
+            return state.schedule()
+        }
+        submit(decoder, priority: .now, schedule: schedule)
+    }
+
     /// Queues this scheduler on the executor when it was not, or raises it
     /// there to `priority`.
     private func submit(_ decoder: any FrameRequestDecoder, priority: FrameRequestPriority, schedule: Bool) {
@@ -288,14 +316,21 @@ final class FrameDecodeScheduler: Sendable {
 
     // MARK: Running requests on the executor
 
-    /// Runs the most urgent request (the oldest among equals) with
-    /// `decoder` on the calling executor thread, then queues the scheduler
-    /// again, as urgent as its most urgent request, if more are waiting.
+    /// Runs a settling due (``settleDrawnState(decoder:)``), else the most
+    /// urgent request (the oldest among equals), with `decoder` on the
+    /// calling executor thread, then queues the scheduler again, as urgent
+    /// as its most urgent request, if more are waiting.
     func runOneRequest(_ decoder: any FrameRequestDecoder) {
         var next: Request?
         var lent: SeekerLoan?
         var generation = 0
+        var settle = false
         state.withLock { state in
+            if state.settleDue {
+                state.settleDue = false
+                settle = true
+                return
+            }
             guard !state.requests.isEmpty else {
                 state.scheduled = false
                 return
@@ -307,6 +342,11 @@ final class FrameDecodeScheduler: Sendable {
                 lent = state.idle.take()
                 state.seekerLent = true
             }
+        }
+        if settle {
+            decoder.settleDrawnState()
+            if let more = state.withLock({ $0.nextPriority() }) { executor.enqueue(self, decoder: decoder, priority: more) }
+            return
         }
         guard var request = next.take() else { return }
         guard let continuation = request.continuation else {

@@ -19,6 +19,14 @@ import Synchronization
 /// ``FrameCachePool`` read one source) and counted in its
 /// ``GIFFrameSource/decodingStateByteCount``.
 ///
+/// A draw takes this drawer's lock and no other drawer's, and never waits
+/// on a shared memory budget: what it grows (the recorded changes, its
+/// working bytes) it only notes to the source (``GIFFrameSource/drawnStateGrew()``),
+/// which settles with the budget on its decode thread. A trim that budget
+/// asks for there, or on a host's thread, takes this drawer's lock to let
+/// go of the recorded changes, and so waits for a draw in progress; a draw
+/// waits for none of that.
+///
 /// A ``DrawingPlayer``'s drawer decodes on the calling thread instead
 /// (`decodesOnCallingThread`): a frame not stored yet is decoded by the
 /// seeker there, and the draw is never late.
@@ -136,7 +144,9 @@ final class GIFFrameDrawer: FrameDrawer {
         source.onRecordedChangesDropped(for: id) { [weak self] in self?.releaseRecordedChanges() }
     }
 
-    /// Lets go of the source's recorded changes, which it dropped.
+    /// Lets go of the source's recorded changes, which it dropped: called
+    /// by whoever trims the source (a budget settling on a decode thread, a
+    /// host's trim), which waits here for a draw in progress.
     private func releaseRecordedChanges() {
         state.withLock { state in
             state.recorded = nil
@@ -189,7 +199,7 @@ final class GIFFrameDrawer: FrameDrawer {
         -> FrameDraw
     {
         try PixelBufferError.check(width: width, height: height, bytesPerRow: bytesPerRow, bufferCount: buffer.count)
-        var late: Int?, deltasGrew = false
+        var late: Int?, deltasGrew = false, bytesGrew = false
         guard !drawing.exchange(true, ordering: .acquiring) else { throw .drawnConcurrently }
         defer { drawing.store(false, ordering: .releasing) }
         let result = state.withLock { state -> FrameDraw in
@@ -198,13 +208,16 @@ final class GIFFrameDrawer: FrameDrawer {
             let bytes = state.byteCount
             if bytes != state.reportedBytes {
                 source.drawerBytesChanged(by: bytes - state.reportedBytes)
+                bytesGrew = bytes > state.reportedBytes
                 state.reportedBytes = bytes
             }
             return outcome
         }
-        // Told with the lock released: the source's memory budget may trim
-        // its state in turn.
-        if deltasGrew { source.deltasGrew() }
+        // Noted with the lock released, and only noted: the source settles
+        // with its memory budget on its decode thread, so that a trim the
+        // budget asks of another source (whose drawers let go of their
+        // recorded changes under their locks) never holds up this draw.
+        if deltasGrew || bytesGrew { source.drawnStateGrew() }
         if let late {
             var wanted = Array(late...min(source.frameCount - 1, max(late, index) + Self.lateLookahead))
             if index < late { wanted.insert(index, at: 0) }
@@ -457,5 +470,19 @@ final class GIFFrameDrawer: FrameDrawer {
             region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
             to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
         return .whole
+    }
+}
+
+/// A drawer whose lock a test can hold from a thread of its own, standing
+/// for a draw in progress there (or one that never ends), to show what
+/// waits for it.
+package protocol DrawerLockHolding: AnyObject, Sendable {
+    /// Runs `body` with the drawer's lock held.
+    func withLockHeld(_ body: () -> Void)
+}
+
+extension GIFFrameDrawer: DrawerLockHolding {
+    func withLockHeld(_ body: () -> Void) {
+        state.withLock { _ in body() }
     }
 }

@@ -68,8 +68,17 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The request queue and the seeker and decode-ahead decoder lent to
     /// the request that runs.
     private let scheduler: FrameDecodeScheduler
-    /// The drawers' figures and callbacks.
+    /// The drawers' callbacks.
     private let drawers = LockedState(Drawers())
+    /// The drawers' working bytes (see ``GIFFrameDrawer``), changed by
+    /// their draws without a lock.
+    private let drawerBytes = Atomic<Int>(0)
+    /// How many drawers have a `decoded` callback (see
+    /// ``makeDrawer(notifying:)``): a draw asks for no settling without one.
+    private let notifiedDrawers = Atomic<Int>(0)
+    /// Whether a draw asked for the drawers' state to be settled with the
+    /// budgets (``drawnStateGrew()``) and the settling has not started yet.
+    private let settleDue = Atomic<Bool>(false)
     /// The frames' stored palette indices, shared by this source's seeker,
     /// its decode-ahead for drawers and every drawer's seeker.
     private let indices: FrameIndexCache
@@ -298,7 +307,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
         if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { dropRecordedChanges() }
-        switch scheduler.trim(toBytes: bytes, besides: drawers.withLock { $0.bytes }) {
+        switch scheduler.trim(toBytes: bytes, besides: drawerBytes.load(ordering: .relaxed)) {
         case .trimmed:
             break
         case .noSeeker(let left):
@@ -314,7 +323,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// ``releaseDecodingState()`` until the next decode.
     public var decodingStateByteCount: Int {
         let holdings = scheduler.holdings
-        return holdings.checkpointBytes + holdings.workingBytes + drawers.withLock { $0.bytes } + indices.byteCount
+        return holdings.checkpointBytes + holdings.workingBytes + drawerBytes.load(ordering: .relaxed) + indices.byteCount
             + indices.passingByteCount + (deltas?.byteCount ?? 0)
     }
 
@@ -326,7 +335,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// giflib's handle). It is the floor a shared budget trims a playing
     /// source's state to. 0 when no decoding state is held.
     public var workingStateByteCount: Int {
-        scheduler.holdings.workingBytes + drawers.withLock { $0.bytes }
+        scheduler.holdings.workingBytes + drawerBytes.load(ordering: .relaxed)
     }
 
     /// This GIF shown at `size`: a source over the same image that
@@ -366,10 +375,8 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     // MARK: Decoding a request
 
-    /// What the drawers hold and want to hear.
+    /// What the drawers want to hear.
     private struct Drawers {
-        /// The drawers' canvases (see ``GIFFrameDrawer``).
-        var bytes = 0
         /// The latest drawer's id.
         var lastID = 0
         /// Called after the decode-ahead stores a frame (see
@@ -432,9 +439,37 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// test can watch (`nil` when none is held).
     package var recordedChangesObject: AnyObject? { deltas?.sealed }
 
-    /// The drawers' recorded changes grew enough for a shared memory budget
-    /// to count this source's state again.
-    func deltasGrew() { indicesStored() }
+    /// A draw changed what the drawers hold enough for a shared memory
+    /// budget to count this source's state again: the recorded changes
+    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:projectedWithin:)``),
+    /// or a drawer's working bytes did. Called by the drawer with its lock
+    /// released.
+    ///
+    /// The budget is not told here, on the drawing thread: counting may
+    /// have it trim another source, whose drawers let go of their recorded
+    /// changes under their own locks, so a draw would wait for another
+    /// drawer's draw. The draw only sets a flag (an atomic exchange; the
+    /// first since the last settling also queues it, one short lock), and
+    /// the `decoded` callbacks run on this source's decode thread
+    /// (``executor``), ahead of its queued decodes (see
+    /// ``settleDrawnState()``). Until then the budget counts the state as
+    /// it stood: it may be over its limit by what the draws added, for as
+    /// long as the decode thread takes to get there. A source whose
+    /// drawers have no callback (a ``DrawingPlayer``'s) asks for nothing.
+    func drawnStateGrew() {
+        guard notifiedDrawers.load(ordering: .relaxed) > 0, !settleDue.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
+        scheduler.settleDrawnState(decoder: self)
+    }
+
+    /// Tells the drawers' `decoded` callbacks (a shared memory budget
+    /// counting this source) of the state the draws left, on the decode
+    /// thread (see ``drawnStateGrew()``). The flag is cleared first, so a
+    /// draw growing the state while the callbacks run asks again.
+    func settleDrawnState() {
+        settleDue.store(false, ordering: .releasing)
+        indicesStored()
+    }
 
     // MARK: Drawing
 
@@ -444,8 +479,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// on the thread that draws, writes the changed rectangle (scaled alone
     /// at a display size), and reports a frame not decoded yet as late and
     /// asks this source's decode-ahead for it; `decoded`
-    /// is called after each frame the decode-ahead adds, so that a shared
-    /// memory budget counts it.
+    /// is called after each frame the decode-ahead adds, and after draws
+    /// grew what the drawers hold (see ``drawnStateGrew()``), both on the
+    /// ``executor``'s thread, so that a shared memory budget counts them.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
         // A progressive source's frames change as bytes arrive, and a source
         // shown at a display size whose small frames take fewer bytes than
@@ -484,7 +520,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     private func nextDrawerID(notifying decoded: (@Sendable () -> Void)?) -> Int {
         drawers.withLock { drawers -> Int in
             drawers.lastID += 1
-            if let decoded { drawers.decodedCallbacks[drawers.lastID] = decoded }
+            if let decoded {
+                drawers.decodedCallbacks[drawers.lastID] = decoded
+                notifiedDrawers.add(1, ordering: .relaxed)
+            }
             return drawers.lastID
         }
     }
@@ -493,10 +532,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// went away.
     func drawerEnded(_ id: Int, bytes: Int) {
         drawers.withLock { drawers in
-            drawers.decodedCallbacks[id] = nil
+            if drawers.decodedCallbacks.removeValue(forKey: id) != nil { notifiedDrawers.subtract(1, ordering: .relaxed) }
             drawers.releases[id] = nil
-            drawers.bytes -= bytes
         }
+        drawerBytes.subtract(bytes, ordering: .relaxed)
     }
 
     /// Whether every frame's indices are stored (within the index budget):
@@ -543,8 +582,11 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         return wide
     }
 
-    /// A drawer's canvases grew or shrank by `delta` bytes.
+    /// A drawer's canvases grew or shrank by `delta` bytes: an atomic add,
+    /// so that a draw, which calls it with its own lock held, takes no lock
+    /// of the source's for it. A shared budget counts the new figure when
+    /// next told (see ``drawnStateGrew()``).
     func drawerBytesChanged(by delta: Int) {
-        drawers.withLock { $0.bytes += delta }
+        drawerBytes.add(delta, ordering: .relaxed)
     }
 }

@@ -80,11 +80,14 @@ public protocol FrameSource: Sendable {
     /// A drawer of this source's frames into a host's buffer, for one
     /// player (see ``FrameDrawer``), or `nil` when the source cannot draw
     /// without waiting for a decode; a ``Player`` then draws from its
-    /// ``FrameCache``. `decoded` is called (on a thread of the source's)
-    /// after each frame the source decodes ahead for its drawers, so that a
-    /// shared ``FrameMemoryBudget`` counts the state it stored. The default
-    /// implementation returns `nil`.
-    /// - Parameter decoded: Called after each decode-ahead, or `nil`.
+    /// ``FrameCache``. `decoded` is called (on a thread of the source's,
+    /// never one that draws) after each frame the source decodes ahead for
+    /// its drawers and after draws grew what the drawers hold, so that a
+    /// shared ``FrameMemoryBudget`` counts the state stored: a budget asked
+    /// there may trim other sources, which must not hold up a draw. The
+    /// default implementation returns `nil`.
+    /// - Parameter decoded: Called after each decode-ahead and each growth
+    ///   of the drawers' state, or `nil`.
     func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)?
 }
 

@@ -150,7 +150,9 @@ public actor FrameCache {
     nonisolated func heldFrame(at index: Int) -> RenderedFrame? { memoryBudget.lookup(member, index, counting: false) }
 
     /// Tells the shared budget that the source's decoding state changed
-    /// (a drawer's decode-ahead stored a frame), so that it counts it.
+    /// (a drawer's decode-ahead stored a frame, or draws grew what the
+    /// drawers hold; called on the source's thread, not a drawing one), so
+    /// that it counts it.
     nonisolated func noteDecodingState() { memoryBudget.noteDecodingState(member) }
 
     /// A drawer of this cache's frames for one player or playlist item: the

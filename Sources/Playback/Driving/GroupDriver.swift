@@ -195,7 +195,10 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// the last call count from the call that follows them. Use either this or ``run()``, not
     /// both at once. A player whose next change comes after `instant`, and
     /// that nothing else changed since its last tick, costs a lock and a
-    /// comparison: a host may tick the group at every refresh.
+    /// comparison: a host may tick the group at every refresh. The
+    /// players' events reach their observers and streams before it returns,
+    /// once the group's and the players' locks are released, so an observer
+    /// may call back into a player or the group.
     ///
     /// - Parameter instant: The refresh's time on ``clock``.
     /// - Returns: The members whose shown frame changed, and when the next
@@ -222,7 +225,8 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// link's callback (a `CADisplayLink`'s or a `CVDisplayLink`'s, or a
     /// render thread's loop), which cannot await: every member is advanced
     /// to `instant` there and then, as ``tick(at:)`` does (a player not
-    /// due yet costs a lock and a comparison).
+    /// due yet costs a lock and a comparison). Events are delivered as
+    /// ``tick(at:)`` delivers them.
     ///
     /// Returns `nil`, ticking nothing, while a ``Playlist`` is a member: a
     /// playlist's tick is a call to its actor, so a group holding one is

@@ -47,6 +47,10 @@ final class HostTickList: Sendable {
         /// The list of changed members a tick returns, reused from tick to
         /// tick.
         var changed: [ObjectIdentifier] = []
+        /// The players whose events a tick under the lock posted, to be
+        /// delivered once it is released: storage reused from tick to
+        /// tick, empty between ticks.
+        var undelivered: [PlayerCore] = []
     }
 
     private let state = LockedState(State())
@@ -76,33 +80,56 @@ final class HostTickList: Sendable {
     /// The players are ticked with this list's lock held: one lock for the
     /// whole tick, and the members and the list of changed ones used in
     /// place. A player's tick takes its own lock and never this one (it
-    /// delivers events to streams and asks its source for frames), so the
-    /// order is always this list, then a player.
+    /// posts its events and asks its source for frames), so the order is
+    /// always this list, then a player. The events the players posted are
+    /// delivered once both locks are released, player by player in the
+    /// order added, so that a listener may call back into a player or into
+    /// the group (another tick) from its callback.
     func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
         let nanoseconds = Nanoseconds.of(time)
-        return state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
+        var undelivered: [PlayerCore] = []
+        let result = state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
             guard state.players.count == state.entries.count else { return nil }
             state.changed.removeAllKeepingCapacity()
             var next: Int64?
             for player in state.players {
                 let step = player.core._withUnsafeGuaranteedRef { core in
-                    Self.step(core, offset: player.offset, to: nanoseconds)
+                    let step = core.hostTick(to: Nanoseconds.subtract(nanoseconds, player.offset))
+                    if step.deliveryDue { state.undelivered.append(core) }
+                    return Self.shifted(step, by: player.offset)
                 }
                 Self.record(player.id, step, changed: &state.changed, next: &next)
             }
+            if !state.undelivered.isEmpty { swap(&undelivered, &state.undelivered) }
             return (state.changed, next.map(Nanoseconds.duration))
+        }
+        if !undelivered.isEmpty { deliver(&undelivered) }
+        return result
+    }
+
+    /// Delivers the events of `players` (held here, so that one removed
+    /// meanwhile lives until then), then hands the emptied storage back for
+    /// the next tick to reuse.
+    private func deliver(_ players: inout [PlayerCore]) {
+        for core in players { core.deliverEvents() }
+        players.removeAllKeepingCapacity()
+        state.withLock { state in
+            if state.undelivered.capacity < players.capacity { swap(&state.undelivered, &players) }
         }
     }
 
     /// Ticks every member to host time `time`: players on the calling
-    /// thread, playlists one call away.
+    /// thread (each delivering its events once its lock is released, as
+    /// this list's is not held), playlists one call away.
     func tick(to time: Duration) async -> (changed: [ObjectIdentifier], next: Duration?) {
         let nanoseconds = Nanoseconds.of(time)
         var tick = begin()
         for entry in tick.entries {
             switch entry.ticker {
             case .player(let core, let offset):
-                tick.record(entry.id, Self.step(core, offset: offset, to: nanoseconds))
+                let step = core.hostTick(to: Nanoseconds.subtract(nanoseconds, offset))
+                if step.deliveryDue { core.deliverEvents() }
+                tick.record(entry.id, Self.shifted(step, by: offset))
             case .playlist(let ticked):
                 let (moved, next) = await ticked(time)
                 tick.record(entry.id, (moved, next.map(Nanoseconds.of)))
@@ -132,12 +159,10 @@ final class HostTickList: Sendable {
         if let deadline = step.next, next.map({ deadline < $0 }) ?? true { next = deadline }
     }
 
-    /// Ticks `core`, whose host time starts `offset` nanoseconds into the
-    /// driver's, to the driver's host time `time`; its deadline comes back
-    /// in the driver's time.
-    private static func step(_ core: PlayerCore, offset: Int64, to time: Int64) -> (moved: Bool, next: Int64?) {
-        let step = core.hostTick(to: Nanoseconds.subtract(time, offset))
-        return (step.moved, step.next.map { Nanoseconds.add($0, offset) })
+    /// What a player's tick did, its deadline in the driver's host time
+    /// (the player's starts `offset` nanoseconds into the driver's).
+    private static func shifted(_ step: PlayerCore.Step, by offset: Int64) -> (moved: Bool, next: Int64?) {
+        (step.moved, step.next.map { Nanoseconds.add($0, offset) })
     }
 
     /// The members, and the list of changed ones taken out of the lock (so

@@ -1,9 +1,13 @@
 extension Player {
-    /// Calls `handler` with every event from now on, in order, before the
-    /// call that caused the event returns, on the thread that made it. Keep
-    /// handlers short; they must not call back into the player
-    /// synchronously (only ``draw(into:bytesPerRow:)`` and
-    /// ``lateDrawCount`` could be, and those may).
+    /// Calls `handler` with every event from now on, in order, with none
+    /// of the library's locks held: before the call that caused the event
+    /// returns, on the thread that made it, unless another thread is
+    /// handing this player's events to its listeners at the time (that
+    /// thread then hands these on, after its own) or the call was made from
+    /// a handler (its events follow once that handler returns). Keep
+    /// handlers short. A handler may call back into the player, and into a
+    /// ``GroupDriver`` ticking it (``GroupDriver/tickPlayers(at:)``), or
+    /// wait for another thread that does.
     /// - Parameter handler: The callback.
     /// - Returns: A token for ``removeObserver(_:)``.
     @discardableResult

@@ -16,11 +16,17 @@ import Synchronization
 /// so nothing in it depends on the clock's instant type: a tick costs no
 /// generic metadata lookups.
 ///
-/// Events reach observers, streams and change watchers with the lock held,
-/// so every listener sees them in the order the changes were made, whichever
-/// threads made them. A listener must not call back into the player
-/// synchronously; the only synchronous calls a host has, ``draw(into:bytesPerRow:)``
-/// and ``lateDrawCount``, take none of the player's locks and may be called from one.
+/// Events are posted under the lock and reach observers, streams and
+/// change watchers after it is released (``deliverEvents()``; see
+/// ``EventHub``): one thread delivers at a time, in the order the changes
+/// were made, whichever threads made them. So a listener may call back into
+/// the player, or into the ``GroupDriver`` ticking it, from its callback:
+/// no lock of the library's is held around it. A call's events are
+/// delivered before it returns, on its thread, unless another thread is
+/// delivering this player's events (that thread then delivers them, after
+/// its own) or the call comes from a listener (they follow once it
+/// returns). A tick through a group's ``HostTickList`` posts only; the list
+/// delivers once its own lock is released.
 final class PlayerCore: Sendable {
     /// The cache the player reads through and tells when it plays.
     let cache: FrameCache
@@ -105,11 +111,11 @@ final class PlayerCore: Sendable {
     func perform<Failure: Error>(
         _ change: (inout Playhead) throws(Failure) -> [PlayerEvent]
     ) throws(Failure) -> [PlayerEvent] {
-        try state.withLock { (state) throws(Failure) -> [PlayerEvent] in
+        try changing { (state) throws(Failure) -> [PlayerEvent] in
             var copy = state.playhead
             let events = try change(&copy)
             state.playhead = copy
-            state.hub.deliver(events)
+            state.hub.post(events)
             hostChanged(&state)
             afterChange(&state)
             return events
@@ -122,6 +128,29 @@ final class PlayerCore: Sendable {
             try change(&state.playhead)
             hostChanged(&state)
         }
+    }
+
+    /// Runs `body` with the lock held, then delivers the events it posted
+    /// with the lock released.
+    private func changing<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let (result, due) = try state.withLock { (state) throws(Failure) -> (Result, Bool) in
+            (try body(&state), state.hub.deliveryDue)
+        }
+        if due { deliverEvents() }
+        return result
+    }
+
+    /// Hands the posted events to the listeners with no lock held, and
+    /// those posted meanwhile after them, unless another thread is doing
+    /// so (it takes them on). Called by every change once the lock is
+    /// released, and by a ``HostTickList`` once its own lock is.
+    func deliverEvents() {
+        guard var delivery = state.withLock({ $0.hub.beginDelivery() }) else { return }
+        repeat {
+            delivery.run()
+        } while state.withLock({ $0.hub.continueDelivery(&delivery) })
     }
 
     /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
@@ -137,10 +166,10 @@ final class PlayerCore: Sendable {
     /// A host's advance: `move` reports into the reused event list, which
     /// is delivered, and the drivers woken.
     private func hostAdvance(_ move: (inout Playhead, inout [PlayerEvent]) -> Void) -> [PlayerEvent] {
-        state.withLock { state in
+        changing { state in
             state.events.removeAll(keepingCapacity: true)
             move(&state.playhead, &state.events)
-            state.hub.deliver(state.events)
+            state.hub.post(state.events)
             hostChanged(&state)
             afterChange(&state)
             return state.events
@@ -155,7 +184,7 @@ final class PlayerCore: Sendable {
     /// its driver rests until the host changes something instead of waking
     /// again at once for ever.
     func tick(to time: Duration, wake token: Int) -> Duration? {
-        state.withLock { state in
+        changing { state in
             state.hub.consumeWake(token)
             let step = driverStep(&state, to: Nanoseconds.of(time))
             guard let next = step.next.map(Nanoseconds.duration), next > time || step.reported else { return nil }
@@ -166,8 +195,9 @@ final class PlayerCore: Sendable {
     /// A host's tick through its ``GroupDriver``: advance to host time
     /// `time` (in nanoseconds, as the playhead keeps it: the group converts
     /// the host's instant once a tick, not once a player) without waking
-    /// drivers, and say whether the frame shown changed and when the next
-    /// change is due.
+    /// drivers, and say whether the frame shown changed, when the next
+    /// change is due, and whether events wait: the group's list calls
+    /// ``deliverEvents()`` once its lock is released.
     ///
     /// A host ticks at every refresh, and most refreshes fall before a
     /// player's next change: such a tick only moves the playhead's time, as
@@ -182,6 +212,7 @@ final class PlayerCore: Sendable {
             let before = state.playhead.currentFrame
             var step = driverStep(&state, to: time)
             step.moved = state.playhead.currentFrame != before
+            step.deliveryDue = state.hub.deliveryDue
             return step
         }
     }
@@ -194,6 +225,8 @@ final class PlayerCore: Sendable {
         var reported = false
         /// The host time the next change is due, in nanoseconds, or `nil`.
         var next: Int64?
+        /// Whether posted events wait for ``deliverEvents()``.
+        var deliveryDue = false
     }
 
     /// The advance both ticks make.
@@ -202,7 +235,7 @@ final class PlayerCore: Sendable {
         let next = state.playhead.advanceToNextChange(from: time, into: &state.events)
         state.nextChange = next
         state.nextChangeHolds = true
-        state.hub.deliver(state.events)
+        state.hub.post(state.events)
         afterChange(&state)
         return Step(reported: !state.events.isEmpty, next: next)
     }
@@ -242,7 +275,7 @@ final class PlayerCore: Sendable {
             let late = unreportedLate.exchange(-1, ordering: .acquiringAndReleasing)
             if late >= 0 {
                 state.lateEvent[0] = .drawnLate(frame: late)
-                state.hub.deliver(state.lateEvent)
+                state.hub.post(state.lateEvent)
             }
         }
         let playing = state.playhead.state == .playing
