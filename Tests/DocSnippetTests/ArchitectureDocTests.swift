@@ -93,6 +93,7 @@ struct ArchitectureDocTests {
                     "ARCHITECTURE.md names the module \(module.name), which Package.swift does not declare under Sources/")
         }
         let folders = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Sources").path)
+            .filter { !$0.hasPrefix(".") }
         #expect(Set(modules.map(\.name)) == Set(folders), "the module table and the folders under Sources/ differ")
     }
 
