@@ -38,6 +38,11 @@ import Darwin
 // the player section prints too; the eighth only
 // the nine-grid memory figure (NineGrid.swift), each grid in its own process,
 // which the full report prints before the command's section.
+//
+// Every section that reads GIFs (the fixtures and the corpus, read from
+// ../shared/corpus next to the checkout or from $BENCHMARK_CORPUS) exits
+// with status 1 and names each file it cannot read or scan (see
+// Workload.requireReadable), rather than measuring fewer files.
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--player-probe" {
     exit(await PlayerProbe.main(Array(CommandLine.arguments.dropFirst(2))))
@@ -52,7 +57,12 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--nine-grid" {
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" {
     let name = CommandLine.arguments.dropFirst(2).first ?? PlayerReport.nineWorkload
     let seconds = CommandLine.arguments.dropFirst(3).first.flatMap { Double($0) } ?? 3
-    await GroupDriverProbe.printSection(workloads: Workload.all(), name: name, seconds: seconds)
+    let workloads = Workload.all()
+    guard workloads.contains(where: { $0.name == name }) else {
+        print("no workload \(name); have \(workloads.map(\.name))")
+        exit(2)
+    }
+    await GroupDriverProbe.printSection(workloads: workloads, name: name, seconds: seconds)
     exit(0)
 }
 
@@ -138,6 +148,10 @@ PNGReport.printSection(rounds: min(rounds, 5))
 }
 
 let workloads = Workload.all().filter { onlyWorkload == nil || $0.name == onlyWorkload }
+if let onlyWorkload, workloads.isEmpty {
+    print("no workload \(onlyWorkload); have \(Workload.locations().map(\.name))")
+    exit(2)
+}
 if let profile {
     guard let workload = workloads.first(where: { $0.name == profile.workload }) else {
         print("no workload \(profile.workload); have \(workloads.map(\.name))")

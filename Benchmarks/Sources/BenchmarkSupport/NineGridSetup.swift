@@ -19,22 +19,22 @@ public enum NineGridSetup {
     /// The nine animations: the eight animated corpus files of 10 frames or
     /// more (single-frame files are not animations, and a grid shows
     /// animations), and the generated screen recording; or the paths in
-    /// `NINE_GRID_FILES`, colon-separated. Missing files are left out.
+    /// `NINE_GRID_FILES`, colon-separated. The process stops
+    /// (``Workload/requireReadable(_:for:)``) when any of them is missing:
+    /// a grid of fewer cells is another figure.
     public static func files() -> [String] {
+        let paths: [String]
         if let list = getenv("NINE_GRID_FILES") {
-            return String(cString: list).split(separator: ":").map(String.init)
+            paths = String(cString: list).split(separator: ":").map(String.init)
+        } else {
+            paths = [
+                "image-gif/samples/gifplayer-muybridge.gif", "image-gif/samples/sample_big.gif",
+                "blink/count-down-color-test.gif", "blink/quicksort.gif", "pillow/iss634.gif", "pillow/chi.gif",
+                "image-gif/samples/moon_impact.gif", "blink/animated-10color.gif",
+            ].map { Workload.corpusRoot + "/" + $0 } + [Workload.screenRecordingPath]
         }
-        let corpus = [
-            "image-gif/samples/gifplayer-muybridge.gif", "image-gif/samples/sample_big.gif",
-            "blink/count-down-color-test.gif", "blink/quicksort.gif", "pillow/iss634.gif", "pillow/chi.gif",
-            "image-gif/samples/moon_impact.gif", "blink/animated-10color.gif",
-        ].map { Workload.corpusRoot + "/" + $0 }
-        var paths = corpus.filter { access($0, R_OK) == 0 }
-        if let demo = Workload.largeFixtureLocation() {
-            let directory = String(demo.path.dropLast(demo.path.split(separator: "/").last!.count))
-            paths += [directory + "screen-recording.gif"].filter { access($0, R_OK) == 0 }
-        }
-        return Array(paths.prefix(9))
+        Workload.requireReadable(paths, for: "the nine-grid")
+        return paths
     }
 
 

@@ -38,8 +38,10 @@ public struct Workload: Sendable {
         return parts.joined(separator: "/")
     }()
 
+    /// The third-party corpus, read in place: `$BENCHMARK_CORPUS`, or
     /// `../shared/corpus` next to the checkout.
     public static let corpusRoot: String = {
+        if let root = getenv("BENCHMARK_CORPUS") { return String(cString: root) }
         var parts = packageRoot.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast()
         return parts.joined(separator: "/") + "/shared/corpus"
@@ -67,42 +69,35 @@ public struct Workload: Sendable {
         "pillow/dispose_none_load_end.gif",
     ]
 
-    /// The names and paths of ``commandCorpusFiles`` that are present.
-    public static func commandFiles() -> [(name: String, path: String)] {
-        named(commandCorpusFiles).filter { isReadable($0.path) }
-    }
-
-    /// The generated 200+ frame animation, `Fixtures/demo.gif`, when present,
-    /// else the largest GIF in `Fixtures/`, else `nil`.
+    /// The generated 240-frame animation, `Fixtures/demo.gif`, or `nil` when
+    /// it cannot be read and scanned.
     public static func largeFixture() -> Workload? {
-        largeFixtureLocation().flatMap { Workload(name: $0.name, path: $0.path) }
+        Workload(name: largeFixtureLocation.name, path: largeFixtureLocation.path)
     }
 
     /// The name and path of ``largeFixture()``, without reading the file.
-    public static func largeFixtureLocation() -> (name: String, path: String)? {
-        let fixtures = packageRoot + "/Fixtures"
-        if isReadable(fixtures + "/demo.gif") { return ("demo", fixtures + "/demo.gif") }
-        guard let directory = opendir(fixtures) else { return nil }
-        defer { closedir(directory) }
-        var best: (size: Int, name: String)?
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasSuffix(".gif") else { continue }
-            var status = stat()
-            guard stat(fixtures + "/" + name, &status) == 0 else { continue }
-            if Int(status.st_size) > best?.size ?? -1 { best = (Int(status.st_size), name) }
-        }
-        guard let best else { return nil }
-        return (String(best.name.dropLast(4)), fixtures + "/" + best.name)
-    }
+    public static let largeFixtureLocation = (name: "demo", path: packageRoot + "/Fixtures/demo.gif")
+
+    /// `Fixtures/screen-recording.gif`: 600 frames, 640 × 400, generated.
+    public static let screenRecordingPath = packageRoot + "/Fixtures/screen-recording.gif"
 
     /// The names and paths of the workloads ``all()`` loads, in the same
     /// order, without reading them: for a process that wants one file only
-    /// (a memory probe must not hold the others).
+    /// (a memory probe must not hold the others). The process stops
+    /// (``requireReadable(_:for:)``) when any of them is missing.
     public static func locations() -> [(name: String, path: String)] {
-        (largeFixtureLocation().map { [$0] } ?? []) + named(corpusFiles).filter { isReadable($0.path) }
+        let files = [largeFixtureLocation] + named(corpusFiles)
+        requireReadable(files.map(\.path), for: "the benchmark workloads")
+        return files
+    }
+
+    /// ``locations()`` then the names and paths of ``commandCorpusFiles``,
+    /// checked together, so that a missing corpus is named in one message;
+    /// the process stops (``requireReadable(_:for:)``) when any is missing.
+    public static func locationsAndCommandFiles() -> [(name: String, path: String)] {
+        let files = [largeFixtureLocation] + named(corpusFiles) + named(commandCorpusFiles)
+        requireReadable(files.map(\.path), for: "the benchmark files")
+        return files
     }
 
     /// Each corpus file's name (without directory and extension) and path.
@@ -110,9 +105,67 @@ public struct Workload: Sendable {
         files.map { file in (name: String(file.split(separator: "/").last!.dropLast(4)), path: corpusRoot + "/" + file) }
     }
 
-    /// The large fixture (if any) and every corpus file that is present.
+    /// The large fixture and every corpus file of ``corpusFiles``, read and
+    /// scanned; the process stops when one is missing or does not scan.
     public static func all() -> [Workload] {
-        locations().compactMap { Workload(name: $0.name, path: $0.path) }
+        locations().map { location in
+            let image = scanned(location.path, for: "the benchmark workloads")
+            return Workload(name: location.name, path: location.path, image: image)
+        }
+    }
+
+    private init(name: String, path: String, image: GIFImage) {
+        self.name = name
+        self.path = path
+        self.bytes = image.bytes
+        self.image = image
+    }
+
+    /// Stops the process with status 1 when any of `paths` cannot be read,
+    /// naming each one on standard error: a figure measured over fewer files
+    /// than it names would be another figure, and a missing corpus must not
+    /// pass for a small one.
+    /// - Parameters:
+    ///   - paths: The files a section reads.
+    ///   - section: What reads them, for the message.
+    public static func requireReadable(_ paths: [String], for section: String) {
+        let missing = paths.filter { !isReadable($0) }
+        guard !missing.isEmpty else { return }
+        let message = "error: \(missing.count) of the \(paths.count) input files of \(section) cannot be read "
+            + "(the corpus is read from \(corpusRoot); BENCHMARK_CORPUS names another):\n"
+            + missing.map { "  \($0)\n" }.joined()
+        writeError(message)
+        exit(1)
+    }
+
+    /// The GIF at `path`, scanned with its bytes held (`readingFramesFromFile`:
+    /// read a frame at a time when decoded); stops the process with status 1,
+    /// naming the file and the error, when it cannot be read or scanned.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - section: What reads it, for the message.
+    ///   - readingFramesFromFile: Whether to leave the frames in the file.
+    public static func scanned(_ path: String, for section: String, readingFramesFromFile: Bool = false) -> GIFImage {
+        do {
+            return readingFramesFromFile ? try GIFImage(readingFramesFromFileAt: path) : try GIFImage(contentsOf: path)
+        } catch {
+            writeError("error: \(path), an input file of \(section), cannot be scanned: \(error)\n")
+            exit(1)
+        }
+    }
+
+    /// Writes `message` to standard error (file descriptor 2: the C
+    /// library's `stderr` is shared mutable state to Swift 6).
+    private static func writeError(_ message: String) {
+        var message = message
+        message.withUTF8 { bytes in
+            var done = 0
+            while done < bytes.count {
+                let written = write(2, bytes.baseAddress! + done, bytes.count - done)
+                guard written > 0 else { return }
+                done += written
+            }
+        }
     }
 
     private static func isReadable(_ path: String) -> Bool {

@@ -77,10 +77,10 @@ enum CommandReport {
         print("  C:                  \(compile.joined(separator: " "))")
         print("  load average before: \(loadAverage())")
         print()
-        let locations = Workload.locations() + Workload.commandFiles()
+        let locations = Workload.locationsAndCommandFiles()
         var rows: [[String]] = []
         for location in locations {
-            guard let image = try? GIFImage(contentsOf: location.path) else { continue }
+            let image = Workload.scanned(location.path, for: "the gif command's section")
             let frames = image.info.frameCount
             let same = sameStream(location.path, c: cBinary)
             let nia = [

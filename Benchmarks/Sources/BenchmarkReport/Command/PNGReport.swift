@@ -35,8 +35,8 @@ enum PNGReport {
         let scratch = temporaryDirectory()
         defer { _ = CommandReport.run(["/bin/rm", "-rf", scratch]) }
         var rows: [[String]] = []
-        for location in Workload.locations() + Workload.commandFiles() {
-            guard let image = try? GIFImage(contentsOf: location.path) else { continue }
+        for location in Workload.locationsAndCommandFiles() {
+            let image = Workload.scanned(location.path, for: "the PNG section")
             let frames = Double(image.info.frameCount)
             let ours = scratch + "/gif", theirs = scratch + "/convert"
             for directory in [ours, theirs] {

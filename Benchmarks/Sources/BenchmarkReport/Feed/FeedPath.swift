@@ -51,16 +51,16 @@ enum FeedPath {
 
     /// Every animation the benchmarks have: the workloads and the command
     /// figures' files (which nothing was tuned on) with more than one frame,
-    /// and the generated screen recording.
+    /// and the generated screen recording. The process stops when one of
+    /// them is missing or does not scan.
     static func animations() -> [(name: String, path: String)] {
         var seen = Set<String>()
-        let files = Workload.locations() + Workload.commandFiles()
-            + [("screen-recording", Workload.packageRoot + "/Fixtures/screen-recording.gif")]
+        let recording = Workload.screenRecordingPath
+        let files = Workload.locationsAndCommandFiles() + [("screen-recording", recording)]
+        Workload.requireReadable(files.map(\.path), for: "the feed path")
         return files.filter { file in
-            guard seen.insert(file.name).inserted, let image = try? GIFImage(readingFramesFromFileAt: file.path) else {
-                return false
-            }
-            return image.info.frameCount > 1
+            guard seen.insert(file.name).inserted else { return false }
+            return Workload.scanned(file.path, for: "the feed path", readingFramesFromFile: true).info.frameCount > 1
         }
     }
 
@@ -212,7 +212,7 @@ enum FeedPath {
         print("  pairs). Decodes: frames giflib decoded in loops 4–8")
         print("  (GIFFrameSource.decodeCount).")
         print()
-        let recording = Workload.packageRoot + "/Fixtures/screen-recording.gif"
+        let recording = Workload.screenRecordingPath
         let (status, output) = ProcessProbe.runSelf(["--player-probe", "feed-memory", recording])
         if status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
             .first(where: { $0.label == "feed-memory" }) {
@@ -302,8 +302,10 @@ enum RealTimeGrid {
         ]))
     }
 
-    /// The parent side.
+    /// The parent side. The nine files are checked here, before the probe
+    /// runs: a grid of fewer players is another figure.
     static func printSection(seconds: Double) {
+        _ = NineGrid.files()
         let (status, output) = ProcessProbe.runSelf(["--player-probe", "realtime-grid", "\(seconds)"])
         guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
             .first(where: { $0.label == "realtime-grid" })

@@ -40,11 +40,11 @@ enum SteadyLoop {
     /// The target for loop 4's CPU time over the C baseline's.
     static let target = 0.15
 
-    /// The path of `name`: a workload, or a GIF in `Fixtures/`.
-    static func path(of name: String) -> String? {
+    /// The path of `name`: a workload, or else a GIF in `Fixtures/` (which
+    /// may be missing: ``printSection(preload:)`` checks).
+    static func path(of name: String) -> String {
         if let location = Workload.locations().first(where: { $0.name == name }) { return location.path }
-        let fixture = Workload.packageRoot + "/Fixtures/\(name).gif"
-        return access(fixture, R_OK) == 0 ? fixture : nil
+        return Workload.packageRoot + "/Fixtures/\(name).gif"
     }
 
     /// The least process CPU time of three C baseline decodes of `bytes`, in
@@ -62,7 +62,7 @@ enum SteadyLoop {
 
     /// The child side: prints one `probe steady …` line.
     static func probe(name: String) async throws {
-        guard let path = path(of: name) else { throw PlayerWorkloadError.nothingScheduled }
+        let path = path(of: name)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var sink = 0
         let c = SteadyLoop.leastCBaselineCPU(bytes, sink: &sink)
@@ -113,9 +113,9 @@ enum SteadyLoop {
 
     /// The parent side: the table of the figures.
     static func printSection(preload: String?) {
+        Workload.requireReadable(workloads.map(path(of:)), for: "the steady-loop figure")
         var rows: [[String]] = []
         for name in workloads {
-            guard path(of: name) != nil else { continue }
             let (status, output) = ProcessProbe.runSelf(["--player-probe", "steady", name], preload: preload)
             guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
                 .first(where: { $0.label == "steady" })
