@@ -1,3 +1,4 @@
+import DrawingContract
 import Foundation
 import GIF
 import GIFPlayback

@@ -1,4 +1,3 @@
-import Foundation
 import GIF
 import Playback
 #if canImport(Glibc)
@@ -14,19 +13,19 @@ import Darwin
 /// (the padding between rows, the bytes before the first row and after the
 /// last) holds ``canary`` and must keep it: a write there is a write into
 /// the host's memory (in a grid host, the neighbouring cell).
-final class GuardedBuffer {
-    let width: Int, height: Int, bytesPerRow: Int, offset: Int
+package final class GuardedBuffer {
+    package let width: Int, height: Int, bytesPerRow: Int, offset: Int
     /// The bytes the rows reach: `(height − 1) × bytesPerRow + width × 4`.
-    let count: Int
-    static let canary: UInt8 = 0xA5
+    package let count: Int
+    package static let canary: UInt8 = 0xA5
     private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
     private let region: UnsafeMutableRawPointer
     private let regionSize: Int
     /// The pages between the guards.
     private let body: UnsafeMutableRawBufferPointer
-    let start: UnsafeMutableRawPointer
+    package let start: UnsafeMutableRawPointer
 
-    init(width: Int, height: Int, bytesPerRow: Int, offset: Int) {
+    package init(width: Int, height: Int, bytesPerRow: Int, offset: Int) {
         (self.width, self.height, self.bytesPerRow, self.offset) = (width, height, bytesPerRow, offset)
         count = height > 0 && width > 0 ? (height - 1) * bytesPerRow + width * 4 : 0
         let page = Self.page
@@ -49,10 +48,10 @@ final class GuardedBuffer {
     deinit { munmap(region, regionSize) }
 
     /// The buffer a draw is given: exactly the bytes the rows reach.
-    var buffer: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: start, count: count) }
+    package var buffer: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: start, count: count) }
 
     /// The rows' pixels, packed.
-    var pixels: [UInt8] {
+    package var pixels: [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         out.withUnsafeMutableBytes { to in
             for y in 0..<height {
@@ -65,7 +64,7 @@ final class GuardedBuffer {
     /// The first byte outside the rows that lost its ``canary``, as an
     /// offset from the first row's start, or `nil`: the bytes before the
     /// first row, between rows and after the last, up to the guard pages.
-    var firstTouchedOutside: Int? {
+    package var firstTouchedOutside: Int? {
         let base = UnsafeRawPointer(body.baseAddress!), first = UnsafeRawPointer(start)
         func touched(_ from: UnsafeRawPointer, _ count: Int) -> Int? {
             guard count > 0 else { return nil }
@@ -92,14 +91,14 @@ final class GuardedBuffer {
 /// (nearest) or the two nearest centres weighted by distance in 4096ths
 /// (smooth, the edge pixel repeated past the last centre). Colour is
 /// weighted by alpha unless premultiplied; every result rounds to nearest.
-enum ReferenceScaler {
+package enum ReferenceScaler {
     /// Output index `j`'s source pixels and weights, which add up to the
     /// axis's total.
-    struct Axis {
-        var taps: [[(index: Int, weight: Int64)]] = []
-        var total: Int64 = 1
+    package struct Axis {
+        package var taps: [[(index: Int, weight: Int64)]] = []
+        package var total: Int64 = 1
 
-        init(source: Int, scaled: Int, crop: Int, count: Int, upscaling: DisplaySize.Upscaling) {
+        package init(source: Int, scaled: Int, crop: Int, count: Int, upscaling: DisplaySize.Upscaling) {
             for j in crop..<crop + count {
                 var row: [(Int, Int64)] = []
                 if scaled <= source {
@@ -137,7 +136,7 @@ enum ReferenceScaler {
 
     /// `pixels` (`width` × `height`, four bytes each, alpha last) drawn at
     /// `geometry`'s frame.
-    static func scale(
+    package static func scale(
         _ pixels: [UInt8], width: Int, height: Int, to geometry: DisplayGeometry, upscaling: DisplaySize.Upscaling,
         premultiplied: Bool
     ) -> [UInt8] {
@@ -204,22 +203,23 @@ enum ReferenceScaler {
 /// offset, ones past the canvas's edge), every disposal, a transparent
 /// index or none, interlaced or not, and frames that draw nothing (every
 /// pixel transparent) or repeat the canvas.
-enum GeneratedGIF {
+package enum GeneratedGIF {
     /// A deterministic generator (SplitMix64).
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
+    package struct Random {
+        package var state: UInt64
+        package init(state: UInt64) { self.state = state }
+        package mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
-        mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+        package mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+        package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     }
 
-    static func make(seed: UInt64) -> [UInt8] {
+    package static func make(seed: UInt64) -> [UInt8] {
         var random = Random(state: seed)
         let width = 1 + random.below(48), height = 1 + random.below(40)
         let frames = 2 + random.below(9)
@@ -309,7 +309,7 @@ enum GeneratedGIF {
     }
 
     /// The order an interlaced frame's rows are stored in.
-    static func interlacedRows(_ height: Int) -> [Int] {
+    package static func interlacedRows(_ height: Int) -> [Int] {
         Array(stride(from: 0, to: height, by: 8)) + Array(stride(from: 4, to: height, by: 8))
             + Array(stride(from: 2, to: height, by: 4)) + Array(stride(from: 1, to: height, by: 2))
     }

@@ -1,7 +1,11 @@
-import Foundation
 import GIF
 import GIFPlayback
 import Playback
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The drawing contract as a property: for a GIF, a pixel layout, a display
 /// size, a row stride, a start address, the write branches a drawer may
@@ -9,20 +13,20 @@ import Playback
 /// the reference frame (the whole-file iterator's, resampled by
 /// ``ReferenceScaler``), reports a changed rectangle that covers every
 /// pixel that changed, and touches no byte outside the rows' `width × 4`.
-struct DrawingContract {
+package struct DrawingContract {
     /// One step of a play script: what a player's transport has its drawer
     /// do (a rate change or a slow host steps over frames, a seek or
     /// playing backwards jumps, `invalidate()` forgets the buffer).
-    enum Step: Hashable {
+    package enum Step: Hashable {
         case draw(Int)
         case invalidate
     }
 
     /// The scripts, by name, for a GIF of `count` frames.
-    enum Script: String, CaseIterable {
+    package enum Script: String, CaseIterable {
         case threeLoops, reverse, bounce, seeks, rates, invalidating
 
-        func steps(frames count: Int, seed: UInt64) -> [Step] {
+        package func steps(frames count: Int, seed: UInt64) -> [Step] {
             var random = GeneratedGIF.Random(state: seed)
             let loop = Array(0..<count)
             switch self {
@@ -58,7 +62,7 @@ struct DrawingContract {
     /// The sizes a drawer is asked for, for a canvas of `width` × `height`
     /// (`nil`: full size): shrunk, fitted, filled with each alignment,
     /// enlarged smoothly and to the nearest pixel, at a HiDPI scale.
-    static func sizes(width: Int, height: Int) -> [DisplaySize?] {
+    package static func sizes(width: Int, height: Int) -> [DisplaySize?] {
         let half = (max(1, width / 2), max(1, height / 2))
         var sizes: [DisplaySize?] = [
             nil,
@@ -82,41 +86,49 @@ struct DrawingContract {
     }
 
     /// The row strides for frames `width` pixels wide.
-    static func strides(width: Int) -> [Int] { [0, 1, 3, 37, 64].map { width * 4 + $0 } }
+    package static func strides(width: Int) -> [Int] { [0, 1, 3, 37, 64].map { width * 4 + $0 } }
 
     /// The branch sets to force at full size and at a display size: each
     /// branch alone (with writing only the changes, which every other
     /// branch works within), the plain branch, and all of them.
-    static func branchSets(scaled: Bool) -> [DrawBranches] {
+    package static func branchSets(scaled: Bool) -> [DrawBranches] {
         let own: DrawBranches = scaled ? .rowByRow : .mirror
         return [.all, [.changedOnly, own], [.changedOnly, .recordedChanges], [.changedOnly], []]
     }
 
     /// A configuration of one run.
-    struct Case: CustomStringConvertible {
-        var format: PixelFormat
-        var size: DisplaySize?
-        var strideSlack: Int
-        var offset: Int
-        var branches: DrawBranches
-        var script: Script
-        var decodeAhead: Bool
+    package struct Case: CustomStringConvertible {
+        package var format: PixelFormat
+        package var size: DisplaySize?
+        package var strideSlack: Int
+        package var offset: Int
+        package var branches: DrawBranches
+        package var script: Script
+        package var decodeAhead: Bool
 
-        var description: String {
+        package init(
+            format: PixelFormat, size: DisplaySize?, strideSlack: Int, offset: Int, branches: DrawBranches,
+            script: Script, decodeAhead: Bool
+        ) {
+            (self.format, self.size, self.strideSlack, self.offset) = (format, size, strideSlack, offset)
+            (self.branches, self.script, self.decodeAhead) = (branches, script, decodeAhead)
+        }
+
+        package var description: String {
             "\(format) at \(size.map { "\($0)" } ?? "full size"), stride +\(strideSlack), offset \(offset), "
                 + "\(branches), \(script)\(decodeAhead ? ", decode-ahead" : "")"
         }
     }
 
     /// The reference frames of `image` in `format`, full size or at `size`.
-    final class References {
-        let image: GIFImage
+    package final class References {
+        package let image: GIFImage
         private var full: [PixelFormat: [[UInt8]]] = [:]
         private var scaled: [String: [[UInt8]]] = [:]
-        init(_ image: GIFImage) { self.image = image }
+        package init(_ image: GIFImage) { self.image = image }
 
         /// The whole-file iterator's frames, or `nil` when one fails.
-        func frames(_ format: PixelFormat) -> [[UInt8]]? {
+        package func frames(_ format: PixelFormat) -> [[UInt8]]? {
             if let frames = full[format] { return frames }
             var iterator = image.makeFrameIterator(pixelFormat: format)
             var frames: [[UInt8]] = []
@@ -129,7 +141,7 @@ struct DrawingContract {
             return frames
         }
 
-        func frames(_ format: PixelFormat, at size: DisplaySize?) -> [[UInt8]]? {
+        package func frames(_ format: PixelFormat, at size: DisplaySize?) -> [[UInt8]]? {
             guard let size else { return frames(format) }
             let key = "\(format) \(size)"
             if let frames = scaled[key] { return frames }
@@ -146,7 +158,7 @@ struct DrawingContract {
     }
 
     /// What one run found wrong, or `nil`.
-    enum Outcome {
+    package enum Outcome {
         case passed
         /// The source keeps no indices at that size: the player draws
         /// from its frame cache instead, which the contract's other tests
@@ -155,9 +167,11 @@ struct DrawingContract {
         case failed(String)
     }
 
-    /// Runs `run` on `image` and checks every draw.
-    static func check(
-        _ image: GIFImage, references: References, run: Case, executor: FrameDecodeExecutor, seed: UInt64
+    /// Runs `run` on `image` and checks every draw: the steps of its script,
+    /// or `steps` (frames past the last read modulo the frame count).
+    package static func check(
+        _ image: GIFImage, references: References, run: Case, executor: FrameDecodeExecutor, seed: UInt64,
+        steps: [Step]? = nil
     ) -> Outcome {
         guard let expected = references.frames(run.format, at: run.size) else { return .passed }
         // Enough checkpoint bytes for a whole canvas a frame and one more,
@@ -176,17 +190,18 @@ struct DrawingContract {
         }
         let host = GuardedBuffer(width: width, height: height, bytesPerRow: width * 4 + run.strideSlack, offset: run.offset)
         var previous = host.pixels
-        for (n, step) in run.script.steps(frames: expected.count, seed: seed).enumerated() {
-            guard case .draw(let index) = step else {
+        for (n, step) in (steps ?? run.script.steps(frames: expected.count, seed: seed)).enumerated() {
+            guard case .draw(let asked) = step else {
                 drawer.invalidate()
                 continue
             }
+            let index = asked % expected.count
             let where_ = "step \(n) (frame \(index))"
             var result: FrameDraw
             do {
                 result = try drawer.draw(frame: index, into: host.buffer, bytesPerRow: host.bytesPerRow)
-                let deadline = Date().addingTimeInterval(60)
-                while case .late = result, Date() < deadline {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while case .late = result, ContinuousClock.now < deadline {
                     usleep(500)
                     result = try drawer.draw(frame: index, into: host.buffer, bytesPerRow: host.bytesPerRow)
                 }
@@ -221,7 +236,7 @@ struct DrawingContract {
     /// The first pixel, as (x, y), that differs between `a` and `b` and
     /// lies outside `rect`: each row's stretches outside it compared whole
     /// first.
-    static func firstChange(from a: [UInt8], to b: [UInt8], width: Int, outside rect: PixelRect) -> (Int, Int)? {
+    package static func firstChange(from a: [UInt8], to b: [UInt8], width: Int, outside rect: PixelRect) -> (Int, Int)? {
         let height = width > 0 ? a.count / (width * 4) : 0
         let ys = rect.y..<rect.y + rect.height
         return a.withUnsafeBytes { a in
@@ -250,7 +265,7 @@ struct DrawingContract {
     /// `count` cases that between them give every branch set with every
     /// row stride (then every start offset, size, layout and script in
     /// turn), starting at `seed`'s place in that rotation.
-    static func cases(width: Int, height: Int, count: Int, seed: Int) -> [Case] {
+    package static func cases(width: Int, height: Int, count: Int, seed: Int) -> [Case] {
         let sizes = Self.sizes(width: width, height: height)
         let slacks = [0, 1, 3, 37, 64]
         let scripts = Script.allCases
