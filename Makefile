@@ -47,9 +47,9 @@ example: libraries
 	scripts/example.sh --flick $(EXAMPLE_FLICK)
 
 ## The whole test suite in one build under AddressSanitizer (every test,
-## sampled sweeps), the player tests under ThreadSanitizer (test-long adds
-## the frame source's and the parallel decoder's), 20 seconds of both fuzz
-## targets side by side, the
+## sampled sweeps), the player tests and the GIF frame source's and
+## drawers' under ThreadSanitizer (test-long adds the parallel decoder's),
+## the fuzz targets' smoke run side by side, the
 ## DocC build and the example host's window checked under Xvfb; each phase's time
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:

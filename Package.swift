@@ -115,8 +115,9 @@ let package = Package(
 // `scripts/test.sh long` executes (the player tests, the GIF frame source's
 // and the parallel decoder's): the command, its argument parser and the
 // snippet tests are left unbuilt. `GIF_PACKAGE=player-threads` keeps the
-// player's module and its tests alone, the ThreadSanitizer sample of
-// `make test`. `GIF_PACKAGE=library` keeps the library's modules alone, for
+// library's modules with the player tests and the GIF frame source's and
+// drawers' (not the decoder's), the ThreadSanitizer sample of `make test`.
+// `GIF_PACKAGE=library` keeps the library's modules alone, for
 // a package that depends on this one by path (`scripts/example.sh` builds
 // Examples/GridHost so): no argument parser to fetch, and no plugins of it
 // to compile.
@@ -124,8 +125,9 @@ let player: Set = ["EngineSupport", "PixelKernels", "Pixels", "Playback"]
 let library = player.union(["CGIFLib", "GIFKernels", "GIF", "GIFPlayback"])
 let playerTests: Set = ["PlaybackTestSupport", "PlaybackTests"]
 let threadTests = playerTests.union(["DrawingContract", "GIFPlaybackTests", "GIFTests"])
+let gifPlayerTests = playerTests.union(["DrawingContract", "GIFPlaybackTests"])
 let kept = [
-    "threads": library.union(threadTests), "player-threads": player.union(playerTests), "library": library,
+    "threads": library.union(threadTests), "player-threads": library.union(gifPlayerTests), "library": library,
 ][Context.environment["GIF_PACKAGE"] ?? ""]
 if let kept {
     package.targets.removeAll { !kept.contains($0.name) }

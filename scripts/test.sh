@@ -17,12 +17,12 @@
 #   their own for the same reason.
 # - tsan: under ThreadSanitizer (scripts/tsan-suppressions.txt says what is
 #   suppressed and why), the player tests (`Playback`: the players, the
-#   group driver, playlists, the budget) in `make test`, built alone; in
-#   `make test-long` also the GIF frame source's (the decode-ahead's
-#   threads) and the parallel decoder's, each in a process of their own.
+#   group driver, playlists, the budget) and the GIF frame source's and
+#   drawers' (the decode-ahead's threads, draws beside trims), each in a
+#   process of its own; in `make test-long` also the parallel decoder's.
 #   The sample keeps `make test` within its ten minutes on a machine whose
-#   builds are slow: its ThreadSanitizer build compiles the player's module
-#   and tests, not the decoder's and their tests.
+#   builds are slow: its ThreadSanitizer build compiles the library and
+#   those tests, not the decoder's tests.
 # - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (40 in
 #   `make test`, with seed 1, so CI repeats its mutations, built without
 #   optimisation, which halves the build that is most of this phase; 600 in
@@ -76,8 +76,8 @@ asan=(--sanitize=address --scratch-path .build-asan -Xswiftc -gline-tables-only)
 tsan=(--sanitize=thread --scratch-path .build-tsan -Xswiftc -gline-tables-only)
 # The ThreadSanitizer phases build and run only the targets their tests need
 # (Package.swift reads GIF_PACKAGE): not the command, its argument parser or
-# the snippets, which no thread test runs; in the sample, the player's
-# module and tests alone.
+# the snippets, which no thread test runs; in the sample, not the decoder's
+# tests either.
 # A wait that is met ends at once; the limit only bounds a failing one.
 waits=(env PLAYBACK_TEST_WAIT_SECONDS=60)
 tsan_env=("${waits[@]}" GIF_PACKAGE="$threads")
@@ -95,12 +95,13 @@ phase "tsan build" "${tsan_env[@]}" "$swift" build --build-tests "${tsan[@]}"
 # Code under ThreadSanitizer runs 5 to 15 times slower: waits get 60 s.
 phase "tsan player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^PlaybackTests\.'
 # Tests that check pixels and decode counts, not threads (the ASan run has
-# them): the index tier's 600-frame loop (80 s alone under ThreadSanitizer),
-# the damage walk, the display-mode redraws, and the drawing player's
-# recorded changes and reflection, on the calling thread alone.
+# them) are skipped here: the index tier's 600-frame loop (80 s alone under
+# ThreadSanitizer), the damage walk, the display-mode redraws, the drawing
+# player's recorded changes and reflection, and the drawing contract's
+# harness, all on the calling thread alone.
+phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
+    --skip 'GIFFrameSourceIndexTierTests|DamageTests|displayModesDrawWhatAFullRedrawMakes|recordedChangesDrawTheWholeFileDecode|aPlayerCanBeReflected|DrawingContractTests'
 if [ "$mode" = long ]; then
-    phase "tsan GIF player" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFPlaybackTests\.' \
-        --skip 'GIFFrameSourceIndexTierTests|DamageTests|displayModesDrawWhatAFullRedrawMakes|recordedChangesDrawTheWholeFileDecode|aPlayerCanBeReflected'
     phase "tsan parallel decoder" "${tsan_env[@]}" "$swift" test --skip-build "${tsan[@]}" --filter '^GIFTests\.ParallelDecodeTests/'
 fi
 phase "fuzz" env FUZZ_FLAGS="$fuzz_flags" FUZZ_OPTIMIZATION="$fuzz_optimization" scripts/fuzz.sh "$fuzz_seconds"
