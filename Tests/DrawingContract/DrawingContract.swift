@@ -167,68 +167,134 @@ package struct DrawingContract {
         case failed(String)
     }
 
+    /// The source a run draws: `image` in the run's layout, at its size,
+    /// with checkpoint bytes for a whole canvas a frame and one more, so
+    /// that the recorded changes are kept and drawn from.
+    static func source(_ image: GIFImage, run: Case, executor: FrameDecodeExecutor) -> GIFFrameSource? {
+        var budget = DecodingBudget.default
+        budget.checkpointBytes = max(budget.checkpointBytes, image.info.canvasSize.area * 4 * (image.info.frameCount + 1))
+        let full = GIFFrameSource(image: image, budget: budget, executor: executor, pixelFormat: run.format)
+        return run.size.map { full.displaying(at: $0) as? GIFFrameSource } ?? full
+    }
+
+    /// One run's host buffer and what it held after the draw before, and
+    /// the checks each draw must pass.
+    struct Run {
+        let expected: [[UInt8]]
+        let host: GuardedBuffer
+        var previous: [UInt8]
+        let steps: [Step]
+
+        init?(expected: [[UInt8]], drawer: any FrameDrawer, run: Case, steps: [Step]) {
+            guard expected.allSatisfy({ $0.count == drawer.width * drawer.height * 4 }) else { return nil }
+            self.expected = expected
+            host = GuardedBuffer(
+                width: drawer.width, height: drawer.height, bytesPerRow: drawer.width * 4 + run.strideSlack,
+                offset: run.offset)
+            previous = host.pixels
+            self.steps = steps
+        }
+
+        func draw(_ drawer: any FrameDrawer, _ index: Int) throws(PixelBufferError) -> FrameDraw {
+            try drawer.draw(frame: index, into: host.buffer, bytesPerRow: host.bytesPerRow)
+        }
+
+        /// What is wrong after draw `result` of frame `index`, or `nil`.
+        mutating func verify(_ result: FrameDraw, of index: Int) -> String? {
+            if let touched = host.firstTouchedOutside {
+                return "wrote outside the rows, at byte \(touched) from the first row's start"
+            }
+            let pixels = host.pixels, width = host.width
+            switch result {
+            case .drawn(let frame, let changed, _) where frame == index:
+                if let miss = firstChange(from: previous, to: pixels, width: width, outside: changed) {
+                    return "pixel \(miss) changed outside the changed rectangle \(changed)"
+                }
+            case .unchanged(let frame) where frame == index:
+                let none = PixelRect(x: 0, y: 0, width: 0, height: 0)
+                if let miss = firstChange(from: previous, to: pixels, width: width, outside: none) {
+                    return "unchanged, but pixel \(miss) changed"
+                }
+            default:
+                return "\(result)"
+            }
+            if pixels != expected[index] {
+                let i = zip(pixels, expected[index]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
+                return "pixel (\(i / 4 % width), \(i / 4 / width)) is not the reference's"
+            }
+            previous = pixels
+            return nil
+        }
+    }
+
     /// Runs `run` on `image` and checks every draw: the steps of its script,
-    /// or `steps` (frames past the last read modulo the frame count).
+    /// or `steps` (frames past the last read modulo the frame count). A
+    /// late draw is drawn again until it is not, for at most a minute.
     package static func check(
         _ image: GIFImage, references: References, run: Case, executor: FrameDecodeExecutor, seed: UInt64,
         steps: [Step]? = nil
     ) -> Outcome {
         guard let expected = references.frames(run.format, at: run.size) else { return .passed }
-        // Enough checkpoint bytes for a whole canvas a frame and one more,
-        // so that the recorded changes are kept and drawn from.
-        var budget = DecodingBudget.default
-        budget.checkpointBytes = max(budget.checkpointBytes, image.info.canvasSize.area * 4 * (image.info.frameCount + 1))
-        let full = GIFFrameSource(image: image, budget: budget, executor: executor, pixelFormat: run.format)
-        let source = run.size.map { full.displaying(at: $0) as? GIFFrameSource } ?? full
-        guard let source else { return .failed("no GIF source at \(run.size!)") }
+        guard let source = source(image, run: run, executor: executor) else { return .failed("no GIF source") }
         guard let drawer = source.makeDrawer(branches: run.branches, decodesOnCallingThread: !run.decodeAhead) else {
             return .noDrawer
         }
-        let width = drawer.width, height = drawer.height
-        guard expected.allSatisfy({ $0.count == width * height * 4 }) else {
-            return .failed("the drawer is \(width)x\(height), the reference \(expected.first?.count ?? 0 / 4) pixels")
+        let script = steps ?? run.script.steps(frames: expected.count, seed: seed)
+        guard var state = Run(expected: expected, drawer: drawer, run: run, steps: script) else {
+            return .failed("the drawer's size is not the reference's")
         }
-        let host = GuardedBuffer(width: width, height: height, bytesPerRow: width * 4 + run.strideSlack, offset: run.offset)
-        var previous = host.pixels
-        for (n, step) in (steps ?? run.script.steps(frames: expected.count, seed: seed)).enumerated() {
+        for (n, step) in script.enumerated() {
             guard case .draw(let asked) = step else {
                 drawer.invalidate()
                 continue
             }
             let index = asked % expected.count
-            let where_ = "step \(n) (frame \(index))"
-            var result: FrameDraw
             do {
-                result = try drawer.draw(frame: index, into: host.buffer, bytesPerRow: host.bytesPerRow)
+                var result = try state.draw(drawer, index)
                 let deadline = ContinuousClock.now + .seconds(60)
                 while case .late = result, ContinuousClock.now < deadline {
                     usleep(500)
-                    result = try drawer.draw(frame: index, into: host.buffer, bytesPerRow: host.bytesPerRow)
+                    result = try state.draw(drawer, index)
                 }
+                if let wrong = state.verify(result, of: index) { return .failed("step \(n) (frame \(index)): \(wrong)") }
             } catch {
-                return .failed("\(where_): threw \(error)")
+                return .failed("step \(n) (frame \(index)): threw \(error)")
             }
-            if let touched = host.firstTouchedOutside {
-                return .failed("\(where_): wrote outside the rows, at byte \(touched) from the first row's start")
+        }
+        return .passed
+    }
+
+    /// Runs `run` as ``check(_:references:run:executor:seed:steps:)`` does,
+    /// drawn from a frame cache's whole frames (the drawer of a source that
+    /// cannot draw on its own: a progressive GIF, or a display size that
+    /// keeps no indices), waiting for a late frame on the cache's tasks.
+    package static func checkCached(
+        _ image: GIFImage, references: References, run: Case, executor: FrameDecodeExecutor, seed: UInt64
+    ) async -> Outcome {
+        guard let expected = references.frames(run.format, at: run.size) else { return .passed }
+        guard let source = source(image, run: run, executor: executor) else { return .failed("no GIF source") }
+        let drawer = FrameCache(source: source, byteBudget: 64 << 20).makeCachedDrawer()
+        let script = run.script.steps(frames: expected.count, seed: seed)
+        guard var state = Run(expected: expected, drawer: drawer, run: run, steps: script) else {
+            return .failed("the drawer's size is not the reference's")
+        }
+        for (n, step) in script.enumerated() {
+            guard case .draw(let asked) = step else {
+                drawer.invalidate()
+                continue
             }
-            let pixels = host.pixels
-            switch result {
-            case .drawn(let frame, let changed, _) where frame == index:
-                if let miss = firstChange(from: previous, to: pixels, width: width, outside: changed) {
-                    return .failed("\(where_): pixel \(miss) changed outside the changed rectangle \(changed)")
+            let index = asked % expected.count
+            do {
+                var result = try state.draw(drawer, index)
+                let deadline = ContinuousClock.now + .seconds(60)
+                while case .late = result, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(1))
+                    result = try state.draw(drawer, index)
                 }
-            case .unchanged(let frame) where frame == index:
-                if let miss = firstChange(from: previous, to: pixels, width: width, outside: PixelRect(x: 0, y: 0, width: 0, height: 0)) {
-                    return .failed("\(where_): unchanged, but pixel \(miss) changed")
-                }
-            default:
-                return .failed("\(where_): \(result)")
+                if let wrong = state.verify(result, of: index) { return .failed("step \(n) (frame \(index)): \(wrong)") }
+            } catch {
+                return .failed("step \(n) (frame \(index)): threw \(error)")
             }
-            if pixels != expected[index] {
-                let i = zip(pixels, expected[index]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
-                return .failed("\(where_): pixel (\(i / 4 % width), \(i / 4 / width)) is not the reference's")
-            }
-            previous = pixels
         }
         return .passed
     }

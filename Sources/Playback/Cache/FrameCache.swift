@@ -162,6 +162,10 @@ public actor FrameCache {
         source.makeDrawer(notifying: { [weak self] in self?.noteDecodingState() }) ?? CachedFrameDrawer(cache: self)
     }
 
+    /// A drawer copying the frames this cache holds, whether or not the
+    /// source draws on its own: what the drawing contract's tests check.
+    package nonisolated func makeCachedDrawer() -> any FrameDrawer { CachedFrameDrawer(cache: self) }
+
     /// Says a player has started playing this cache's frames: until the
     /// matching ``endPlaying()``, a shared ``memoryBudget`` gives back
     /// frames of caches not playing before this one's. A ``Player`` calls

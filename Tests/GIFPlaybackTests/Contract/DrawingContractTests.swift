@@ -88,6 +88,31 @@ import Testing
         #expect(checked > 0)
     }
 
+    /// The frame cache's drawer (whole frames copied, or their changed
+    /// rectangles stepping on): what a source that cannot draw on its own
+    /// is drawn with, at every stride, offset, layout and size.
+    @Test func frameCacheDraws() async throws {
+        var passed = 0
+        let names = ["demo.gif", "disposal-2.gif", "disposal-3.gif", "interlace.gif", "transparency.gif",
+                     "first-frame-growth.gif", "zero-size-frame.gif"]
+        var images = try names.map { try GIFImage(contentsOf: Self.fixtures.appendingPathComponent($0).path) }
+        for k in 0..<(Self.full ? 24 : 6) {
+            images.append(try GIFImage(bytes: GeneratedGIF.make(seed: UInt64(Self.seed * 1_000 + 500 + k))))
+        }
+        for (n, image) in images.enumerated() {
+            let references = DrawingContract.References(image)
+            let canvas = image.info.canvasSize
+            let count = n == 0 ? 2 : Self.full ? 25 : 10
+            for run in DrawingContract.cases(width: canvas.width, height: canvas.height, count: count, seed: Self.seed + n) {
+                let outcome = await DrawingContract.checkCached(
+                    image, references: references, run: run, executor: Self.executor, seed: UInt64(Self.seed))
+                if case .failed(let why) = outcome { Issue.record("\(n < names.count ? names[n] : "generated"), \(run): \(why)") }
+                if case .passed = outcome { passed += 1 }
+            }
+        }
+        #expect(passed > 50)
+    }
+
     /// The cases above draw with every stride and offset; this one pins
     /// the case that corrupted a grid host's neighbouring cells: a stride
     /// not a multiple of 4, later loops compositing straight into the
