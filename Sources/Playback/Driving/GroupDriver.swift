@@ -200,10 +200,16 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// once the group's and the players' locks are released, so an observer
     /// may call back into a player or the group.
     ///
+    /// A player whose latest draw was ``FrameDraw/late(frame:shown:)`` is
+    /// named among the changed members at every tick, with its next change
+    /// due at `instant`, until a draw gets through: a host that redraws the
+    /// members a tick names, and pauses until the next change, draws the
+    /// frame it owes at its next refresh.
+    ///
     /// - Parameter instant: The refresh's time on ``clock``.
-    /// - Returns: The members whose shown frame changed, and when the next
-    ///   change of any member is due (a host may pause its display link
-    ///   until then).
+    /// - Returns: The members whose shown frame changed (or whose frame is
+    ///   owed), and when the next change of any member is due (a host may
+    ///   pause its display link until then).
     @inlinable
     public final nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
         // Inlined into the host's code and so specialized for its clock:

@@ -43,6 +43,10 @@ final class PlayerCore: Sendable {
     /// A frame drawn late and not reported yet as
     /// ``PlayerEvent/drawnLate(frame:)``, or -1.
     private let unreportedLate = Atomic<Int>(-1)
+    /// Whether the latest draw was late, so that the buffer still owes the
+    /// frame shown: a host's tick names the player as changed until a draw
+    /// gets through (see ``hostTick(to:)``).
+    private let owesDraw = Atomic<Bool>(false)
     /// The task that hands a progressive source's timings in.
     private let growth = TimingSubscription()
 
@@ -203,15 +207,24 @@ final class PlayerCore: Sendable {
     /// player's next change: such a tick only moves the playhead's time, as
     /// a full step would, and leaves the look-ahead as the step that found
     /// that change asked for it, unless a late draw is left to report.
+    ///
+    /// While the latest draw was late, every tick names the player as moved
+    /// and its next change as due at once (`time`): a host that draws the
+    /// members a tick names, and sleeps until the next change, comes back
+    /// at its next refresh to draw the frame it owes, with no list of owed
+    /// draws of its own.
     func hostTick(to time: Int64) -> Step {
-        state.withLock { state in
-            if state.nextChangeHolds, time < state.nextChange ?? .max, unreportedLate.load(ordering: .relaxed) < 0 {
+        let owed = owesDraw.load(ordering: .relaxed)
+        return state.withLock { state in
+            if !owed, state.nextChangeHolds, time < state.nextChange ?? .max,
+               unreportedLate.load(ordering: .relaxed) < 0 {
                 state.playhead.passTime(toNanos: time)
                 return Step(next: state.nextChange)
             }
             let before = state.playhead.currentFrame
             var step = driverStep(&state, to: time)
-            step.moved = state.playhead.currentFrame != before
+            step.moved = owed || state.playhead.currentFrame != before
+            if owed { step.next = min(step.next ?? time, time) }
             step.deliveryDue = state.hub.deliveryDue
             return step
         }
@@ -306,6 +319,9 @@ final class PlayerCore: Sendable {
         if case .late(let late, _) = result {
             lateDraws.add(1, ordering: .relaxed)
             unreportedLate.store(late, ordering: .releasing)
+            owesDraw.store(true, ordering: .relaxed)
+        } else if owesDraw.load(ordering: .relaxed) {
+            owesDraw.store(false, ordering: .relaxed)
         }
         return result
     }

@@ -258,7 +258,7 @@ struct GroupDriverTests {
         #expect(aloneEvents.events.count > 20)
     }
 
-    @Test("A late draw is reported at the host's next tick, though no frame is due then")
+    @Test("A late draw is reported at the host's next tick, though no frame is due then, and each tick names the player, due at once, until a draw gets through")
     func lateDrawReportedAtQuietTick() async throws {
         // Six frames of 100 ms whose decodes wait for the gate: the host's
         // draw of frame 0 is late.
@@ -276,10 +276,28 @@ struct GroupDriverTests {
         let drawn = try pixels.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) }
         #expect(drawn == .late(frame: 0, shown: nil))
         #expect(events.events.isEmpty)
+        let id = ObjectIdentifier(player)
         let quiet = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(20))))
-        #expect(quiet.changed.isEmpty)
+        #expect(quiet.changed == [id])
+        #expect(quiet.nextChange == start.advanced(by: .milliseconds(20)))
         #expect(events.events == [.drawnLate(frame: 0)])
+        // Still owed at the next refresh, though no frame is due.
+        let again = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(30))))
+        #expect(again.changed == [id])
+        #expect(again.nextChange == start.advanced(by: .milliseconds(30)))
+
         await gate.open()
+        var result = FrameDraw.late(frame: 0, shown: nil)
+        let deadline = ContinuousClock.now + Changes.limit
+        while case .late = result, ContinuousClock.now < deadline {
+            result = try pixels.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) }
+            if case .late = result { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(result.shownFrame == 0)
+        // Drawn: the ticks before the next frame are quiet again.
+        let drawnTick = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(40))))
+        #expect(drawnTick.changed.isEmpty)
+        #expect(drawnTick.nextChange == start.advanced(by: .milliseconds(100)))
     }
 
     @Test("Frames arriving for a player that waits for them end its wait at the host's next tick")
