@@ -183,16 +183,14 @@ package struct DrawingContract {
         let expected: [[UInt8]]
         let host: GuardedBuffer
         var previous: [UInt8]
-        let steps: [Step]
 
-        init?(expected: [[UInt8]], drawer: any FrameDrawer, run: Case, steps: [Step]) {
+        init?(expected: [[UInt8]], drawer: any FrameDrawer, run: Case) {
             guard expected.allSatisfy({ $0.count == drawer.width * drawer.height * 4 }) else { return nil }
             self.expected = expected
             host = GuardedBuffer(
                 width: drawer.width, height: drawer.height, bytesPerRow: drawer.width * 4 + run.strideSlack,
                 offset: run.offset)
             previous = host.pixels
-            self.steps = steps
         }
 
         func draw(_ drawer: any FrameDrawer, _ index: Int) throws(PixelBufferError) -> FrameDraw {
@@ -239,11 +237,43 @@ package struct DrawingContract {
         guard let drawer = source.makeDrawer(branches: run.branches, decodesOnCallingThread: !run.decodeAhead) else {
             return .noDrawer
         }
-        let script = steps ?? run.script.steps(frames: expected.count, seed: seed)
-        guard var state = Run(expected: expected, drawer: drawer, run: run, steps: script) else {
+        return play(steps ?? run.script.steps(frames: expected.count, seed: seed), on: drawer, run: run, expected: expected)
+    }
+
+    /// Runs `run` as ``check(_:references:run:executor:seed:steps:)`` does,
+    /// drawn from a frame cache's whole frames (the drawer of a source that
+    /// cannot draw on its own: a progressive GIF, or a display size that
+    /// keeps no indices). The cache, large enough for every frame, is
+    /// filled first, each frame drawn until it is not late, the waits on
+    /// its tasks; the script then starts from a buffer the drawer forgot.
+    package static func checkCached(
+        _ image: GIFImage, references: References, run: Case, executor: FrameDecodeExecutor, seed: UInt64
+    ) async -> Outcome {
+        guard let expected = references.frames(run.format, at: run.size) else { return .passed }
+        guard let source = source(image, run: run, executor: executor) else { return .failed("no GIF source") }
+        let bytes = expected.reduce(0) { $0 + $1.count }
+        let drawer = FrameCache(source: source, byteBudget: 2 * bytes + (1 << 20)).makeCachedDrawer()
+        var scratch = [UInt8](repeating: 0, count: max(1, drawer.width * drawer.height * 4))
+        for index in expected.indices {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                let stride = drawer.width * 4
+                let result = try? scratch.withUnsafeMutableBytes { try drawer.draw(frame: index, into: $0, bytesPerRow: stride) }
+                guard case .late = result else { break }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        drawer.invalidate()
+        return play(run.script.steps(frames: expected.count, seed: seed), on: drawer, run: run, expected: expected)
+    }
+
+    /// Plays `steps` on `drawer` into a guarded buffer as `run` sets it up,
+    /// checking each draw against `expected`.
+    private static func play(_ steps: [Step], on drawer: any FrameDrawer, run: Case, expected: [[UInt8]]) -> Outcome {
+        guard var state = Run(expected: expected, drawer: drawer, run: run) else {
             return .failed("the drawer's size is not the reference's")
         }
-        for (n, step) in script.enumerated() {
+        for (n, step) in steps.enumerated() {
             guard case .draw(let asked) = step else {
                 drawer.invalidate()
                 continue
@@ -254,41 +284,6 @@ package struct DrawingContract {
                 let deadline = ContinuousClock.now + .seconds(60)
                 while case .late = result, ContinuousClock.now < deadline {
                     usleep(500)
-                    result = try state.draw(drawer, index)
-                }
-                if let wrong = state.verify(result, of: index) { return .failed("step \(n) (frame \(index)): \(wrong)") }
-            } catch {
-                return .failed("step \(n) (frame \(index)): threw \(error)")
-            }
-        }
-        return .passed
-    }
-
-    /// Runs `run` as ``check(_:references:run:executor:seed:steps:)`` does,
-    /// drawn from a frame cache's whole frames (the drawer of a source that
-    /// cannot draw on its own: a progressive GIF, or a display size that
-    /// keeps no indices), waiting for a late frame on the cache's tasks.
-    package static func checkCached(
-        _ image: GIFImage, references: References, run: Case, executor: FrameDecodeExecutor, seed: UInt64
-    ) async -> Outcome {
-        guard let expected = references.frames(run.format, at: run.size) else { return .passed }
-        guard let source = source(image, run: run, executor: executor) else { return .failed("no GIF source") }
-        let drawer = FrameCache(source: source, byteBudget: 64 << 20).makeCachedDrawer()
-        let script = run.script.steps(frames: expected.count, seed: seed)
-        guard var state = Run(expected: expected, drawer: drawer, run: run, steps: script) else {
-            return .failed("the drawer's size is not the reference's")
-        }
-        for (n, step) in script.enumerated() {
-            guard case .draw(let asked) = step else {
-                drawer.invalidate()
-                continue
-            }
-            let index = asked % expected.count
-            do {
-                var result = try state.draw(drawer, index)
-                let deadline = ContinuousClock.now + .seconds(60)
-                while case .late = result, ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(1))
                     result = try state.draw(drawer, index)
                 }
                 if let wrong = state.verify(result, of: index) { return .failed("step \(n) (frame \(index)): \(wrong)") }
