@@ -89,7 +89,7 @@ enum Snippets {
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
         // end README.md:219
 
-        // begin README.md:255
+        // begin README.md:259
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:255
+        // end README.md:259
 
-        // begin README.md:304
+        // begin README.md:308
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(await downloading.isWaiting, await downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:304
+        // end README.md:308
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -209,7 +209,7 @@ enum Snippets {
         print(drawn.changedRect)
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:30
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:92
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:96
         let linkedPlayer = try Player(source: source, startingAt: clock.now)
         let linkedStride = linkedPlayer.drawer.width * 4
         let linkedCanvas = UnsafeMutableRawBufferPointer.allocate(
@@ -221,16 +221,16 @@ enum Snippets {
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(linkedPlayer) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:92
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:96
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:112
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:116
         // In a display link's callback, on its thread:
         if let tick = linked.tickPlayers(at: clock.now), tick.changed.contains(ObjectIdentifier(linkedPlayer)) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:112
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:116
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:134
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -243,7 +243,7 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:134
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
