@@ -480,7 +480,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// at a display size), and reports a frame not decoded yet as late and
     /// asks this source's decode-ahead for it; `decoded`
     /// is called after each frame the decode-ahead adds, and after draws
-    /// grew what the drawers hold (see ``drawnStateGrew()``), both on the
+    /// grew what the drawers hold (`drawnStateGrew()`), both on the
     /// ``executor``'s thread, so that a shared memory budget counts them.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
         // A progressive source's frames change as bytes arrive, and a source
