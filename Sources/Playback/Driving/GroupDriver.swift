@@ -93,8 +93,14 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// The counters so far.
-    public var statistics: GroupDriverStatistics { counters }
+    /// The counters so far: the driver's own ticks and the host's.
+    public var statistics: GroupDriverStatistics {
+        var statistics = counters
+        let (calls, members) = hosted.tickCounts
+        statistics.hostTicks = calls
+        statistics.ticks += members
+        return statistics
+    }
 
     /// The number of members, counting additions and removals the running
     /// driver has not applied yet.

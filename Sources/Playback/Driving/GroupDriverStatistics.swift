@@ -11,8 +11,13 @@ public struct GroupDriverStatistics: Sendable, Hashable {
     /// seek, rate, a load that arrived); each ticks that member alone.
     public var scheduleChanges = 0
 
-    /// Member ticks, all causes together.
+    /// Member ticks, all causes together: the driver's own and the host's
+    /// (a member of a host's ``GroupDriver/tick(at:)`` counts once).
     public var ticks = 0
+
+    /// The host's calls of ``GroupDriver/tick(at:)`` and
+    /// ``GroupDriver/tickPlayers(at:)`` that ticked the members.
+    public var hostTicks = 0
 
     /// All zero.
     public init() {}

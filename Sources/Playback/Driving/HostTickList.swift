@@ -51,6 +51,10 @@ final class HostTickList: Sendable {
         /// delivered once it is released: storage reused from tick to
         /// tick, empty between ticks.
         var undelivered: [PlayerCore] = []
+        /// The host's ticks that ticked the members, and the member ticks
+        /// they made.
+        var tickCalls = 0
+        var memberTicks = 0
     }
 
     private let state = LockedState(State())
@@ -90,6 +94,8 @@ final class HostTickList: Sendable {
         var undelivered: [PlayerCore] = []
         let result = state.withLock { state -> (changed: [ObjectIdentifier], next: Duration?)? in
             guard state.players.count == state.entries.count else { return nil }
+            state.tickCalls += 1
+            state.memberTicks += state.players.count
             state.changed.removeAllKeepingCapacity()
             var next: Int64?
             for player in state.players {
@@ -165,12 +171,17 @@ final class HostTickList: Sendable {
         (step.moved, step.next.map { Nanoseconds.add($0, offset) })
     }
 
+    /// The host's ticks so far, and the member ticks they made.
+    var tickCounts: (calls: Int, members: Int) { state.withLock { ($0.tickCalls, $0.memberTicks) } }
+
     /// The members, and the list of changed ones taken out of the lock (so
     /// filling it copies nothing).
     private func begin() -> Tick {
         var changed: [ObjectIdentifier] = []
         let entries = state.withLock { state -> [Entry] in
             swap(&changed, &state.changed)
+            state.tickCalls += 1
+            state.memberTicks += state.entries.count
             return state.entries
         }
         changed.removeAllKeepingCapacity()

@@ -256,6 +256,12 @@ struct GroupDriverTests {
         }
         #expect(groupedEvents.events == aloneEvents.events)
         #expect(aloneEvents.events.count > 20)
+        // 376 host ticks of its one member (0 to 1,500 ms, every 4 ms);
+        // the driver itself never ran.
+        let statistics = await group.statistics
+        #expect(statistics.hostTicks == 376)
+        #expect(statistics.ticks == 376)
+        #expect(statistics.wakeUps == 0)
     }
 
     @Test("A late draw is reported at the host's next tick, though no frame is due then, and each tick names the player, due at once, until a draw gets through")
