@@ -237,7 +237,29 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
 
     private func start(_ player: Player<C.Instant>, at instant: C.Instant) async {
         await driver.add(player)
-        await player.play(at: instant)
+        if !isPaused { await player.play(at: instant) }
+    }
+
+    /// Whether the whole feed is paused (``pause(at:)``).
+    public private(set) var isPaused = false
+
+    /// Pauses every cell the feed plays at `instant`, where each one is;
+    /// cells that start playing after (an ``update(cells:viewport:at:)``
+    /// that scrolls) join the driver paused on their first frame, for the
+    /// host to draw once. ``play(at:)`` plays them all again.
+    /// - Parameter instant: The pause's time on the driver's clock.
+    public func pause(at instant: C.Instant) async {
+        isPaused = true
+        for key in playing { await players[key]?.pause(at: instant) }
+    }
+
+    /// Plays every cell the feed plays, from where ``pause(at:)`` left it
+    /// (or from its first frame for a cell that started while paused).
+    /// - Parameter instant: The time playing goes on from, on the driver's
+    ///   clock.
+    public func play(at instant: C.Instant) async {
+        isPaused = false
+        for key in playing { await players[key]?.play(at: instant) }
     }
 
     /// A relay's turn on `key` ended: the next playable cell after it, in

@@ -99,6 +99,41 @@ struct GridFeedTests {
         #expect(await top.currentFrame == frameOnReturn)
     }
 
+    @Test("A paused feed holds every cell, starts the cells a scroll brings paused on their first frame, and plays them all again")
+    func pauseAndPlayTheWholeFeed() async throws {
+        let clock = ManualClock()
+        let start = clock.now
+        let group = GroupDriver(clock: clock)
+        let feed = Self.makeFeed(resume: .whereItLeft, clock: clock, group: group)
+        await feed.update(cells: Self.column(), viewport: Self.viewport(y: 0), at: clock.now)
+        clock.advance(to: start.advanced(by: .milliseconds(150)))
+        _ = await group.tick(at: clock.now)
+        await feed.pause(at: clock.now)
+        #expect(await feed.isPaused)
+        let top = try #require(await feed.player(for: "r0c0"))
+        #expect(await top.state == .paused)
+        #expect(await top.currentFrame == 1)
+
+        // Half a row down, row 2 joins (more than half of it in view), paused.
+        clock.advance(to: start.advanced(by: .milliseconds(400)))
+        let scrolled = await feed.update(viewport: Self.viewport(y: 50), at: clock.now)
+        #expect(scrolled.started == ["r2c0"])
+        let joined = try #require(await feed.player(for: "r2c0"))
+        _ = await group.tick(at: clock.now)
+        #expect(await top.currentFrame == 1, "a paused cell does not move on")
+        #expect(await joined.currentFrame == 0)
+        #expect(await joined.state != .playing)
+
+        await feed.play(at: clock.now)
+        clock.advance(to: start.advanced(by: .milliseconds(500)))
+        _ = await group.tick(at: clock.now)
+        // 100 ms of playing: the top cell from 50 ms into frame 1 to 50 ms
+        // into frame 2, the joined one from the start of frame 0 to frame 1.
+        #expect(await top.currentFrame == 2)
+        #expect(await joined.currentFrame == 1)
+        #expect(await joined.state == .playing)
+    }
+
     @Test("Players of cells more than a viewport away, or no longer in the grid, are dropped")
     func farCellsDropTheirPlayers() async {
         let clock = ManualClock()
