@@ -7,12 +7,21 @@ public struct FeedItemLayout: Sendable, Hashable {
     /// The item's rectangle, in the ``Viewport``'s coordinate space.
     public var frame: LayoutRect
 
+    /// What a ``GridFeed`` opens for the item and shares through its pool
+    /// (for example the GIF's path): items of one source share one cache
+    /// and decode once, each with a player of its own. The key, unless
+    /// given.
+    public var source: String
+
     /// Creates an item layout.
     /// - Parameters:
-    ///   - key: The item's key.
+    ///   - key: The item's key, unique in its grid.
     ///   - frame: Its rectangle in the viewport's coordinate space.
-    public init(key: String, frame: LayoutRect) {
+    ///   - source: What is opened for it (default: `key`); several items
+    ///     may name one source.
+    public init(key: String, frame: LayoutRect, source: String? = nil) {
         self.key = key
         self.frame = frame
+        self.source = source ?? key
     }
 }

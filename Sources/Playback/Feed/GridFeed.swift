@@ -14,8 +14,9 @@
 /// in turn, as a ``Playlist`` plays its items: the feed moves on by itself
 /// when the playing cell's turn ends and reports it on ``changes()``.
 public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
-    /// A cell: what it shows (``FeedItemLayout/key``, which its source
-    /// opens by, unique in a grid) and where (``FeedItemLayout/frame``, in
+    /// A cell: its key (``FeedItemLayout/key``, unique in a grid), what it
+    /// shows (``FeedItemLayout/source``, opened once for every cell that
+    /// names it, through the pool) and where (``FeedItemLayout/frame``, in
     /// the viewport's coordinates).
     public typealias Cell = FeedItemLayout
 
@@ -105,9 +106,10 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     ///   - selection: Which visible cells play.
     ///   - resume: Where a cell that comes back into view plays from.
     ///   - now: The clock's instant now: the feed's epoch for ``Resume/inStep``.
-    ///   - source: Opens a cell's GIF from its key; called when a cell first
-    ///     plays (or plays again after its player was dropped), and only
-    ///     when the pool has no live cache for the key.
+    ///   - source: Opens a cell's GIF from its ``FeedItemLayout/source``;
+    ///     called when a cell first plays (or plays again after its player
+    ///     was dropped), and only when the pool has no live cache for that
+    ///     source: cells showing one GIF share its cache and its decodes.
     public init(
         driver: GroupDriver<C>,
         pool: FrameCachePool,
@@ -300,8 +302,9 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
         let open = self.open
         var configuration = self.configuration
         if case .relay(let loops) = selection { configuration.loop = .count(max(1, loops)) }
+        let source = grid.first { $0.key == key }?.source ?? key
         do {
-            let cache = try await pool.cache(for: key, displaySize: displaySize) { try open(key) }
+            let cache = try await pool.cache(for: source, displaySize: displaySize) { try open(source) }
             let player = try Player(
                 source: cache.source, configuration: configuration, startingAt: instant,
                 epoch: resume == .inStep ? epoch : nil, cache: cache)

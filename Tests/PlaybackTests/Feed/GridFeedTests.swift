@@ -1,3 +1,4 @@
+import Foundation
 import Playback
 import Testing
 
@@ -132,6 +133,38 @@ struct GridFeedTests {
         #expect(await top.currentFrame == 2)
         #expect(await joined.currentFrame == 1)
         #expect(await joined.state == .playing)
+    }
+
+    @Test("Cells showing one source open it once and share its cache, each with a player of its own")
+    func cellsOfOneSourceShareItsCache() async throws {
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        let opened = OpenCounter()
+        let feed = GridFeed(
+            driver: group, pool: FrameCachePool(byteBudget: 1 << 20), configuration: PlayerConfiguration(loop: .forever),
+            startingAt: clock.now
+        ) { source in
+            opened.add(source)
+            return FakeFrameSource.milliseconds(100, 100, 100, 100)
+        }
+        let cells = [
+            Feed.Cell(key: "left", frame: LayoutRect(x: 0, y: 0, width: 100, height: 100), source: "a.gif"),
+            Feed.Cell(key: "right", frame: LayoutRect(x: 100, y: 0, width: 100, height: 100), source: "a.gif"),
+            Feed.Cell(key: "below", frame: LayoutRect(x: 0, y: 100, width: 100, height: 100)),
+        ]
+        let change = await feed.update(cells: cells, viewport: Self.viewport(y: 0), at: clock.now)
+        #expect(change.started == ["left", "right", "below"])
+        #expect(opened.sources.sorted() == ["a.gif", "below"])
+        let left = try #require(await feed.player(for: "left")), right = try #require(await feed.player(for: "right"))
+        #expect(left !== right)
+        #expect(left.cache === right.cache)
+    }
+
+    final class OpenCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var opened: [String] = []
+        func add(_ source: String) { lock.withLock { opened.append(source) } }
+        var sources: [String] { lock.withLock { opened } }
     }
 
     @Test("Players of cells more than a viewport away, or no longer in the grid, are dropped")
