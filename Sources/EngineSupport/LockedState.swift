@@ -21,8 +21,8 @@
 /// specialised for their state and result and inlined. The Swift 6.3
 /// compiler does not specialise a `package` generic across modules: each
 /// call would go through the unspecialised entry point, with its result
-/// copied by value witnesses: over a tenth of the demo's steady loop
-/// in a player ticked by a group and drawn into the host's buffer.
+/// copied by value witnesses, a cost every tick and draw of a player would
+/// pay.
 @_spi(Engine) public final class LockedState<State: ~Copyable> {
     @usableFromInline let mutex = PthreadMutex()
     /// Read and written only with `mutex` held. The mutex already keeps two

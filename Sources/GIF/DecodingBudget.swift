@@ -43,9 +43,8 @@ public struct DecodingBudget: Sendable, Hashable {
     /// them); pass a larger ``indexBytes`` to a player of such a GIF that has
     /// the memory. The figure is not larger by default because under a
     /// shared `FrameMemoryBudget` a source's indices grow within one decode
-    /// before the budget trims them: with 48 MiB, nine full-size GIFs under
-    /// a 24 MiB budget peaked at 40.7 MiB counted and 91 MiB resident, where
-    /// 16 MiB keeps them at 24.1 and 61. 8 MiB of checkpoints is a few
+    /// ahead of the budget trimming them, so a larger default lets a grid of
+    /// players overshoot a shared budget by more. 8 MiB of checkpoints is a few
     /// canvases of a typical GIF: with the frames on the way stored, a seek
     /// to any frame costs a few frames' decoding.
     public static let `default` = DecodingBudget(checkpointBytes: 8 << 20, indexBytes: 16 << 20)

@@ -28,7 +28,7 @@ static inline __attribute__((always_inline)) void gif_draw_pixels(const uint8_t 
 /// With glibc, read from the processor's features as glibc found them when
 /// the program started (usable: the processor has them and the operating
 /// system saves their registers). Each `cpuid` instruction is a trap to the
-/// hypervisor in a virtual machine, some 10 µs in a small one, and glibc has
+/// hypervisor in a virtual machine, costly at start-up, and glibc has
 /// run them all already; elsewhere, asked of the processor.
 int gif_cpu_has_avx512_vbmi(void) {
 #if defined(CPU_FEATURE_ACTIVE)

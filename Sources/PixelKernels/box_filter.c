@@ -135,7 +135,7 @@ static inline void store_area_means_2(lanes a, lanes b, const divisor *d, uint8_
 /// (`target_clones`): a static executable runs every resolver before
 /// `main`, and the compiler's asks the processor afresh with a dozen
 /// `cpuid` instructions, each a trap to the hypervisor in a virtual
-/// machine (some 10 µs in a small one); glibc has asked already, and
+/// machine; glibc has asked already, and
 /// `<sys/platform/x86.h>` reads its answers.
 #if defined(__x86_64__) && defined(__linux__)
 #define WITH_AVX2_COPY 1

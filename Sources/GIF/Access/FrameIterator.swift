@@ -55,7 +55,7 @@ public struct FrameIterator {
     public private(set) var decodeCount = 0
     /// Whether each frame's ``CompositedFrame/changedRect`` is narrowed to
     /// the pixels a frame with a transparent index draws (a pass over its
-    /// indices, some 2 % of a decode): `true`, unless the caller never
+    /// indices, a small share of a decode): `true`, unless the caller never
     /// reads the changed rectangle (the command's writers). Set before the
     /// first frame.
     package var narrowsChangedRect = true
@@ -85,7 +85,7 @@ public struct FrameIterator {
     }
 
     /// The fewest pixels decoded ahead: 16 batches of
-    /// ``ParallelFrameDecoder/batchArea``, about 150 µs of LZW. Starting a
+    /// ``ParallelFrameDecoder/batchArea``. Starting a
     /// worker thread and handing it batches costs CPU time (its stack, its
     /// giflib handle, the wake-ups); below this a small animation spends
     /// more of it than a second core would save.
@@ -97,11 +97,10 @@ public struct FrameIterator {
     ///   frames were decoded before it.
     public mutating func next() throws(GIFError) -> CompositedFrame? {
         // Built here rather than through `lastFrame`: through it (and its
-        // copy of the compositor) large single-frame decodes measured about
-        // 10 % slower, the C baseline beside them 5 % slower too
-        // (large-gif-checkerboard 0.93 → 1.03 × C in `BenchmarkReport
-        // --decode`), most likely the 13 MB canvas freed at another point
-        // and the next decode faulting in fresh pages; not traced further.
+        // copy of the compositor) large single-frame decodes run slower
+        // (`BenchmarkReport --decode` on large-gif-checkerboard), most
+        // likely a large canvas freed at another point and the next decode
+        // faulting in fresh pages.
         guard let complete = try advance() else { return nil }
         return CompositedFrame(
             info: image.info.frames[nextIndex - 1], size: image.info.canvasSize, pixels: compositor.canvas, pixelFormat: pixelFormat,

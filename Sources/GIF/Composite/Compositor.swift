@@ -553,7 +553,7 @@ struct Compositor {
     /// once: a run of eight transparent pixels costs one comparison, a run of
     /// eight opaque ones one test and eight stores. Each pixel written is a
     /// byte load, a table load and a store (taking the indices apart from
-    /// one 64-bit load costs two more instructions a pixel).
+    /// one 64-bit load costs more instructions a pixel).
     @inline(__always)
     private static func drawRow(
         from: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutableRawPointer, words: UnsafePointer<UInt32>,

@@ -29,7 +29,7 @@ import EngineSupport
 /// least 2 frames).
 final class ParallelFrameDecoder {
     /// The pixels a claim covers at least, when the window allows: decoding
-    /// them takes longer than handing them over (~10 µs of LZW).
+    /// them takes longer than handing them over to another thread.
     static let batchArea = 32_768
 
     private let pipeline: Pipeline

@@ -13,16 +13,16 @@ import CLibPNG
 ///
 /// One writer serves every image of a command, one after the other.
 final class PNGWriter {
-    /// zlib's level: 6, its own default. On the benchmark files (one run
-    /// each) level 4 took 0.6–1.0 × its time for 1.01–2.0 × the bytes, and
-    /// level 9 2.6–5 × its time for 0.86–0.97 × the bytes.
+    /// zlib's level: 6, its own default. On the benchmark files a lower
+    /// level saves little time for larger files, and level 9 takes several
+    /// times as long for files only slightly smaller.
     static let zlibLevel: Int32 = 6
     /// No row filter. A GIF frame is a palette picture, where the
     /// differences of neighbouring colours that filters store rarely repeat
     /// more than the colours themselves: on the benchmark files, unfiltered
-    /// rows took 0.5–0.75 × the time of libpng's adaptive choice among all
-    /// five filters, in 0.70–0.95 × the bytes on dithered photographs and
-    /// 1.16–1.18 × on flat drawings.
+    /// rows take less time than libpng's adaptive choice among all five
+    /// filters, in fewer bytes on dithered photographs and slightly more on
+    /// flat drawings.
     static let filters = PNG_FILTER_NONE
     /// The compressed bytes gathered before they are written out.
     static let partBytes = 1 << 18

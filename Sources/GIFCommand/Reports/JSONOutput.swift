@@ -25,8 +25,8 @@ struct NullWhenAbsent<Value: Codable & Equatable>: Codable, Equatable {
 ///
 /// The reports' synthesised `Encodable` conformances build a small tree
 /// (``JSONTreeEncoder``), written out in one buffer: linear in the values,
-/// with a small constant (Foundation's `JSONEncoder` took 0.9 s for the
-/// 65,536 rows of a `gif info` frame table, this a fraction of that).
+/// with a small constant, so a `gif info` frame table of tens of thousands
+/// of rows takes a fraction of what Foundation's `JSONEncoder` does.
 enum JSONOutput {
     /// `value` as JSON text.
     static func text(_ value: some Encodable) -> String {

@@ -28,12 +28,11 @@ enum FreedMemory {
 
     /// The bytes given back after which the pages are returned: 256 KiB,
     /// a few 160 × 160 frames. Each return walks the heaps, and the pages
-    /// come back zeroed when used again: about a millisecond and a half
-    /// with 70 MiB of heap. A feed of small frames, which mostly reuse the
-    /// pixels of frames evicted, pays it rarely. In the nine-grid benchmark
-    /// (`BenchmarkReport --nine-grid`, one decoding thread) 256 KiB peaked
-    /// about 0.5 MiB lower than 1 MiB, 64 KiB no lower than 256 KiB, and
-    /// the full-size grid's CPU time did not move measurably.
+    /// come back zeroed when used again, so returning after every free
+    /// would cost CPU time; a feed of small frames, which mostly reuse the
+    /// pixels of frames evicted, pays it rarely. A larger threshold lets a
+    /// grid's peak (`BenchmarkReport --nine-grid`) sit higher; a smaller
+    /// one returns no more.
     static let threshold = 1 << 18
 
     /// Returns the free pages of every heap to the system (glibc), or does

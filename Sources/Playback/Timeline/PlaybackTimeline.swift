@@ -203,8 +203,8 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// the end of a finite animation), or 0 when the loop has no duration.
     /// A player stepping on passes the step it shows within its loop as
     /// `hint`: that step and the one after it are tried before a binary
-    /// search (whose mispredicted branches cost a player about 2 % of its
-    /// ticking and drawing).
+    /// search, whose mispredicted branches a player would otherwise pay at
+    /// every tick.
     func step(containing media: Int64, near hint: Int? = nil) -> Int {
         guard loopNanos > 0 else { return 0 }
         let loop = max(0, media) / loopNanos
