@@ -453,14 +453,14 @@ enum Snippets {
         _ = gridPlaylist
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:239
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:262
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:266
         let feedClock = ContinuousClock()
         let feedGroup = GroupDriver(clock: feedClock)
         let gridFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             displaySize: DisplaySize(width: 200, height: 200, contentMode: .aspectFill, alignment: .topLeft),
             startingAt: feedClock.now
-        ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }   // opens a cell's GIF by its key
+        ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }   // opens a cell's source
         let cells = (0..<12).map { index in
             FeedItemLayout(
                 key: "cell \(index)", frame: LayoutRect(x: Double(index % 3) * 200, y: Double(index / 3) * 200, width: 200, height: 200))
@@ -475,9 +475,9 @@ enum Snippets {
         // On every refresh of the display:
         let gridTick = await feedGroup.tick(at: feedClock.now)
         print(gridTick.changed.count)     // then draw those players with draw(into:bytesPerRow:)
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:262
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:266
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:292
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:296
         let relayFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             selection: .relay(loops: 2), startingAt: feedClock.now
@@ -489,9 +489,9 @@ enum Snippets {
                 print(move.stopped, "→", move.started)   // redraw both cells
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:292
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:296
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:323
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:327
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -502,12 +502,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:323
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:327
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:338
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:342
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:338
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:342
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

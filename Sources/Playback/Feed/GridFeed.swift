@@ -55,6 +55,10 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     /// What an ``update(cells:viewport:at:)`` changed, or a relay's move (``changes()``).
     public struct Change: Sendable, Hashable {
         /// The cells that started or resumed playing, in the cells' order.
+        /// Draw each of them once (its player's frame shown, into its cell):
+        /// a driver's tick names a member only when its frame changes, so
+        /// the frame it starts on reaches the host's buffer only by this
+        /// draw.
         public var started: [String] = []
         /// The cells that stopped playing, in the cells' order before the update.
         public var stopped: [String] = []
