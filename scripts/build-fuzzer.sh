@@ -50,10 +50,18 @@ gif=$!
 module Playback $(find Sources/Playback -name '*.swift' | sort)
 wait "$gif"
 module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
+# The drawing contract's checker, which the draw fuzzer drives, compiles
+# beside the GIF fuzzer; then the playback and draw fuzzers side by side.
 "$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
     -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixelKernels -lPixels -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
 fuzzer=$!
-"$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
-    -L "$out" -lPlayback -lPixelKernels -lPixels -lEngineSupport -o "$out/playback-fuzzer"
+module DrawingContract $(find Tests/DrawingContract -name '*.swift' | sort)
 wait "$fuzzer"
-echo "built $out/gif-fuzzer and $out/playback-fuzzer" >&2
+"$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
+    -L "$out" -lPlayback -lPixelKernels -lPixels -lEngineSupport -o "$out/playback-fuzzer" &
+fuzzer=$!
+"$swiftc" "${flags[@]}" -module-name DrawFuzzer Fuzz/DrawFuzzer/main.swift \
+    -L "$out" -lDrawingContract -lGIFPlayback -lGIF -lPlayback -lPixelKernels -lPixels -lEngineSupport -lGIFKernels -lgif \
+    -o "$out/draw-fuzzer"
+wait "$fuzzer"
+echo "built $out/gif-fuzzer, $out/playback-fuzzer and $out/draw-fuzzer" >&2
