@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with swiftc directly: Fuzz/GIFFuzzer
-# and Fuzz/PlaybackFuzzer (the public Playback API over a frame
-# source whose answers come from the input). The GIF and Playback module
-# sources are each compiled as their own static module with coverage and
-# AddressSanitizer instrumentation, linked with each fuzz entry point, giflib
-# and libFuzzer's main.
+# Builds the libFuzzer targets with swiftc directly: Fuzz/GIFFuzzer,
+# Fuzz/PlaybackFuzzer (the public Playback API over a frame source whose
+# answers come from the input) and Fuzz/DrawFuzzer (the drawing contract's
+# checker, Tests/DrawingContract, over a case read from the input). Each
+# library module, and the checker, is compiled as its own static module
+# with coverage and AddressSanitizer instrumentation, linked with each fuzz
+# entry point, giflib and libFuzzer's main.
 #
-#   scripts/build-fuzzer.sh            # -> .build-fuzz/gif-fuzzer, .build-fuzz/playback-fuzzer
+#   scripts/build-fuzzer.sh            # -> .build-fuzz/gif-fuzzer, playback-fuzzer, draw-fuzzer
 #   FUZZ_BUILD_DIR=/tmp/f scripts/build-fuzzer.sh
 #   FUZZ_OPTIMIZATION=-Onone scripts/build-fuzzer.sh   # half the build time
 #
