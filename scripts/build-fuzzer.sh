@@ -21,8 +21,8 @@ mkdir -p "$out"
 
 # -O (FUZZ_OPTIMIZATION): the fuzzer should spend its time on inputs, not on
 # debug-build overhead. The smoke run in `make test` builds with -Onone, in
-# about half the time (29 s against 60 s on 2 cores), for a run short enough
-# that the build is most of it. -g keeps sanitizer reports symbolised.
+# less than half the time (about 23 s against 53 s on 2 cores), for a run
+# short enough that the build is most of it. -g keeps sanitizer reports symbolised.
 flags=("${FUZZ_OPTIMIZATION:--O}" -g -use-ld=lld -swift-version 6 -sanitize=fuzzer,address -parse-as-library -wmo -package-name swift_gif_engine -I Sources/CGIFLib -I Sources/GIFKernels/include -I Sources/PixelKernels/include -I "$out")
 
 module() {  # module NAME SOURCES...
