@@ -49,8 +49,9 @@ example: libraries
 ## The whole test suite in one build under AddressSanitizer (every test,
 ## sampled sweeps), the player tests and the GIF frame source's and
 ## drawers' under ThreadSanitizer (test-long adds the parallel decoder's),
-## the fuzz targets' smoke run side by side, the
-## DocC build and the example host's window checked under Xvfb; each phase's time
+## 20 seconds of the three fuzz targets side by side (the decoder, the
+## Playback API, the drawing contract), the DocC build and the example
+## host's window checked under Xvfb; each phase's time
 ## is printed at the end. The sweeps (damaged copies, 1-byte streaming) run a
 ## rotating sixteenth chosen by SWEEP_SEED, which the run prints:
 ## `make test SWEEP_SEED=N` replays a run exactly.
@@ -76,10 +77,12 @@ bench: libraries
 	$(SWIFT) build -c release --product gif --scratch-path .build-plain
 	cd Benchmarks && $(SWIFT) run -c release BenchmarkReport
 
-## Fuzzing: builds Fuzz/GIFFuzzer and Fuzz/PlaybackFuzzer
-## with -sanitize=fuzzer,address and runs them for FUZZ_SECONDS in all, split
-## evenly (GIF seeds from Fixtures/ and ../shared/corpus); inputs and crashes
-## land in the git-ignored .fuzz-corpus/.
+## Fuzzing: builds Fuzz/GIFFuzzer, Fuzz/PlaybackFuzzer and Fuzz/DrawFuzzer
+## with -sanitize=fuzzer,address and runs them side by side for
+## FUZZ_SECONDS / 2 each, FUZZ_SECONDS of processor time on two cores
+## (GIF seeds from Fixtures/ and ../shared/corpus, the draw fuzzer's from
+## generated GIFs and Fixtures/); inputs and crashes land in the git-ignored
+## .fuzz-corpus/.
 FUZZ_SECONDS ?= 900
 fuzz: libraries
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets side by side for SECONDS in all (default 900),
-# split evenly between them: gif-fuzzer (Fuzz/GIFFuzzer, the decoder) with a seed corpus
-# built from Fixtures/, Tests/GIFTests/FuzzRegressions/ and ../shared/corpus
-# (read in place, copied into the git-ignored .fuzz-corpus/seeds), and
-# playback-fuzzer (Fuzz/PlaybackFuzzer, the Playback API over a frame source
-# whose answers come from the input) with the scripts in
-# Fuzz/PlaybackFuzzer/regressions/ and a few generated ones. New inputs go
-# to .fuzz-corpus/work (and playback-work), crashes to .fuzz-corpus/artifacts,
-# the logs to .fuzz-corpus/logs. Exit status is non-zero when a target crashed;
-# the last lines printed then say what failed and give the input in Base64
-# (replay: base64 -d > unit; SWIFT_BACKTRACE=enable=no .build-fuzz/playback-fuzzer unit).
+# Runs the libFuzzer targets side by side: gif-fuzzer (Fuzz/GIFFuzzer, the
+# decoder) with a seed corpus built from Fixtures/,
+# Tests/GIFTests/FuzzRegressions/ and ../shared/corpus (read in place,
+# copied into the git-ignored .fuzz-corpus/seeds), playback-fuzzer
+# (Fuzz/PlaybackFuzzer, the Playback API over a frame source whose answers
+# come from the input) with the scripts in Fuzz/PlaybackFuzzer/regressions/
+# and a few generated ones, and draw-fuzzer (Fuzz/DrawFuzzer, the drawing
+# contract over a case read from the input's header) with generated-GIF
+# inputs and the fixtures behind a header. New inputs go to
+# .fuzz-corpus/work (playback-work, draw-work), crashes to
+# .fuzz-corpus/artifacts (prefixed playback- and draw-), the logs to
+# .fuzz-corpus/logs. Exit status is non-zero when a target crashed; the last
+# lines printed then say what failed and give the input in Base64
+# (replay: base64 -d > unit; SWIFT_BACKTRACE=enable=no .build-fuzz/draw-fuzzer unit).
 #
-#   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s each
-#   FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 60       # the smoke run in `make test`
-#   FUZZ_TARGETS=playback scripts/fuzz.sh 600   # one target only (gif, playback)
+# SECONDS (default 900) is processor time on the two cores the run is
+# sized for: one target runs for SECONDS, two or three run side by side for
+# SECONDS / 2 each, so the run's wall time is SECONDS / 2 whichever targets
+# it has. Three targets share the two cores, about SECONDS / 3 of processor
+# time each: the smoke run's phase in `make test` keeps its 20 s, where
+# splitting 40 s three ways would leave each target 13 s of wall time and
+# two thirds of a core.
+#
+#   scripts/fuzz.sh 900                         # what `make fuzz` runs: 450 s, all three targets
+#   FUZZ_FLAGS=-seed=1 scripts/fuzz.sh 40       # the smoke run in `make test`
+#   FUZZ_TARGETS=draw scripts/fuzz.sh 600       # one target only (gif, playback, draw)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,8 +55,9 @@ copy_seeds Tests/GIFTests/FuzzRegressions regressions
 copy_seeds "$shared" corpus
 echo "fuzz: $(ls "$corpus/seeds" | wc -l) seed files, $(ls "$corpus/work" | wc -l) inputs kept from earlier runs" >&2
 
-targets=(${FUZZ_TARGETS:-gif playback})
-share=$(( seconds / ${#targets[@]} ))
+targets=(${FUZZ_TARGETS:-gif playback draw})
+# Wall time per target: see the top of this file.
+share=$(( ${#targets[@]} > 1 ? seconds / 2 : seconds ))
 [ "$share" -ge 1 ] || share=1
 
 # The playback fuzzer reads a script of operations: a few seeds that touch
@@ -57,6 +69,25 @@ if [ -d Fuzz/PlaybackFuzzer/regressions ]; then
     find Fuzz/PlaybackFuzzer/regressions -type f ! -name '*.md' -exec cp {} "$corpus/playback-seeds/" \;
 fi
 
+# The draw fuzzer reads a 9-byte header (Fuzz/DrawFuzzer/main.swift), then
+# a GIF or, with bit 1 of the first byte, a generated GIF's seed. Seeds:
+# generated GIFs under a few cases (every branch, each branch alone, an odd
+# stride, a display size, a step list with invalidations, decode-ahead),
+# and each fixture behind one of four headers in turn.
+mkdir -p "$corpus/draw-seeds" "$corpus/draw-work"
+printf '\xf2\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00' > "$corpus/draw-seeds/generated-all-branches"
+printf '\xa7\x01\x00\x00\x00\x00\x00\x10\x00\x02\x00\x00\x00\x00\x00\x00\x00' > "$corpus/draw-seeds/generated-mirror-odd-stride"
+printf '\xd2\x25\x03\x00\x00\x00\x00\x20\x00\x03\x00\x00\x00\x00\x00\x00\x00' > "$corpus/draw-seeds/generated-row-by-row-size"
+printf '\x12\x03\x84\x2a\x3f\x1f\x81\x30\x00\x04\x00\x00\x00\x00\x00\x00\x00' > "$corpus/draw-seeds/generated-made-up-size"
+printf '\xf3\x40\x00\x00\x00\x00\x00\x0f\x07\x00\x01\xff\x02\x01\xff\x05\x05\x00\x00\x00\x00\x00\x00\x00' > "$corpus/draw-seeds/generated-steps-decode-ahead"
+draw_headers=('\xf0\x00\x00\x00\x00\x00\x00\x00\x00' '\xf4\x03\x00\x00\x00\x00\x00\x20\x00'
+    '\xd1\x00\x02\x00\x00\x00\x00\x50\x00' '\x80\x25\x8a\x33\x17\x2f\x01\x10\x00')
+n=0
+for file in Fixtures/*.gif; do
+    { printf "${draw_headers[n % 4]}"; cat "$file"; } > "$corpus/draw-seeds/fixture-$(basename "$file")"
+    n=$((n + 1))
+done
+
 # One target: its log in $corpus/logs, the lines that matter on stderr.
 run_target() {
     local target="$1" log="$2" binary dirs prefix max_len result
@@ -66,7 +97,9 @@ run_target() {
     # input returns (asynchronous teardown), which LeakSanitizer's per-input
     # check reports as a leak of their weak reference's side table.
     playback) binary="$build/playback-fuzzer -detect_leaks=0"; dirs=("$corpus/playback-work" "$corpus/playback-seeds"); prefix="$corpus/artifacts/playback-"; max_len=4096 ;;
-    *) echo "fuzz: unknown target $target (gif, playback)" >&2; return 2 ;;
+    # 8 KiB: the header and any fixture whose loop the draw fuzzer checks.
+    draw) binary="$build/draw-fuzzer"; dirs=("$corpus/draw-work" "$corpus/draw-seeds"); prefix="$corpus/artifacts/draw-"; max_len=8192 ;;
+    *) echo "fuzz: unknown target $target (gif, playback, draw)" >&2; return 2 ;;
     esac
     echo "fuzz: $target for $share s" >&2
     set +e
@@ -81,8 +114,7 @@ run_target() {
     return "$result"
 }
 
-# The targets run side by side, one core each: SECONDS split evenly between
-# them is also the wall time of the run divided by their number.
+# The targets run side by side, each for $share seconds.
 pids=()
 logs=()
 for target in "${targets[@]}"; do

@@ -23,7 +23,8 @@
 #   The sample keeps `make test` within its ten minutes on a machine whose
 #   builds are slow: its ThreadSanitizer build compiles the library and
 #   those tests, not the decoder's tests.
-# - fuzz: both libFuzzer targets side by side, FUZZ_SECONDS in all (40 in
+# - fuzz: the three libFuzzer targets side by side, FUZZ_SECONDS of processor
+#   time on two cores, FUZZ_SECONDS / 2 of wall time (40 in
 #   `make test`, with seed 1, so CI repeats its mutations, built without
 #   optimisation, which halves the build that is most of this phase; 600 in
 #   test-long, built with -O).
