@@ -53,7 +53,7 @@ wait "$gif"
 module GIFPlayback $(find Sources/GIFPlayback -name '*.swift' | sort)
 # The drawing contract's checker, which the draw fuzzer drives, compiles
 # beside the GIF fuzzer; then the playback and draw fuzzers side by side.
-"$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift \
+"$swiftc" "${flags[@]}" -module-name GIFFuzzer Fuzz/GIFFuzzer/main.swift Fuzz/Shared/FuzzLimits.swift \
     -L "$out" -lGIFPlayback -lGIF -lPlayback -lPixelKernels -lPixels -lEngineSupport -lGIFKernels -lgif -o "$out/gif-fuzzer" &
 fuzzer=$!
 module DrawingContract $(find Tests/DrawingContract -name '*.swift' | sort)
@@ -61,7 +61,7 @@ wait "$fuzzer"
 "$swiftc" "${flags[@]}" -module-name PlaybackFuzzer Fuzz/PlaybackFuzzer/main.swift \
     -L "$out" -lPlayback -lPixelKernels -lPixels -lEngineSupport -o "$out/playback-fuzzer" &
 fuzzer=$!
-"$swiftc" "${flags[@]}" -module-name DrawFuzzer Fuzz/DrawFuzzer/main.swift \
+"$swiftc" "${flags[@]}" -module-name DrawFuzzer Fuzz/DrawFuzzer/main.swift Fuzz/Shared/FuzzLimits.swift \
     -L "$out" -lDrawingContract -lGIFPlayback -lGIF -lPlayback -lPixelKernels -lPixels -lEngineSupport -lGIFKernels -lgif \
     -o "$out/draw-fuzzer"
 wait "$fuzzer"

@@ -32,18 +32,6 @@ import GIF
 import GIFPlayback
 import Playback
 
-/// Smaller than the defaults, as in the GIF fuzzer: an input should cost
-/// milliseconds, and the reference keeps every frame of the loop.
-let limits: DecodingLimits = {
-    var limits = DecodingLimits()
-    limits.maxCanvasPixels = 1 << 20
-    limits.maxFramePixels = 1 << 20
-    limits.maxFrameCount = 2048
-    limits.maxInputBytes = 1 << 17
-    limits.maxFrameDataBytes = 1 << 14
-    return limits
-}()
-
 /// The most canvas pixels a loop may hold (area × frames): the checker
 /// keeps every reference frame and compares the whole buffer each step.
 let maximumLoopPixels = 2_000_000
@@ -102,7 +90,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let generated = header[0] & 2 != 0
     let seed = generated ? (0..<8).reduce(UInt64(0)) { $0 | UInt64(input.next()) << (8 * $1) } : 0
     let bytes = generated ? GeneratedGIF.make(seed: seed) : input.rest
-    guard let image = try? GIFImage(bytes: bytes, limits: limits) else { return 0 }
+    guard let image = try? GIFImage(bytes: bytes, limits: .fuzzing) else { return 0 }
     let canvas = image.info.canvasSize, frames = image.info.frameCount
     guard frames > 0, canvas.width <= maximumSide, canvas.height <= maximumSide,
           canvas.area * frames <= maximumLoopPixels else { return 0 }

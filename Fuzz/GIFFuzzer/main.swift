@@ -11,19 +11,6 @@ import GIF
 import GIFPlayback
 import Playback
 
-/// Smaller than the defaults so that one input costs milliseconds, not
-/// seconds: the fuzzer looks for logic errors, and the default limits' sizes
-/// are proven by LimitsTests instead. Same code paths, smaller numbers.
-let limits: DecodingLimits = {
-    var limits = DecodingLimits()
-    limits.maxCanvasPixels = 1 << 20
-    limits.maxFramePixels = 1 << 20
-    limits.maxFrameCount = 2048
-    limits.maxInputBytes = 1 << 17
-    limits.maxFrameDataBytes = 1 << 14
-    return limits
-}()
-
 /// Bytes read from the end of the input, then zeros: the playhead's script.
 struct Script {
     let bytes: [UInt8]
@@ -69,16 +56,16 @@ func decode(_ bytes: [UInt8]) -> (image: GIFImage, hashes: [Int])? {
     _ = Sniffer.sniff(bytes)
     let image: GIFImage
     do {
-        image = try GIFImage(bytes: bytes, limits: limits)
+        image = try GIFImage(bytes: bytes, limits: .fuzzing)
     } catch {
         _ = error.description
         return nil
     }
     let info = image.info
-    precondition(info.frameCount <= limits.maxFrameCount)
-    precondition(info.canvasSize.area <= limits.maxCanvasPixels)
+    precondition(info.frameCount <= DecodingLimits.fuzzing.maxFrameCount)
+    precondition(info.canvasSize.area <= DecodingLimits.fuzzing.maxCanvasPixels)
     // A frame's data (its terminator aside) within its limit.
-    precondition(info.frames.allSatisfy { $0.dataEnd - $0.dataOffset <= limits.maxFrameDataBytes + 1 })
+    precondition(info.frames.allSatisfy { $0.dataEnd - $0.dataOffset <= DecodingLimits.fuzzing.maxFrameDataBytes + 1 })
     var frames = image.makeFrameIterator()
     var hashes: [Int] = []
     var failure: GIFError?
