@@ -13,7 +13,12 @@ import Testing
 /// corpus animations. `make test` runs a sample of the cases and files
 /// that `SWEEP_SEED` rotates; `make test-long` (`GIF_TEST_FULL=1`) every
 /// file with four times the cases.
-@Suite struct DrawingContractTests {
+///
+/// The cases run on the calling thread, for seconds (minutes in
+/// `make test-long` under a sanitizer): the suite runs its tests one at a
+/// time and yields between cases, so that it holds at most one thread of
+/// Swift's cooperative pool, which the suites beside it wait on.
+@Suite(.serialized) struct DrawingContractTests {
     static let executor = FrameDecodeExecutor(threadCount: 1)
     static let environment = ProcessInfo.processInfo.environment
     static let full = environment["GIF_TEST_FULL"] == "1"
@@ -23,11 +28,12 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// Runs `cases` cases on `image`, recording each failure.
-    static func run(_ image: GIFImage, label: String, cases count: Int, seed: Int) -> (passed: Int, noDrawer: Int) {
+    static func run(_ image: GIFImage, label: String, cases count: Int, seed: Int) async -> (passed: Int, noDrawer: Int) {
         let references = DrawingContract.References(image)
         let canvas = image.info.canvasSize
         var passed = 0, noDrawer = 0
         for run in DrawingContract.cases(width: canvas.width, height: canvas.height, count: count, seed: seed) {
+            await Task.yield()
             switch DrawingContract.check(image, references: references, run: run, executor: executor, seed: UInt64(seed)) {
             case .passed: passed += 1
             case .noDrawer: noDrawer += 1
@@ -37,13 +43,13 @@ import Testing
         return (passed, noDrawer)
     }
 
-    @Test func generatedGIFs() throws {
+    @Test func generatedGIFs() async throws {
         let count = Self.full ? 96 : 24
         var passed = 0
         for k in 0..<count {
             let seed = UInt64(Self.seed * 1_000 + k)
             let image = try GIFImage(bytes: GeneratedGIF.make(seed: seed))
-            passed += Self.run(image, label: "generated GIF \(seed)", cases: Self.full ? 100 : 25, seed: Int(seed)).passed
+            passed += await Self.run(image, label: "generated GIF \(seed)", cases: Self.full ? 100 : 25, seed: Int(seed)).passed
         }
         #expect(passed > count * 10)
     }
@@ -64,26 +70,26 @@ import Testing
     /// the player tests).
     static let maximumLoopPixels = 24_000_000
 
-    @Test func fixtures() throws {
+    @Test func fixtures() async throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".gif") }
         var checked = 0
         for name in names.sorted() {
             guard let image = try? GIFImage(contentsOf: Self.fixtures.appendingPathComponent(name).path),
                   image.info.frameCount > 1, Self.caseCount(image) > 0 else { continue }
-            checked += Self.run(image, label: name, cases: Self.caseCount(image), seed: Self.seed).passed
+            checked += await Self.run(image, label: name, cases: Self.caseCount(image), seed: Self.seed).passed
         }
         #expect(checked > 100)
     }
 
     /// The corpus animations up to 300,000 canvas pixels: three of them in
     /// `make test`, every one in `make test-long`.
-    @Test func corpusAnimations() throws {
+    @Test func corpusAnimations() async throws {
         let files = PlayerDrawTests.sample(PlayerDrawTests.animations, atMost: 3)
         var checked = 0
         for file in files {
             let image = try GIFImage(contentsOf: DrawingPlayerTests.corpus.appendingPathComponent(file).path)
             guard Self.caseCount(image) > 0, DrawingPlayerTests.expected(image) != nil else { continue }
-            checked += Self.run(image, label: file, cases: Self.caseCount(image), seed: Self.seed).passed
+            checked += await Self.run(image, label: file, cases: Self.caseCount(image), seed: Self.seed).passed
         }
         #expect(checked > 0)
     }
@@ -118,7 +124,7 @@ import Testing
     /// not a multiple of 4, later loops compositing straight into the
     /// host's buffer.
     @Test(arguments: [1, 3, 37])
-    func laterLoopsKeepOddRowPadding(slack: Int) throws {
+    func laterLoopsKeepOddRowPadding(slack: Int) async throws {
         let image = try GIFImage(contentsOf: Self.fixtures.appendingPathComponent("demo.gif").path)
         let run = DrawingContract.Case(
             format: .rgba8, size: nil, strideSlack: slack, offset: 0, branches: [.changedOnly, .mirror],
