@@ -28,6 +28,11 @@ public struct RenderedFrame: Sendable, Hashable {
     /// updates the whole canvas. May be empty when nothing changed.
     public var changedRect: PixelRect
 
+    /// Set on the images a player draws into canvases of its own (see
+    /// ``Player/currentImage()``): while any image holds it, the player
+    /// draws its next frame into its other canvas. Not part of the value.
+    var lease: ImageLease?
+
     /// Creates a frame from already composited pixels.
     /// - Parameters:
     ///   - index: The frame's index in its source.
@@ -47,6 +52,23 @@ public struct RenderedFrame: Sendable, Hashable {
         self.pixels = pixels
         self.pixelFormat = pixelFormat
         self.changedRect = changedRect ?? PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
+    }
+
+    /// Whether the two frames have the same index, size, layout, changed
+    /// rectangle and pixels.
+    public static func == (lhs: RenderedFrame, rhs: RenderedFrame) -> Bool {
+        lhs.index == rhs.index && lhs.width == rhs.width && lhs.height == rhs.height
+            && lhs.pixelFormat == rhs.pixelFormat && lhs.changedRect == rhs.changedRect && lhs.pixels == rhs.pixels
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(pixelFormat)
+        hasher.combine(changedRect)
+        hasher.combine(pixels)
     }
 
     /// The bytes this frame occupies in a ``FrameCache``: the pixel count

@@ -124,7 +124,7 @@ enum Snippets {
         }
         try await arriving.waitUntilPlayable()                  // the header and frame 0 are in
         let downloading = try Player(source: arriving, startingAt: clock.now)
-        print(await downloading.isWaiting, await downloading.timeline.frameCount)
+        print(downloading.isWaiting, downloading.timeline.frameCount)
         try await feeding.value
         // end README.md:308
     }
@@ -287,7 +287,7 @@ enum Snippets {
         await live.play(at: clock.now)
         try await clock.sleep(for: .milliseconds(300))
         let shown = try await live.currentImage()            // a frame that has arrived
-        print(shown.index, await live.isWaiting, await live.timeline.isComplete)
+        print(shown.index, live.isWaiting, live.timeline.isComplete)
         driving.cancel()
         await downloading.value
         // end Sources/Playback/Playback.docc/LoadingProgressively.md:48
@@ -295,7 +295,7 @@ enum Snippets {
         // begin Sources/Playback/Playback.docc/LoadingProgressively.md:92
         let onSchedule = try Player(
             source: progressive, configuration: PlayerConfiguration(waiting: .keepSchedule), startingAt: clock.now)
-        print(await onSchedule.state)   // idle until play(), like any player
+        print(onSchedule.state)   // idle until play(), like any player
         // end Sources/Playback/Playback.docc/LoadingProgressively.md:92
 
         // begin Sources/Playback/Playback.docc/LoadingProgressively.md:110
@@ -528,7 +528,7 @@ enum Snippets {
         configuration.rate = 2                // twice as fast
         configuration.autoplay = true         // start at once
         let fast = try Player(source: source, configuration: configuration, startingAt: clock.now)
-        print(await fast.state)               // playing
+        print(fast.state)               // playing
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:37
 
         // begin Sources/Playback/Playback.docc/PlayingAGIF.md:73
@@ -542,7 +542,7 @@ enum Snippets {
         // begin Sources/Playback/Playback.docc/PlayingAGIF.md:90
         await capped.setReducedMotion(true)    // stops, shows the still frame
         await capped.play(at: clock.now)       // the user asked: plays from the beginning
-        print(await capped.state)              // playing
+        print(capped.state)              // playing
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:90
 
         // begin Sources/Playback/Playback.docc/PlayingAGIF.md:103
@@ -596,14 +596,14 @@ enum Snippets {
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:175
 
         // begin Sources/Playback/Playback.docc/PlayingAGIF.md:188
-        let state = await player.state                  // .idle, .playing, .paused, .finished, .timeLimitReached
-        let frame = await player.currentFrame           // the index shown now
-        let intoFrame = await player.timeIntoFrame      // media time spent in that frame
-        let elapsed = await player.elapsed              // media time since loop 0 began
-        let loops = await player.loopsCompleted
+        let state = player.state                  // .idle, .playing, .paused, .finished, .timeLimitReached
+        let frame = player.currentFrame           // the index shown now
+        let intoFrame = player.timeIntoFrame      // media time spent in that frame
+        let elapsed = player.elapsed              // media time since loop 0 began
+        let loops = player.loopsCompleted
         let due = player.nextChangeInstant              // nil when nothing is scheduled; read without await
         print(state, frame, intoFrame, elapsed, loops, due as Any)
-        let timeline = await player.timeline          // grows with a source still loading
+        let timeline = player.timeline          // grows with a source still loading
         print(timeline.frameCount, timeline.loopDuration)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:188
 
@@ -677,7 +677,7 @@ enum Snippets {
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
-        print(await tested.currentFrame)
+        print(tested.currentFrame)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:318
     }
 }

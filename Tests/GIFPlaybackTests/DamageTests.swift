@@ -87,7 +87,7 @@ import Testing
                 what = "nothing"
             }
             await player.advance(to: clock.now)
-            let frame = await player.currentFrame
+            let frame = player.currentFrame
             _ = try await host.drawAndPresent(player)
             // Counted, not printed: a failure names the step and the bytes off.
             func off(_ pixels: [UInt8]) -> Int {

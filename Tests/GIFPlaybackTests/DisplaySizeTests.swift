@@ -138,19 +138,18 @@ import Testing
         }
     }
 
-    /// A player given a display size caches only small frames: its cache
-    /// holds 40 × 30 × 4 bytes per frame, and the source reports the size.
-    @Test func playerCachesOnlySmallFrames() async throws {
+    /// A player given a display size draws only small images: its image
+    /// canvas holds 40 × 30 × 4 bytes, its cache no frame, and the source
+    /// reports the size.
+    @Test func playerDrawsOnlySmallImages() async throws {
         let source = try GIFFrameSource(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
         let player = try Player(source: source, startingAt: ContinuousClock().now,
                                 displaySize: DisplaySize(maxWidth: 40, maxHeight: 40))
         let image = try await player.currentImage()
         #expect(image.width == 40 && image.height == 30)
         #expect(player.source.canvasWidth == 40 && player.source.canvasHeight == 30)
-        await player.cache.waitForPrefetch()
-        let statistics = await player.cache.statistics
-        #expect(statistics.framesHeld >= 1)
-        #expect(statistics.bytesHeld == statistics.framesHeld * 40 * 30 * 4)
+        #expect(await player.imageCanvasBytes == 40 * 30 * 4)
+        #expect(await player.cache.statistics.framesHeld == 0)
     }
 
     /// The GIF source counts its seeker as decoding state and gives it back.

@@ -166,7 +166,7 @@ import Testing
         await player.play()
         var previous: [UInt8]?
         for step in 0..<source.frameCount * loops {
-            let frame = await player.currentFrame
+            let frame = player.currentFrame
             let result = try await buffer.drawWhenReady(player)
             guard case .drawn(let index, let changed, _) = result else {
                 Issue.record("\(label) frame \(frame): \(result); cache \(await player.cache.statistics)")
@@ -244,7 +244,7 @@ import Testing
         #expect(held == nil, "the recorded changes outlived the trim")
         for _ in 0..<20 {
             _ = try await buffer.drawWhenReady(player)
-            let frame = await player.currentFrame
+            let frame = player.currentFrame
             #expect(buffer.pixels == expected[frame], "frame \(frame) after the trim")
             try await step()
         }
@@ -471,9 +471,9 @@ extension PlayerDrawTests {
         for refresh in 1...180 {
             let now = Instant(offset: .nanoseconds(Int64(refresh) * 16_666_667))
             clock.advance(to: now)
-            let before = await lone.currentFrame
+            let before = lone.currentFrame
             await lone.advance(to: now)
-            let frame = await lone.currentFrame
+            let frame = lone.currentFrame
             let changed = await group.tick(at: now).changed
             #expect(changed == (frame == before ? [] : members.map { ObjectIdentifier($0) }), "refresh \(refresh)")
             _ = try await loneBuffer.drawWhenReady(lone)

@@ -89,7 +89,7 @@ struct ProgressivePlaybackTests {
         fed = try run.feed(through: 3, from: fed)
         // The arrival wakes the driver: the player goes on at 300 ms.
         #expect(await eventually(watching: [player]) { await !player.isWaiting })
-        let shown = await player.currentFrame
+        let shown = player.currentFrame
         #expect(try await player.currentImage().pixels == (try run.whole.frame(at: shown).pixels))
         // On to the end of frame 3, deadline by deadline.
         while run.count(.waitingForFrame(frame: 4)) == 0 {

@@ -1,3 +1,4 @@
+import Synchronization
 import GIF
 import GIFPlayback
 import Playback
@@ -27,7 +28,8 @@ public enum PlayerWorkloadError: Error, CustomStringConvertible {
 ///
 /// Each frame change is `advance(to: nextChangeInstant)` on every player,
 /// then `currentImage()` on every player with one byte of its pixels read,
-/// through the public `Playback` API only. The players loop forever with
+/// through the public `Playback` API only. Each player's previous image is
+/// held until its next one arrives, as a view swapping images holds it. The players loop forever with
 /// browser delays, so one loop is exactly `frameCount` changes (frames 1, 2,
 /// …, last, then 0 again), which ``playLoop()`` checks.
 public struct HostDrivenPlayers: Sendable {
@@ -40,10 +42,19 @@ public struct HostDrivenPlayers: Sendable {
     /// The caches behind the players, each once (one when shared).
     public let caches: [FrameCache]
 
-    private init(players: [Player<ContinuousClock.Instant>], caches: [FrameCache]) {
+    /// The GIF sources behind the players, each once: their giflib decodes
+    /// are the `decodes` of ``statistics()``.
+    public let sources: [GIFFrameSource]
+
+    /// The image each player shows, held until the next one arrives.
+    private let shown: ShownImages
+
+    private init(players: [Player<ContinuousClock.Instant>], caches: [FrameCache], sources: [GIFFrameSource]) {
         self.players = players
         self.frameCount = players[0].source.frameCount
         self.caches = caches
+        self.sources = sources
+        shown = ShownImages(count: players.count)
     }
 
     /// One playing player of the GIF at `path`, with the default cache
@@ -68,22 +79,26 @@ public struct HostDrivenPlayers: Sendable {
         let start = ContinuousClock.now
         var players: [Player<ContinuousClock.Instant>] = []
         var caches: [FrameCache] = []
+        var sources: [GIFFrameSource] = []
         if sharingCache {
             let source = try GIFFrameSource(contentsOf: path)
             let cache = FrameCache(source: source, byteBudget: Player<ContinuousClock.Instant>.defaultCacheBudget)
             caches = [cache]
+            sources = [source]
             for _ in 0..<max(1, count) {
                 players.append(try makePlayer(source: source, cache: cache, epoch: start))
             }
         } else {
             for _ in 0..<max(1, count) {
-                let player = try makePlayer(source: try GIFFrameSource(contentsOf: path), cache: nil, epoch: start)
+                let source = try GIFFrameSource(contentsOf: path)
+                let player = try makePlayer(source: source, cache: nil, epoch: start)
                 players.append(player)
                 caches.append(player.cache)
+                sources.append(source)
             }
         }
         for player in players { await player.play(at: start) }
-        return HostDrivenPlayers(players: players, caches: caches)
+        return HostDrivenPlayers(players: players, caches: caches, sources: sources)
     }
 
     private static func makePlayer(
@@ -102,9 +117,10 @@ public struct HostDrivenPlayers: Sendable {
         guard let next = players[0].nextChangeInstant else { throw PlayerWorkloadError.nothingScheduled }
         for player in players { await player.advance(to: next) }
         var touched = 0
-        for player in players {
+        for (n, player) in players.enumerated() {
             let image = try await player.currentImage()
             touched &+= Int(image.pixels[image.pixels.count / 2])
+            shown.hold(image, at: n)
         }
         return touched
     }
@@ -137,14 +153,16 @@ public struct HostDrivenPlayers: Sendable {
         for cache in caches { await cache.waitForPrefetch() }
     }
 
-    /// The caches' counters added up (each cache once).
+    /// The caches' counters added up (each cache once), with `decodes` the
+    /// frames giflib decoded for the sources (each source once): a player
+    /// drawing its images decodes through its source, not its cache.
     public func statistics() async -> FrameCacheStatistics {
         var total = FrameCacheStatistics()
+        total.decodes = sources.reduce(0) { $0 + $1.decodeCount }
         for cache in caches {
             let one = await cache.statistics
             total.hits += one.hits
             total.misses += one.misses
-            total.decodes += one.decodes
             total.evictions += one.evictions
             total.failures += one.failures
             total.bytesHeld += one.bytesHeld
@@ -152,6 +170,22 @@ public struct HostDrivenPlayers: Sendable {
             total.byteBudget += one.byteBudget
         }
         return total
+    }
+}
+
+/// The images a host shows, one a player, each held until the next.
+private final class ShownImages: Sendable {
+    private let images: Mutex<[RenderedFrame?]>
+
+    init(count: Int) { images = Mutex(Array(repeating: nil, count: count)) }
+
+    /// Holds `image` for player `index`, letting go of the one before.
+    func hold(_ image: RenderedFrame, at index: Int) {
+        let previous = images.withLock { images in
+            defer { images[index] = image }
+            return images[index]
+        }
+        _ = previous
     }
 }
 

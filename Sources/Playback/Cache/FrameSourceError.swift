@@ -1,11 +1,12 @@
-/// A ``FrameSource`` handed back something the library cannot use: the
-/// ``FrameCache``, ``Poster`` and ``Playlist`` check what a source answers
-/// before relying on it, and throw this instead of reading out of bounds or
-/// trapping.
+/// A ``FrameSource`` handed back something the library cannot use, or a
+/// frame it could not draw: the ``FrameCache``, ``Poster`` and ``Playlist``
+/// check what a source answers before relying on it, and throw this instead
+/// of reading out of bounds or trapping.
 ///
-/// A correct source never causes these; they guard against sources written
-/// carelessly or fed by hostile data (a frame count that changes after
-/// loading, a pixel array shorter than the canvas).
+/// A correct source never causes the first five; they guard against
+/// sources written carelessly or fed by hostile data (a frame count that
+/// changes after loading, a pixel array shorter than the canvas).
+/// ``drawFailed(index:reason:)`` comes from the file's data.
 public enum FrameSourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Frame `index` came back with pixels that do not fill `width` ×
     /// `height` × 4 bytes (`byteCount` instead), or with negative sides.
@@ -27,6 +28,11 @@ public enum FrameSourceError: Error, Sendable, Hashable, CustomStringConvertible
     /// `now` frames (or delays) later.
     case frameCountChanged(loaded: Int, now: Int)
 
+    /// Frame `index` (or one it is composited on) has nothing to show:
+    /// its data failed before any row decoded, for `reason` (a player's
+    /// drawer reported ``FrameDraw/failed(frame:shown:reason:)``).
+    case drawFailed(index: Int, reason: String)
+
     /// What the source did wrong, in one line.
     public var description: String {
         switch self {
@@ -40,6 +46,8 @@ public enum FrameSourceError: Error, Sendable, Hashable, CustomStringConvertible
             "the canvas \(width)x\(height) cannot be addressed"
         case .frameCountChanged(let loaded, let now):
             "the source had \(loaded) frames when loaded and reports \(now) now"
+        case .drawFailed(let index, let reason):
+            "frame \(index) could not be drawn: \(reason)"
         }
     }
 

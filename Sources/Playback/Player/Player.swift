@@ -41,7 +41,7 @@ import EngineSupport
 /// its driver when frames arrive.
 public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration {
     /// The schedule being played; it grows with a ``ProgressiveFrameSource``.
-    public var timeline: PlaybackTimeline { playerCore.read { $0.timeline } }
+    public nonisolated var timeline: PlaybackTimeline { playerCore.read { $0.timeline } }
 
     /// The source the frames come from.
     public nonisolated let source: any FrameSource
@@ -114,34 +114,34 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     /// Whether the player waits for a frame that has not arrived (see
     /// ``Playhead/isWaiting``): the host may show that it is buffering.
-    public var isWaiting: Bool { playerCore.read { $0.isWaiting } }
+    public nonisolated var isWaiting: Bool { playerCore.read { $0.isWaiting } }
 
     /// A copy of the deterministic state, for inspection or tests.
-    public var snapshot: Playhead { playerCore.read { copy $0 } }
+    public nonisolated var snapshot: Playhead { playerCore.read { copy $0 } }
 
     /// The life-cycle state.
-    public var state: PlayerState { playerCore.read { $0.state } }
+    public nonisolated var state: PlayerState { playerCore.read { $0.state } }
 
     /// The index of the frame shown now.
-    public var currentFrame: Int { playerCore.read { $0.currentFrame } }
+    public nonisolated var currentFrame: Int { playerCore.read { $0.currentFrame } }
 
     /// Loops fully played so far.
-    public var loopsCompleted: Int { playerCore.read { $0.loopsCompleted } }
+    public nonisolated var loopsCompleted: Int { playerCore.read { $0.loopsCompleted } }
 
     /// The current playback rate.
-    public var rate: Double { playerCore.read { $0.rate } }
+    public nonisolated var rate: Double { playerCore.read { $0.rate } }
 
     /// The latest instant passed in.
-    public var now: Instant { origin.advanced(by: playerCore.read { $0.now }) }
+    public nonisolated var now: Instant { origin.advanced(by: playerCore.read { $0.now }) }
 
     /// Media time since the start of loop 0 (see ``Playhead/elapsed``).
-    public var elapsed: Duration { playerCore.read { $0.elapsed } }
+    public nonisolated var elapsed: Duration { playerCore.read { $0.elapsed } }
 
     /// Media time spent in the shown frame (see ``Playhead/timeIntoFrame``).
-    public var timeIntoFrame: Duration { playerCore.read { $0.timeIntoFrame } }
+    public nonisolated var timeIntoFrame: Duration { playerCore.read { $0.timeIntoFrame } }
 
     /// Host time until the next change, or `nil` when nothing is scheduled.
-    public var timeUntilNextChange: Duration? { playerCore.read { $0.timeUntilNextChange } }
+    public nonisolated var timeUntilNextChange: Duration? { playerCore.read { $0.timeUntilNextChange } }
 
     /// The instant the next change is due, or `nil` when nothing is scheduled;
     /// computed from the anchor, so sleeping until it accumulates no error.
@@ -183,7 +183,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     /// Whether reduced-motion mode is on (see
     /// ``PlayerConfiguration/reducedMotion``).
-    public var reducedMotion: Bool { playerCore.read { $0.reducedMotion } }
+    public nonisolated var reducedMotion: Bool { playerCore.read { $0.reducedMotion } }
 
     /// Switches reduced-motion mode on or off when the host's accessibility
     /// setting changes (see ``Playhead/setReducedMotion(_:)``): switched on
@@ -232,14 +232,36 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     ///
     /// Allocates nothing when no frame changes, nor when the caller lets go
     /// of the returned events before the next call.
+    ///
+    /// Called from synchronous code (a display link's callback, a host's
+    /// render loop), this runs on the calling thread with no hop to the
+    /// actor: it takes the player's lock, as a ``GroupDriver``'s tick does.
+    /// From asynchronous code, `await player.advance(to:)` calls the
+    /// actor's overload, which does the same.
     @discardableResult
-    public func advance(to instant: Instant) -> [PlayerEvent] {
+    public nonisolated func advance(to instant: Instant) -> [PlayerEvent] {
+        playerCore.advance(to: hostTime(instant))
+    }
+
+    /// Moves time forward to `instant` (see the synchronous overload):
+    /// what `await player.advance(to:)` calls.
+    @discardableResult
+    public func advance(to instant: Instant) async -> [PlayerEvent] {
         playerCore.advance(to: hostTime(instant))
     }
 
     /// Moves time forward by `duration`; negative durations are ignored.
+    /// Called from synchronous code, it runs on the calling thread, with no
+    /// hop to the actor.
     @discardableResult
-    public func advance(by duration: Duration) -> [PlayerEvent] {
+    public nonisolated func advance(by duration: Duration) -> [PlayerEvent] {
+        playerCore.advance(by: duration)
+    }
+
+    /// Moves time forward by `duration` (see the synchronous overload):
+    /// what `await player.advance(by:)` calls.
+    @discardableResult
+    public func advance(by duration: Duration) async -> [PlayerEvent] {
         playerCore.advance(by: duration)
     }
 

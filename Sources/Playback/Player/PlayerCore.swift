@@ -49,6 +49,10 @@ final class PlayerCore: Sendable {
     private let owesDraw = Atomic<Bool>(false)
     /// The task that hands a progressive source's timings in.
     private let growth = TimingSubscription()
+    /// What ``Player/currentImage()`` draws with, made at its first call
+    /// (`.some(nil)`: the source cannot draw, and images come from the
+    /// cache).
+    private let images = Mutex<DrawnImages??>(nil)
 
     private struct State {
         var playhead: Playhead
@@ -301,6 +305,20 @@ final class PlayerCore: Sendable {
         state.claimsPlaying = playing
         if playing { cache.beginPlaying() } else { cache.endPlaying() }
     }
+
+    /// The canvases ``Player/currentImage()`` draws into, or `nil` when the
+    /// source cannot draw (see ``DrawnImages``).
+    func drawnImages() -> DrawnImages? {
+        images.withLock { made in
+            if let made { return made }
+            let store = DrawnImages(cache: cache)
+            made = .some(store)
+            return store
+        }
+    }
+
+    /// The bytes of ``drawnImages()``'s canvases, 0 before it is made.
+    var drawnImageCanvasBytes: Int { images.withLock { $0??.canvasBytes ?? 0 } }
 
     /// The frame shown and the frames due next, for ``Player/currentImage()``.
     func frameAndUpcoming() -> (frame: Int, upcoming: [Int]) {

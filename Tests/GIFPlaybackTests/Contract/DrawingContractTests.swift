@@ -94,6 +94,35 @@ import Testing
         #expect(checked > 0)
     }
 
+    /// ``Player/currentImage()`` over generated GIFs and fixtures: every
+    /// layout, size and script, the host letting go of each image, holding
+    /// the previous one, the last two, or a random few.
+    @Test func currentImages() async throws {
+        var images = try ["demo.gif", "disposal-2.gif", "interlace.gif", "transparency.gif"].map {
+            try GIFImage(contentsOf: Self.fixtures.appendingPathComponent($0).path)
+        }
+        for k in 0..<(Self.full ? 48 : 12) {
+            images.append(try GIFImage(bytes: GeneratedGIF.make(seed: UInt64(Self.seed * 1_000 + 700 + k))))
+        }
+        var passed = 0
+        for (n, image) in images.enumerated() {
+            let references = DrawingContract.References(image)
+            let canvas = image.info.canvasSize
+            let count = n == 0 ? 2 : Self.full ? 24 : 6
+            for (k, run) in DrawingContract.cases(width: canvas.width, height: canvas.height, count: count, seed: Self.seed + n)
+                .enumerated() {
+                await Task.yield()
+                let holding = DrawingContract.Holding.allCases[(n + k) % DrawingContract.Holding.allCases.count]
+                let outcome = await DrawingContract.checkImages(
+                    image, references: references, run: run, holding: holding, executor: Self.executor,
+                    seed: UInt64(Self.seed + k))
+                if case .failed(let why) = outcome { Issue.record("image \(n), \(run): \(why)") }
+                if case .passed = outcome { passed += 1 }
+            }
+        }
+        #expect(passed > 40)
+    }
+
     /// The frame cache's drawer (whole frames copied, or their changed
     /// rectangles stepping on): what a source that cannot draw on its own
     /// is drawn with, at every stride, offset, layout and size.

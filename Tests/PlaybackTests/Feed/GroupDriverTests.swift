@@ -47,7 +47,7 @@ struct GroupDriverTests {
             await player.addObserver { recorder.record($0, at: start.duration(to: clock.now)) }
             let task = Task { await PlaybackDriver(player: player, clock: clock).run() }
             await player.play(at: start)
-            await stepThroughDeadlines(clock, from: start, until: horizon) { await player.state == .finished }
+            await stepThroughDeadlines(clock, from: start, until: horizon) { player.state == .finished }
             task.cancel()
             await task.value
             alone.append(recorder.timedEvents)
@@ -137,7 +137,7 @@ struct GroupDriverTests {
         }
         // A twin advanced by hand to the same instant shows the same position.
         for (player, twin) in zip(players, twins) {
-            await twin.advance(to: await player.now)
+            await twin.advance(to: player.now)
             #expect(await player.currentFrame == twin.currentFrame)
             #expect(await player.timeIntoFrame == twin.timeIntoFrame)
             #expect(await player.loopsCompleted == twin.loopsCompleted)
@@ -247,9 +247,9 @@ struct GroupDriverTests {
                 }
             }
             await alone.advance(to: now)
-            let before = await grouped.currentFrame
+            let before = grouped.currentFrame
             let tick = try #require(group.tickPlayers(at: now))
-            let frame = await grouped.currentFrame
+            let frame = grouped.currentFrame
             #expect(frame == (await alone.currentFrame), "frame at \(milliseconds) ms")
             #expect(tick.changed.contains(ObjectIdentifier(grouped)) == (frame != before), "changed at \(milliseconds) ms")
             #expect(tick.nextChange == alone.nextChangeInstant, "next change at \(milliseconds) ms")

@@ -137,7 +137,7 @@ final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
                 await gone.cache.waitForPrefetch()
             case 3 where !players.isEmpty:
                 let player = players[random.next(upTo: players.count)]
-                if await player.state == .playing { await player.pause() } else { await player.play() }
+                if player.state == .playing { await player.pause() } else { await player.play() }
             case 4:
                 let limit = random.next(upTo: 20_000)
                 for player in players { await player.cache.waitForPrefetch() }

@@ -52,7 +52,7 @@ struct MotionPolicyTests {
             await player.addObserver { recorder.record($0, at: start.duration(to: clock.now)) }
             let driving = Task { await PlaybackDriver(player: player, clock: clock).run() }
             await player.play(at: start)
-            while await player.state == .playing {
+            while player.state == .playing {
                 let next = try #require(player.nextChangeInstant)
                 #expect(await clock.waitForSleeper(at: next, limit: Changes.limit))
                 clock.advance(to: next)

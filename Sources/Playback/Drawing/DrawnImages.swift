@@ -1,0 +1,251 @@
+import Synchronization
+
+/// The frames ``Player/currentImage()`` hands out when its source draws
+/// (``FrameSource/makeDrawer(notifying:)``): a drawer of the player's own
+/// writes them into at most two canvases this store owns, and each is
+/// handed out as an immutable ``RenderedFrame`` sharing that canvas's
+/// pixels.
+///
+/// Double buffering with damage tracking, as a compositor keeps a
+/// swapchain:
+/// - when the host has let go of every image of the canvas drawn last, the
+///   next frame is drawn into that same canvas: only the changed rectangle
+///   is written;
+/// - when it still holds one (a view showing it until the next arrives),
+///   the next frame goes to the other canvas, which is first brought up to
+///   the drawn one by copying only where the two differ (the rectangles
+///   drawn since it was last written), then drawn like the first;
+/// - when the host holds images of both, the other canvas is replaced by a
+///   new one (the host keeps the old pixels; this store still owns two).
+///
+/// A canvas is known to be let go of through a lease object each image
+/// carries: the pixels array itself is copy-on-write, so a host that kept
+/// only `pixels` makes the next write into that canvas copy it, never
+/// change what the host holds.
+///
+/// Nothing here waits on a decode while holding the lock: a draw that
+/// finds its frame not decoded yet (``FrameDraw/late(frame:shown:)``)
+/// returns, and ``image(at:)`` waits for the source's next decode (or a
+/// short retry interval) before drawing again.
+final class DrawnImages: Sendable {
+    /// The drawer writing into the canvases: one buffer's drawer, so it
+    /// serves no other buffer.
+    private let drawer: any FrameDrawer
+    private let canvases: Mutex<Canvases>
+    private let decoded = DecodeSignal()
+
+    /// The store for `cache`'s source, or `nil` when the source cannot draw
+    /// (its frames then come from the cache).
+    init?(cache: FrameCache) {
+        let decoded = self.decoded
+        guard let drawer = cache.source.makeDrawer(notifying: { [weak cache] in
+            cache?.noteDecodingState()
+            decoded.signal()
+        }) else { return nil }
+        self.drawer = drawer
+        canvases = Mutex(Canvases(width: drawer.width, height: drawer.height, pixelFormat: drawer.pixelFormat))
+    }
+
+    /// The bytes the canvases take (two at most).
+    var canvasBytes: Int { canvases.withLock { $0.byteCount } }
+
+    /// The bytes the canvases take and the drawer's own.
+    var byteCount: Int { canvasBytes + drawer.byteCount }
+
+    /// The frames the drawer is asked to have decoded next.
+    func prefetch(_ frames: [Int]) { drawer.prefetch(frames) }
+
+    /// Frame `frame()` (read again after each wait, so a late image is the
+    /// one shown by then) as an image: drawn when the canvas does not hold
+    /// it, waiting for its decode when it is not decoded yet.
+    /// - Throws: ``FrameSourceError/drawFailed(index:reason:)`` when the
+    ///   frame has nothing to show; `CancellationError` when the task is
+    ///   cancelled while waiting.
+    func image(at frame: @Sendable () -> Int) async throws -> RenderedFrame {
+        while true {
+            let mark = decoded.generation
+            let index = frame()
+            if let image = try canvases.withLock({ canvases throws(FrameSourceError) in
+                try canvases.draw(index, with: drawer)
+            }) {
+                return image
+            }
+            await decoded.wait(after: mark)
+            try Task.checkCancellation()
+        }
+    }
+}
+
+/// The two canvases and what is known of them.
+private struct Canvases {
+    let width: Int
+    let height: Int
+    let pixelFormat: PixelFormat
+
+    /// A canvas and the frame it holds.
+    struct Canvas {
+        var pixels: [UInt8]
+        /// Carried by every image of this canvas: uniquely referenced here
+        /// once the host has let go of them all.
+        var lease = ImageLease()
+        var frame: Int?
+        /// Where ``frame`` can differ from frame `frame − 1` (for the
+        /// image's ``RenderedFrame/changedRect``).
+        var changedRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    var canvases: [Canvas] = []
+    /// The canvas the drawer's idea of its buffer describes: the one drawn last.
+    var current = 0
+    /// Where the other canvas can differ from the current one; `nil`:
+    /// anywhere.
+    var otherBehind: PixelRect?
+
+    init(width: Int, height: Int, pixelFormat: PixelFormat) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+    }
+
+    var byteCount: Int { canvases.reduce(0) { $0 + $1.pixels.count } }
+
+    private var whole: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
+    /// Frame `index` drawn into a canvas the host does not hold, or `nil`
+    /// when it is not decoded yet.
+    mutating func draw(_ index: Int, with drawer: any FrameDrawer) throws(FrameSourceError) -> RenderedFrame? {
+        if !canvases.isEmpty, canvases[current].frame == index { return image(of: current) }
+        let target = prepareTarget(drawer)
+        let before = canvases[target].frame
+        let result: FrameDraw
+        do {
+            result = try canvases[target].pixels.withUnsafeMutableBytes { buffer throws(PixelBufferError) in
+                try drawer.draw(frame: index, into: buffer, bytesPerRow: width * 4)
+            }
+        } catch {
+            throw .drawFailed(index: index, reason: "\(error)")
+        }
+        switch result {
+        case .unchanged(let frame):
+            canvases[target].frame = frame
+            return image(of: target)
+        case .drawn(let frame, let changed, _):
+            canvases[target].frame = frame
+            canvases[target].changedRect = frame > 0 && before == frame - 1 ? changed : whole
+            otherBehind = otherBehind?.union(changed)
+            return image(of: target)
+        case .late:
+            return nil
+        case .failed(let frame, _, let reason):
+            throw .drawFailed(index: frame, reason: reason)
+        }
+    }
+
+    /// The canvas the next frame is drawn into, holding what the drawer
+    /// takes its buffer to hold.
+    private mutating func prepareTarget(_ drawer: any FrameDrawer) -> Int {
+        guard !canvases.isEmpty else {
+            canvases.append(Canvas(pixels: [UInt8](repeating: 0, count: width * height * 4)))
+            drawer.invalidate()
+            return 0
+        }
+        if isKnownUniquelyReferenced(&canvases[current].lease) { return current }
+        let other = 1 - current
+        if canvases.count == 1 {
+            canvases.append(Canvas(pixels: copy(of: canvases[current].pixels)))
+        } else if !isKnownUniquelyReferenced(&canvases[other].lease) {
+            canvases[other] = Canvas(pixels: copy(of: canvases[current].pixels))
+        } else if let behind = otherBehind {
+            copyRows(behind, from: current, to: other)
+        } else {
+            copyRows(whole, from: current, to: other)
+        }
+        canvases[other].frame = canvases[current].frame
+        canvases[other].changedRect = canvases[current].changedRect
+        otherBehind = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        current = other
+        return other
+    }
+
+    private func copy(of pixels: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: pixels.count) { buffer, count in
+            _ = buffer.initialize(from: pixels)
+            count = pixels.count
+        }
+    }
+
+    /// Copies `rect`'s rows of canvas `from` into canvas `to`.
+    private mutating func copyRows(_ rect: PixelRect, from: Int, to: Int) {
+        let rect = rect.clipped(toWidth: width, height: height)
+        guard !rect.isEmpty else { return }
+        let rowBytes = width * 4, count = rect.width * 4
+        canvases[from].pixels.withUnsafeBytes { source in
+            canvases[to].pixels.withUnsafeMutableBytes { target in
+                for y in rect.y..<rect.y + rect.height {
+                    let offset = y * rowBytes + rect.x * 4
+                    (target.baseAddress! + offset).copyMemory(from: source.baseAddress! + offset, byteCount: count)
+                }
+            }
+        }
+    }
+
+    private func image(of canvas: Int) -> RenderedFrame {
+        let held = canvases[canvas]
+        var image = RenderedFrame(
+            index: held.frame ?? 0, width: width, height: height, pixels: held.pixels, pixelFormat: pixelFormat,
+            changedRect: held.changedRect)
+        image.lease = held.lease
+        return image
+    }
+}
+
+/// What an image of a ``DrawnImages`` canvas carries, so the store knows
+/// when the host has let go of them all.
+final class ImageLease: Sendable {}
+
+/// Counts the source's decodes, and wakes whoever waits for the next one.
+private final class DecodeSignal: Sendable {
+    private struct State {
+        var generation = 0
+        var nextWaiter = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// How many decodes have been signalled.
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// A decode ended: wakes every waiter.
+    func signal() {
+        let waiters = state.withLock { state in
+            state.generation += 1
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The most a wait lasts without a decode signalled: a request the
+    /// source dropped (its decoding state trimmed meanwhile) is then asked
+    /// for again by the next draw.
+    static let retryInterval = Duration.milliseconds(20)
+
+    /// Returns once a decode was signalled after `mark` was read, or after
+    /// ``retryInterval``.
+    func wait(after mark: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let id = state.withLock { state -> Int? in
+                guard state.generation == mark else { return nil }
+                state.nextWaiter += 1
+                state.waiters[state.nextWaiter] = continuation
+                return state.nextWaiter
+            }
+            guard let id else { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: Self.retryInterval)
+                self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+        }
+    }
+}
