@@ -256,10 +256,10 @@ func run(_ script: Script) async {
             clock = clock.advanced(by: script.duration())
             if let player {
                 _ = await player.advance(to: clock)
-                let frame = await player.currentFrame
-                let frameCount = await player.timeline.frameCount  // it grows with a progressive source
+                let frame = player.currentFrame
+                let frameCount = player.timeline.frameCount  // it grows with a progressive source
                 precondition((0..<frameCount).contains(frame), "player frame \(frame)")
-                if let wait = await player.timeUntilNextChange { precondition(wait >= .zero) }
+                if let wait = player.timeUntilNextChange { precondition(wait >= .zero) }
             }
         case 3:
             if let player { _ = try? await player.seek(toFrame: script.count()) }

@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:219
+        // begin README.md:222
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:219
+        // end README.md:222
 
-        // begin README.md:259
+        // begin README.md:262
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:259
+        // end README.md:262
 
-        // begin README.md:308
+        // begin README.md:311
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(downloading.isWaiting, downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:308
+        // end README.md:311
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
@@ -230,7 +230,7 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:116
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:139
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -243,7 +243,7 @@ enum Snippets {
             if let written { print(written.index, written.changedRect) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:139
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
@@ -607,21 +607,20 @@ enum Snippets {
         print(timeline.frameCount, timeline.loopDuration)
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:188
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:206
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:210
         let image = try await player.currentImage()
         print(image.index, image.width, image.height, image.pixels.count)   // RGBA8, rows top to bottom
-        let stats = await player.cache.statistics   // hits, misses, bytesHeld …
-        print(stats.hits, stats.misses, stats.bytesHeld)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:206
+        print(image.changedRect)   // where it can differ from frame index − 1
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:210
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:225
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:232
         let pool = FrameCachePool()
         let cache = try await pool.cache(for: path) { try GIFFrameSource(contentsOf: path) }
         let shared = try Player(source: cache.source, startingAt: clock.now, cache: cache)
         print(try await shared.currentImage().index)     // decoded once for every player of the key
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:225
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:232
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:243
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:250
         let drawer = try DrawingPlayer(image: try GIFImage(contentsOf: path), startingAt: clock.now)
         let rowBytes = drawer.width * 4
         var pixels = [UInt8](repeating: 0, count: rowBytes * drawer.height)
@@ -629,17 +628,17 @@ enum Snippets {
         drawer.advance(to: clock.now)                    // at each refresh, the host clock's instant
         let written = try pixels.withUnsafeMutableBytes { try drawer.draw(into: $0, bytesPerRow: rowBytes) }
         print(written?.index ?? -1, written?.changedRect ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:243
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:250
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:258
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:265
         let epoch = clock.now
         let left = try Player(source: source, startingAt: clock.now, epoch: epoch)
         let right = try Player(source: source, startingAt: clock.now, epoch: epoch)
         await left.play(at: clock.now)
         await right.play(at: clock.now)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:258
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:265
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:278
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:285
 
         /// Plays a grid of GIFs in step: one driver for all, at most 30 wake-ups a second.
         func playGrid(_ sources: [any FrameSource]) async throws {
@@ -665,19 +664,19 @@ enum Snippets {
             print("wake-ups: \(await group.statistics.wakeUps)")  // 30 a second at most, plus one
             driving.cancel()
         }
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:278
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:285
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:309
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:316
         try await playGrid([source, source, source])
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:309
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:316
 
-        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:318
+        // begin Sources/Playback/Playback.docc/PlayingAGIF.md:325
         let manual = ManualClock()
         let tested = try Player(source: source, startingAt: manual.now)
         await tested.play(at: manual.now)
         manual.advance(by: .milliseconds(250))
         await tested.advance(to: manual.now)
         print(tested.currentFrame)
-        // end Sources/Playback/Playback.docc/PlayingAGIF.md:318
+        // end Sources/Playback/Playback.docc/PlayingAGIF.md:325
     }
 }

@@ -23,6 +23,7 @@ import Darwin
 //        BenchmarkReport --png [--rounds N]
 //        BenchmarkReport --steady
 //        BenchmarkReport --feed
+//        BenchmarkReport --images   (the README's first example: currentImage per frame)
 //        BenchmarkReport --realtime-grid [SECONDS]
 //        BenchmarkReport --nine-grid
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
@@ -68,6 +69,10 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" 
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--realtime-grid" {
     RealTimeGrid.printSection(seconds: CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? RealTimeGrid.seconds)
+    exit(0)
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--images" {
+    PlayerReport.printImageSection(workloads: Workload.all())
     exit(0)
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--feed" {

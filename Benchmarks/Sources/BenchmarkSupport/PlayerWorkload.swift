@@ -133,14 +133,14 @@ public struct HostDrivenPlayers: Sendable {
     ///   then includes the wait). Default: as fast as possible.
     /// - Returns: The bytes read, added up.
     public func playLoop(paced: Bool = false) async throws -> Int {
-        let loopsBefore = await players[0].loopsCompleted
+        let loopsBefore = players[0].loopsCompleted
         var touched = 0
         for _ in 0..<frameCount {
             if paced { await waitForPrefetch() }
             touched &+= try await showNextFrame()
         }
         for player in players {
-            let loops = await player.loopsCompleted, frame = await player.currentFrame
+            let loops = player.loopsCompleted, frame = player.currentFrame
             guard loops == loopsBefore + 1, frame == 0 else {
                 throw PlayerWorkloadError.notOneLoop(expectedLoops: loopsBefore + 1, loops: loops, frame: frame)
             }

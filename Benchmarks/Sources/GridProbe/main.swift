@@ -64,7 +64,7 @@ let cutCopy = arguments.count == 2 ? (name: arguments.first!, path: arguments.la
         }
         for index in players.indices { try await draw(index) }
         while let next = await NineGridSetup.earliestChange(of: players) {
-            for index in players.indices where !(await players[index].advance(to: next)).isEmpty {
+            for index in players.indices where !(players[index].advance(to: next)).isEmpty {
                 try await draw(index)
             }
             peakHeld = max(peakHeld, budget.bytesHeld)

@@ -57,22 +57,25 @@ final class DrawnImages: Sendable {
 
     /// Frame `frame()` (read again after each wait, so a late image is the
     /// one shown by then) as an image: drawn when the canvas does not hold
-    /// it, waiting for its decode when it is not decoded yet.
+    /// it, waiting for its decode when it is not decoded yet. The draw runs
+    /// on the caller's executor; only a wait leaves it.
     /// - Throws: ``FrameSourceError/drawFailed(index:reason:)`` when the
     ///   frame has nothing to show; `CancellationError` when the task is
     ///   cancelled while waiting.
-    func image(at frame: @Sendable () -> Int) async throws -> RenderedFrame {
+    func image(
+        at frame: @Sendable () -> Int, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> RenderedFrame {
         while true {
             let mark = decoded.generation
-            let index = frame()
-            if let image = try canvases.withLock({ canvases throws(FrameSourceError) in
-                try canvases.draw(index, with: drawer)
-            }) {
-                return image
-            }
+            if let image = try drawn(frame()) { return image }
             await decoded.wait(after: mark)
             try Task.checkCancellation()
         }
+    }
+
+    /// Frame `index` as an image, or `nil` when it is not decoded yet.
+    private func drawn(_ index: Int) throws(FrameSourceError) -> RenderedFrame? {
+        try canvases.withLock { canvases throws(FrameSourceError) in try canvases.draw(index, with: drawer) }
     }
 }
 

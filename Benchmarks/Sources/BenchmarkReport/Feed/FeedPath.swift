@@ -99,8 +99,8 @@ enum FeedPath {
                 if !tick.changed.isEmpty { try await host.draw(player) }
                 due = tick.nextChange
             }
-            guard await player.currentFrame == 0 else {
-                throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: await player.currentFrame)
+            guard player.currentFrame == 0 else {
+                throw PlayerWorkloadError.notOneLoop(expectedLoops: 1, loops: 0, frame: player.currentFrame)
             }
             if isSteady { steadyCPU = min(steadyCPU, ProcessFigures.processCPUSeconds() - start) }
             decodes.append(source.decodeCount)

@@ -81,9 +81,9 @@ enum GroupDriverProbe {
         for task in tasks { await task.value }
         var same = 0
         for (member, twin) in zip(members, twins) {
-            await twin.advance(to: await member.now)
-            let frames = (await member.currentFrame, await twin.currentFrame)
-            let offsets = (await member.timeIntoFrame, await twin.timeIntoFrame)
+            await twin.advance(to: member.now)
+            let frames = (member.currentFrame, twin.currentFrame)
+            let offsets = (member.timeIntoFrame, twin.timeIntoFrame)
             if frames.0 == frames.1, offsets.0 == offsets.1 { same += 1 }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

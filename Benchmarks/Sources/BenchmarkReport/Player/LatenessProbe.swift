@@ -76,7 +76,7 @@ enum LatenessProbe {
         let start = clock.now
         let player = try Player(
             source: GIFFrameSource(image: small.image), startingAt: start, epoch: start)
-        let timeline = await player.timeline
+        let timeline = player.timeline
         let starts = timeline.playOrder.indices.map { step in
             timeline.playOrder.prefix(step).reduce(Duration.zero) { $0 + timeline.frameDurations[$1] }
         }

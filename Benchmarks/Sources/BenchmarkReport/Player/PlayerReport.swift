@@ -48,6 +48,30 @@ enum PlayerReport {
         }
     }
 
+    /// The README's first example alone (`--images`): the host-driven
+    /// player table and the nine-player table, against C baselines timed
+    /// here (the median of 7 rounds each).
+    static func printImageSection(workloads: [Workload]) {
+        var cBaseline: [String: Double] = [:]
+        for workload in workloads {
+            cBaseline[workload.name] = Timing.rounds(7, settling: true, [{ _ = Decoders.cBaseline(workload.bytes) }]).median[0]
+        }
+        print("Player: host-driven (advance to nextChangeInstant, currentImage, read a byte, the previous image held")
+        print("  until the next arrives; no sleeping), README defaults; each workload in a fresh process.")
+        let preload = mallocCountingPreload()
+        print()
+        let runs = workloads.map { workload in
+            PlayerRun(
+                workload: workload, loops: probe([workload.name], preload: preload).filter { $0.label == "loop" },
+                pacedLoops: [])
+        }
+        printPlayerTable(runs, cBaseline: cBaseline)
+        if let workload = workloads.first(where: { $0.name == nineWorkload }), let c = cBaseline[workload.name] {
+            print()
+            printNineTable(workload: workload, cBaseline: c, preload: preload)
+        }
+    }
+
     // MARK: Probes
 
     /// Runs a probe and returns its lines; prints its output when it fails.
