@@ -45,6 +45,9 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     private var caches: [String: FrameCache] = [:]
     /// A drawer per cached item (see ``draw(into:bytesPerRow:)``).
     private var drawers: [String: any FrameDrawer] = [:]
+    /// The canvases ``currentImage()`` draws a cached item into, made at
+    /// its first call (`.some(nil)`: the item's source cannot draw).
+    private var images: [String: DrawnImages?] = [:]
     /// The frame shown and the look-ahead handed to its drawer, reused from
     /// change to change.
     private var upcoming: [Int] = []
@@ -149,13 +152,18 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     /// Host time until the next change, or `nil` when nothing is scheduled.
     public var timeUntilNextChange: Duration? { sequencer.timeUntilNextChange }
 
-    /// The pixels of the current item's frame shown now, through its cache,
-    /// or `nil` when no item is loaded yet.
-    /// - Throws: The source's decoding error.
+    /// The pixels of the current item's frame shown now, or `nil` when no
+    /// item is loaded yet: drawn into at most two canvases of the item's
+    /// when its source draws, as ``Player/currentImage()`` draws them, else
+    /// through its cache.
+    /// - Throws: The source's decoding error, or
+    ///   ``FrameSourceError/drawFailed(index:reason:)``.
     public func currentImage() async throws -> RenderedFrame? {
         guard let key = sequencer.currentKey, let frame = sequencer.currentFrame else { return nil }
         let cache = caches[key] ?? makeCache(for: key)
         guard let cache else { return nil }
+        if images[key] == nil { images[key] = .some(DrawnImages(cache: cache)) }
+        if let drawn = images[key] ?? nil { return try await drawn.image(at: { frame }) }
         return try await cache.frame(at: frame)
     }
 
@@ -362,10 +370,11 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         for key in caches.keys where !wanted.contains(key) {
             caches[key] = nil
             drawers[key] = nil
+            images[key] = nil
         }
         for key in wanted where caches[key] == nil {
             guard let cache = makeCache(for: key) else { continue }
-            cache.requestPrefetch(Self.firstFrames(
+            drawers[key]?.prefetch(Self.firstFrames(
                 configuration.player.direction, frameCount: cache.source.frameCount, count: max(1, cache.lookahead)))
         }
         let current = sequencer.currentKey.flatMap { caches[$0] }
@@ -401,12 +410,13 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
         return cache
     }
 
-    /// Asks the current item's cache for the frames that come next.
+    /// Asks the current item's drawer for the frames that come next (a
+    /// source that cannot draw decodes them into its cache).
     func prefetchUpcoming() {
         guard let key = sequencer.currentKey, let head = sequencer.currentPlayhead, let cache = caches[key] else {
             return
         }
         let upcoming = head.upcomingFrames(cache.lookahead)
-        if !upcoming.isEmpty { cache.requestPrefetch(upcoming) }
+        if !upcoming.isEmpty { drawers[key]?.prefetch(upcoming) }
     }
 }
