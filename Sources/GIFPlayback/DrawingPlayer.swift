@@ -69,11 +69,12 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// The image played.
     public var image: GIFImage { source.image }
 
-    /// The canvas width in pixels: each row drawn is `width × 4` bytes.
-    public var width: Int { image.info.canvasSize.width }
+    /// The width drawn in pixels (the canvas's, or the display size's):
+    /// each row drawn is `width × 4` bytes.
+    public var width: Int { source.canvasWidth }
 
-    /// The canvas height in pixels: the rows drawn.
-    public var height: Int { image.info.canvasSize.height }
+    /// The height drawn in pixels: the rows drawn.
+    public var height: Int { source.canvasHeight }
 
     /// The layout of the pixels drawn.
     public var pixelFormat: PixelFormat { source.pixelFormat }
@@ -121,6 +122,9 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     ///     later loops then copy those pixels instead of compositing (a set
     ///     that would take more is not kept).
     ///   - pixelFormat: The layout drawn.
+    ///   - displaySize: The cell the host draws in, or `nil` for the
+    ///     canvas as it is: frames are composited at full size and drawn
+    ///     resampled to ``width`` × ``height`` (see `DisplaySize`).
     ///   - now: The clock's instant now (the player never reads the clock).
     ///   - epoch: A shared epoch: players given the same one stay in step
     ///     (see `Playhead`).
@@ -128,7 +132,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     ///   `PlayerError.invalidRate(_:)`.
     public init(
         image: GIFImage, configuration: PlayerConfiguration = .init(), budget: DecodingBudget = .default,
-        pixelFormat: PixelFormat = .rgba8,
+        pixelFormat: PixelFormat = .rgba8, displaySize: DisplaySize? = nil,
         startingAt now: Instant, epoch: Instant? = nil
     ) throws(PlayerError) {
         let timing = FrameSourceTiming(
@@ -143,7 +147,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
         self.checkpointBudget = max(0, budget.checkpointBytes)
         source = GIFFrameSource(
             image: image, budget: DecodingBudget(checkpointBytes: 0, indexBytes: self.indexBudget), executor: .shared,
-            pixelFormat: pixelFormat, displaySize: nil,
+            pixelFormat: pixelFormat, displaySize: displaySize,
             deltaBytes: self.checkpointBudget)
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
     }

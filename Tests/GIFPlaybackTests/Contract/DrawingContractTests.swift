@@ -123,6 +123,32 @@ import Testing
         #expect(passed > 40)
     }
 
+    /// A ``DrawingPlayer`` at a display size draws the reference frames
+    /// resampled, through two loops and random seeks, on the calling thread.
+    @Test func callingThreadPlayerAtDisplaySizes() async throws {
+        for k in 0..<(Self.full ? 24 : 6) {
+            await Task.yield()
+            let image = try GIFImage(bytes: GeneratedGIF.make(seed: UInt64(Self.seed * 1_000 + 900 + k)))
+            let references = DrawingContract.References(image)
+            let canvas = image.info.canvasSize
+            let sizes = DrawingContract.sizes(width: canvas.width, height: canvas.height).compactMap { $0 }
+            let size = sizes[(Self.seed + k) % sizes.count]
+            let format: PixelFormat = k % 2 == 0 ? .rgba8 : .premultipliedBGRA8
+            let expected = try #require(references.frames(format, at: size))
+            let player = try DrawingPlayer(
+                image: image, pixelFormat: format, displaySize: size, startingAt: ContinuousClock.now)
+            #expect(player.width * player.height * 4 == expected[0].count, "generated \(k) at \(size)")
+            var pixels = [UInt8](repeating: 0, count: player.width * player.height * 4)
+            var random = GeneratedGIF.Random(state: UInt64(k))
+            let frames = Array(0..<expected.count)
+            for index in frames + frames + frames.map({ _ in random.below(expected.count) }) {
+                try player.seek(toFrame: index)
+                _ = try pixels.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: player.width * 4) }
+                #expect(pixels == expected[index], "generated \(k) at \(size), frame \(index)")
+            }
+        }
+    }
+
     /// The frame cache's drawer (whole frames copied, or their changed
     /// rectangles stepping on): what a source that cannot draw on its own
     /// is drawn with, at every stride, offset, layout and size.
