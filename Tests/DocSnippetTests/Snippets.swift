@@ -453,31 +453,86 @@ enum Snippets {
         _ = gridPlaylist
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:239
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:266
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:271
         let feedClock = ContinuousClock()
-        let feedGroup = GroupDriver(clock: feedClock)
+        let feedGroup = GroupDriver(clock: feedClock, maximumFrameRate: 60)
         let gridFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             displaySize: DisplaySize(width: 200, height: 200, contentMode: .aspectFill, alignment: .topLeft),
             startingAt: feedClock.now
-        ) { _ in try GIFFrameSource(readingFramesFromFileAt: path) }   // opens a cell's source
+        ) { gif in
+            // Opens a cell's source: `gif` is its `FeedItemLayout.source` (the key,
+            // unless given), so cells showing one GIF share its cache. Here every
+            // cell shows the same file.
+            _ = gif
+            return try GIFFrameSource(readingFramesFromFileAt: path, pixelFormat: .premultipliedBGRA8)
+        }
         let cells = (0..<12).map { index in
             FeedItemLayout(
-                key: "cell \(index)", frame: LayoutRect(x: Double(index % 3) * 200, y: Double(index / 3) * 200, width: 200, height: 200))
+                key: "cell \(index)", frame: LayoutRect(x: Double(index % 3) * 200, y: Double(index / 3) * 200, width: 200, height: 200),
+                source: "the GIF's path or URL")
         }
+
+        // The window's image: the grid's whole content, 600 × 800 pixels.
+        let contentWidth = 600, contentHeight = 800, contentStride = contentWidth * 4
+        let content = UnsafeMutableRawBufferPointer.allocate(byteCount: contentStride * contentHeight, alignment: 64)
+        content.initializeMemory(as: UInt8.self, repeating: 0)
+        defer { content.deallocate() }
+
+        /// Draws `player`'s frame into the cell `layout` places in `content`.
+        func drawCell(_ player: Player<ContinuousClock.Instant>, at layout: FeedItemLayout) throws -> FrameDraw {
+            let x = Int(layout.frame.x), y = Int(layout.frame.y)
+            let width = min(player.drawer.width, contentWidth - x), height = min(player.drawer.height, contentHeight - y)
+            guard width == player.drawer.width, height == player.drawer.height else { return .unchanged(frame: 0) }
+            let start = y * contentStride + x * 4
+            let cell = UnsafeMutableRawBufferPointer(rebasing: content[start..<start + (height - 1) * contentStride + width * 4])
+            return try player.draw(into: cell, bytesPerRow: contentStride)
+        }
+
+        /// The cells with a player, by player, for mapping a tick's `changed` to cells.
+        func playingCells() async -> [ObjectIdentifier: (Player<ContinuousClock.Instant>, FeedItemLayout)] {
+            var byPlayer: [ObjectIdentifier: (Player<ContinuousClock.Instant>, FeedItemLayout)] = [:]
+            for layout in cells {
+                guard let player = await gridFeed.player(for: layout.key) else { continue }
+                byPlayer[ObjectIdentifier(player)] = (player, layout)
+            }
+            return byPlayer
+        }
+
         let shown = Viewport(bounds: LayoutRect(x: 0, y: 0, width: 600, height: 400))
         let firstChange = await gridFeed.update(cells: cells, viewport: shown, at: feedClock.now)
-        print(firstChange.started, firstChange.failed)
-        // On every scroll:
+        var playing = await playingCells()
+        // A cell an update started is drawn once: no tick names it until its frame changes.
+        for (player, layout) in playing.values where firstChange.started.contains(layout.key) {
+            _ = try drawCell(player, at: layout)
+        }
+
+        // On every refresh of the display (here, from the display link's own
+        // thread it would be `feedGroup.tickPlayers(at:)`, which does not await):
+        let gridTick = await feedGroup.tick(at: feedClock.now)
+        for id in gridTick.changed {
+            guard let (player, layout) = playing[id] else { continue }
+            // A late draw leaves the cell as it was; the next tick names the
+            // player again, with `nextChange` at once, until a draw gets through.
+            _ = try drawCell(player, at: layout)
+        }
+        // Then present the changed cells, and sleep until `gridTick.nextChange`.
+
+        // On every scroll: start, draw once and map the cells that came into view.
         let scrolled = Viewport(bounds: LayoutRect(x: 0, y: 250, width: 600, height: 400))
         let scrollChange = await gridFeed.update(viewport: scrolled, at: feedClock.now)
-        print(scrollChange.started, scrollChange.stopped)
-        // On every refresh of the display:
-        let gridTick = await feedGroup.tick(at: feedClock.now)
-        print(gridTick.changed.count)     // then draw those players with draw(into:bytesPerRow:)
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:266
+        playing = await playingCells()
+        for (player, layout) in playing.values where scrollChange.started.contains(layout.key) {
+            _ = try drawCell(player, at: layout)
+        }
+        print(scrollChange.started, scrollChange.stopped, await feedGroup.statistics.hostTicks)
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:296
+        // The app goes to the background, and comes back:
+        await gridFeed.pause(at: feedClock.now)
+        await gridFeed.play(at: feedClock.now)
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:271
+
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:356
         let relayFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             selection: .relay(loops: 2), startingAt: feedClock.now
@@ -489,9 +544,9 @@ enum Snippets {
                 print(move.stopped, "→", move.started)   // redraw both cells
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:296
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:356
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:327
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:387
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -502,12 +557,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:327
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:387
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:342
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:402
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:342
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:402
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.
