@@ -39,9 +39,10 @@ import Playback
 /// checkpoints ``checkpointBudget`` holds. No canvas is kept besides the
 /// seeker's working one: the host's buffer is the picture.
 ///
-/// It draws with the same engine as `Player.draw(into:bytesPerRow:)` (a
-/// GIF source's drawer over its stored indices), driven on one thread and
-/// decoding there: a draw is never late.
+/// It is a `Player`'s control core (the playhead, its events, the frame
+/// published for drawing) with a GIF source's drawer that decodes on the
+/// calling thread: the same engine as `Player.draw(into:bytesPerRow:)`,
+/// whose draw is never late, and no actor or decode thread.
 ///
 /// Not `Sendable`: one thread owns it. The buffer must keep what the last
 /// draw left; when the host's pixels are lost or replaced, call
@@ -51,19 +52,19 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// move it, with instants of the host's clock. Moving it draws nothing;
     /// the next ``draw(into:bytesPerRow:)`` does. Its times are host time
     /// since ``origin``.
-    public private(set) var playhead: Playhead
+    public var playhead: Playhead { core.read { copy $0 } }
 
     /// The instant host time is measured from: the epoch, or creation time.
     public let origin: Instant
 
     /// The latest instant passed in.
-    public var now: Instant { origin.advanced(by: playhead.now) }
+    public var now: Instant { origin.advanced(by: core.read { $0.now }) }
 
     /// The instant the next change is due, or `nil` when nothing is
     /// scheduled; computed from the anchor, so advancing to it accumulates
     /// no error.
     public var nextChangeInstant: Instant? {
-        playhead.nextChangeTime.map { origin.advanced(by: $0) }
+        core.read { $0.nextChangeTime }.map { origin.advanced(by: $0) }
     }
 
     /// The image played.
@@ -106,6 +107,8 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// The frames and their stored indices.
     private let source: GIFFrameSource
     private let drawer: GIFFrameDrawer
+    /// The control core a `Player` is a face of, drawing with ``drawer``.
+    private let core: PlayerCore
 
     /// A player of `image`, showing frame 0 of its play order, idle (or
     /// playing, with `PlayerConfiguration.autoplay`), nothing drawn yet.
@@ -140,7 +143,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
         let timeline = try PlaybackTimeline(timing: timing, configuration: configuration)
         let origin = epoch ?? now
         self.origin = origin
-        playhead = try Playhead(
+        let playhead = try Playhead(
             timeline: timeline, configuration: configuration, now: origin.duration(to: now),
             epoch: epoch == nil ? nil : .zero)
         self.indexBudget = min(max(0, budget.indexBytes), image.info.framePixelCount)
@@ -150,13 +153,16 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
             pixelFormat: pixelFormat, displaySize: displaySize,
             deltaBytes: self.checkpointBudget)
         drawer = source.makeCallingThreadDrawer(checkpointBudget: self.checkpointBudget)
+        // The cache only takes the playing claims: the drawer decodes here
+        // and asks it for nothing.
+        core = PlayerCore(playhead: playhead, cache: FrameCache(source: source, byteBudget: 0), drawer: drawer)
     }
 
     /// Starts or resumes (see `Playhead.play(at:)`) at `instant` or ``now``.
     /// - Returns: The events, in order.
     @discardableResult
     public func play(at instant: Instant? = nil) -> [PlayerEvent] {
-        playhead.play(at: instant.map(hostTime))
+        core.perform { $0.play(at: instant.map(hostTime)) }
     }
 
     /// Freezes the position (see `Playhead.pause(at:)`) at `instant` or
@@ -164,7 +170,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// - Returns: The events, in order.
     @discardableResult
     public func pause(at instant: Instant? = nil) -> [PlayerEvent] {
-        playhead.pause(at: instant.map(hostTime))
+        core.perform { $0.pause(at: instant.map(hostTime)) }
     }
 
     /// Returns to frame 0, idle (see `Playhead.stop(at:)`), at `instant` or
@@ -172,7 +178,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// - Returns: The events, in order.
     @discardableResult
     public func stop(at instant: Instant? = nil) -> [PlayerEvent] {
-        playhead.stop(at: instant.map(hostTime))
+        core.perform { $0.stop(at: instant.map(hostTime)) }
     }
 
     /// Shows `frame` from its start (see `Playhead.seek(toFrame:)`).
@@ -181,7 +187,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     ///   is kept then.
     @discardableResult
     public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
-        try playhead.seek(toFrame: frame)
+        try core.perform { (playhead) throws(PlayerError) in try playhead.seek(toFrame: frame) }
     }
 
     /// Moves to a media-time offset (see `Playhead.seek(toOffset:)`).
@@ -190,13 +196,13 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     ///   position is kept then.
     @discardableResult
     public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
-        try playhead.seek(toOffset: offset)
+        try core.perform { (playhead) throws(PlayerError) in try playhead.seek(toOffset: offset) }
     }
 
     /// Changes the rate, keeping the position (see `Playhead.setRate(_:)`).
     /// - Throws: `PlayerError.invalidRate(_:)`.
     public func setRate(_ rate: Double) throws(PlayerError) {
-        try playhead.setRate(rate)
+        try core.update { (playhead) throws(PlayerError) in try playhead.setRate(rate) }
     }
 
     /// Switches reduced-motion mode on or off (see
@@ -204,7 +210,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// - Returns: The events, in order.
     @discardableResult
     public func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
-        playhead.setReducedMotion(on)
+        core.perform { $0.setReducedMotion(on) }
     }
 
     /// Moves time forward to `instant`; earlier instants are ignored (see
@@ -212,14 +218,14 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// - Returns: The events on the way, in order.
     @discardableResult
     public func advance(to instant: Instant) -> [PlayerEvent] {
-        playhead.advance(to: hostTime(instant))
+        core.advance(to: hostTime(instant))
     }
 
     /// Moves time forward by `duration`; negative durations are ignored.
     /// - Returns: The events on the way, in order.
     @discardableResult
     public func advance(by duration: Duration) -> [PlayerEvent] {
-        playhead.advance(by: duration)
+        core.advance(by: duration)
     }
 
     /// Host time: from ``origin`` to `instant`.
@@ -263,7 +269,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     public func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(GIFError) -> FrameCopy? {
         let result: FrameDraw
         do {
-            result = try drawer.draw(frame: playhead.currentFrame, into: buffer, bytesPerRow: bytesPerRow)
+            result = try core.draw(into: buffer, bytesPerRow: bytesPerRow)
         } catch {
             throw GIFError(.buffer(error))
         }

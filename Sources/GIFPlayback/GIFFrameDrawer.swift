@@ -189,11 +189,14 @@ final class GIFFrameDrawer: FrameDrawer {
         state.withLock { $0.drawn = nil }
     }
 
+    /// Asks the source's decode-ahead for `frames`; nothing for a drawer
+    /// that decodes on the calling thread (it starts no thread).
     func prefetch(_ frames: [Int]) {
+        guard !decodesOnCallingThread else { return }
         source.requestIndices(frames, urgent: false)
     }
 
-    var needsPrefetch: Bool { !source.holdsEveryFrame }
+    var needsPrefetch: Bool { !decodesOnCallingThread && !source.holdsEveryFrame }
 
     func draw(frame index: Int, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError)
         -> FrameDraw

@@ -27,7 +27,7 @@ import Synchronization
 /// its own) or the call comes from a listener (they follow once it
 /// returns). A tick through a group's ``HostTickList`` posts only; the list
 /// delivers once its own lock is released.
-final class PlayerCore: Sendable {
+package final class PlayerCore: Sendable {
     /// The cache the player reads through and tells when it plays.
     let cache: FrameCache
     /// What ``draw(into:bytesPerRow:)`` draws with.
@@ -75,9 +75,15 @@ final class PlayerCore: Sendable {
         var nextChangeHolds = false
     }
 
-    init(playhead: Playhead, cache: FrameCache, updates: AsyncStream<FrameSourceTiming>?) {
+    /// A core playing `playhead` through `cache`, drawing with `drawer`
+    /// (`nil`: the cache's, see ``FrameCache/makeDrawer()``) and taking a
+    /// progressive source's `updates`.
+    package init(
+        playhead: Playhead, cache: FrameCache, drawer: (any FrameDrawer)? = nil,
+        updates: AsyncStream<FrameSourceTiming>? = nil
+    ) {
         self.cache = cache
-        self.drawer = cache.makeDrawer()
+        self.drawer = drawer ?? cache.makeDrawer()
         self.state = LockedState(State(playhead: playhead))
         state.withLock { state in
             shownFrame.store(state.playhead.currentFrame, ordering: .releasing)
@@ -107,7 +113,7 @@ final class PlayerCore: Sendable {
     // MARK: Reading
 
     /// `body`'s answer about the playhead as it stands.
-    func read<Result>(_ body: (borrowing Playhead) -> Result) -> Result {
+    package func read<Result>(_ body: (borrowing Playhead) -> Result) -> Result {
         state.withLock { body($0.playhead) }
     }
 
@@ -116,7 +122,7 @@ final class PlayerCore: Sendable {
     /// Applies a host's change to the playhead, delivers its events, wakes
     /// the drivers and publishes the frame shown. A change that throws
     /// changes nothing.
-    func perform<Failure: Error>(
+    package func perform<Failure: Error>(
         _ change: (inout Playhead) throws(Failure) -> [PlayerEvent]
     ) throws(Failure) -> [PlayerEvent] {
         try changing { (state) throws(Failure) -> [PlayerEvent] in
@@ -131,7 +137,7 @@ final class PlayerCore: Sendable {
     }
 
     /// Applies a change that reports no events (the rate), then wakes the drivers.
-    func update<Failure: Error>(_ change: (inout Playhead) throws(Failure) -> Void) throws(Failure) {
+    package func update<Failure: Error>(_ change: (inout Playhead) throws(Failure) -> Void) throws(Failure) {
         try state.withLock { (state) throws(Failure) in
             try change(&state.playhead)
             hostChanged(&state)
@@ -162,12 +168,12 @@ final class PlayerCore: Sendable {
     }
 
     /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
-    func advance(to time: Duration) -> [PlayerEvent] {
+    package func advance(to time: Duration) -> [PlayerEvent] {
         hostAdvance { $0.advance(to: time, into: &$1) }
     }
 
     /// Moves time forward by `duration` (see ``Player/advance(by:)``).
-    func advance(by duration: Duration) -> [PlayerEvent] {
+    package func advance(by duration: Duration) -> [PlayerEvent] {
         hostAdvance { $0.advance(by: duration, into: &$1) }
     }
 
@@ -331,7 +337,7 @@ final class PlayerCore: Sendable {
     // MARK: Drawing
 
     /// See ``Player/draw(into:bytesPerRow:)``.
-    func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError) -> FrameDraw {
+    package func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError) -> FrameDraw {
         let frame = shownFrame.load(ordering: .acquiring)
         let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
         if case .late(let late, _) = result {
