@@ -215,14 +215,17 @@ private final class DecodeSignal: Sendable {
     }
 
     private let state = Mutex(State())
+    /// ``State/generation`` as of the last signal, read without the lock.
+    private let signalled = Atomic<Int>(0)
 
     /// How many decodes have been signalled.
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { signalled.load(ordering: .acquiring) }
 
     /// A decode ended: wakes every waiter.
     func signal() {
         let waiters = state.withLock { state in
             state.generation += 1
+            signalled.store(state.generation, ordering: .releasing)
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }

@@ -17,7 +17,11 @@ extension Player {
     /// - Throws: The source's decoding error, or
     ///   ``FrameSourceError/drawFailed(index:reason:)`` when the frame has
     ///   nothing to show.
-    public func currentImage() async throws -> RenderedFrame {
+    /// Runs on the caller's executor (no hop to the player's actor): the
+    /// draw takes the player's locks, as ``draw(into:bytesPerRow:)`` does.
+    public func currentImage(
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> RenderedFrame {
         if let images = playerCore.drawnImages() {
             let core = playerCore
             return try await images.image(at: { core.read { $0.currentFrame } })

@@ -244,9 +244,11 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     }
 
     /// Moves time forward to `instant` (see the synchronous overload):
-    /// what `await player.advance(to:)` calls.
+    /// what `await player.advance(to:)` calls, on the caller's executor.
     @discardableResult
-    public func advance(to instant: Instant) async -> [PlayerEvent] {
+    public func advance(
+        to instant: Instant, isolation: isolated (any Actor)? = #isolation
+    ) async -> [PlayerEvent] {
         playerCore.advance(to: hostTime(instant))
     }
 
@@ -259,9 +261,11 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     }
 
     /// Moves time forward by `duration` (see the synchronous overload):
-    /// what `await player.advance(by:)` calls.
+    /// what `await player.advance(by:)` calls, on the caller's executor.
     @discardableResult
-    public func advance(by duration: Duration) async -> [PlayerEvent] {
+    public func advance(
+        by duration: Duration, isolation: isolated (any Actor)? = #isolation
+    ) async -> [PlayerEvent] {
         playerCore.advance(by: duration)
     }
 
