@@ -202,10 +202,11 @@ func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
         case 3: player.invalidate()
         default: for _ in 0..<Int(argument % 12) { player.advance(to: player.nextChangeInstant ?? player.now) }
         }
-        let drawn: FrameCopy?
+        let drawn: FrameDraw
         let before = (player.drawnFrame, buffer)
         do {
             drawn = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
+            if case .failed = drawn { throw player.failure ?? GIFError(.frameOutOfRange(0, count: 0)) }
         } catch {
             // A failed draw writes nothing: the buffer holds what it held,
             // and the player names that frame or none.
@@ -215,8 +216,8 @@ func draw(_ image: GIFImage, hashes: [Int], script input: [UInt8]) {
             continue
         }
         let frame = player.playhead.currentFrame
-        precondition(player.drawnFrame == frame && (drawn == nil || drawn?.index == frame), "drew the wrong frame")
-        if let rect = drawn?.changedRect, !rect.isEmpty {
+        precondition(player.drawnFrame == frame && drawn.shownFrame == frame, "drew the wrong frame")
+        if case .drawn(_, let rect, _) = drawn, !rect.isEmpty {
             precondition(rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= player.width
                 && rect.y + rect.height <= player.height, "written rectangle \(rect) outside the canvas")
         }

@@ -27,8 +27,8 @@ import Playback
 /// gif.play()
 /// // Each display refresh:
 /// gif.advance(to: clock.now)
-/// if let drawn = try gif.draw(into: buffer, bytesPerRow: bytesPerRow) {
-///     print(drawn.index, drawn.changedRect)   // present only this part of the buffer
+/// if case .drawn(let frame, let changed, _) = try gif.draw(into: buffer, bytesPerRow: bytesPerRow) {
+///     print(frame, changed)   // present only this part of the buffer
 /// }
 /// ```
 ///
@@ -258,28 +258,24 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// starting again, a seek, a reversed direction) the whole canvas is.
     /// Bytes past `width × 4` in each row are never touched.
     ///
-    /// - Returns: The frame written, with the part of the buffer written as
-    ///   its `FrameCopy.changedRect` (empty when the frame equals the one
-    ///   before it); `nil` when the buffer already held the frame shown.
-    /// - Throws: `GIFError` with `GIFError.Kind.buffer(_:)` holding the
-    ///   `PixelBufferError` (`rowStrideTooSmall(bytesPerRow:minimum:)` or
-    ///   `bufferTooSmall(byteCount:needed:)`) before anything is decoded or
-    ///   written, or the decoding error of a frame on the way; the buffer
-    ///   then still holds what it held.
-    public func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(GIFError) -> FrameCopy? {
-        let result: FrameDraw
-        do {
-            result = try core.draw(into: buffer, bytesPerRow: bytesPerRow)
-        } catch {
-            throw GIFError(.buffer(error))
-        }
-        switch result {
-        case .unchanged:
-            return nil
-        case .drawn(let frame, let changed, let isComplete):
-            return FrameCopy(index: frame, changedRect: changed, isComplete: isComplete)
-        case .late(let frame, _), .failed(let frame, _, _):
-            throw drawer.failure ?? GIFError(.frameOutOfRange(frame, count: image.info.frameCount), frameIndex: frame)
-        }
+    /// - Returns: What was written, as `Player.draw(into:bytesPerRow:)`
+    ///   reports it: `FrameDraw.drawn(frame:changed:isComplete:)` with the
+    ///   part of the buffer written, `.unchanged` when the buffer already
+    ///   held the frame shown, or `.failed(frame:shown:reason:)` when a frame
+    ///   on the way failed with nothing to show (``failure`` has the
+    ///   decoder's error; the buffer then still holds what it held). Never
+    ///   `.late`: the frame is decoded here.
+    /// - Throws: `PixelBufferError` (`rowStrideTooSmall(bytesPerRow:minimum:)`
+    ///   or `bufferTooSmall(byteCount:needed:)`) before anything is decoded
+    ///   or written.
+    public func draw(
+        into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+    ) throws(PixelBufferError) -> FrameDraw {
+        try core.draw(into: buffer, bytesPerRow: bytesPerRow)
     }
+
+    /// The decoder's error of the latest draw that failed
+    /// (`FrameDraw.failed(frame:shown:reason:)`), or `nil` after one that
+    /// did not.
+    public var failure: GIFError? { drawer.failure }
 }

@@ -180,8 +180,8 @@ enum DocCommentSnippets {
         gif.play()
         // Each display refresh:
         gif.advance(to: clock.now)
-        if let drawn = try gif.draw(into: buffer, bytesPerRow: bytesPerRow) {
-            print(drawn.index, drawn.changedRect)   // present only this part of the buffer
+        if case .drawn(let frame, let changed, _) = try gif.draw(into: buffer, bytesPerRow: bytesPerRow) {
+            print(frame, changed)   // present only this part of the buffer
         }
         // end Sources/GIFPlayback/DrawingPlayer.swift#1
     }

@@ -240,7 +240,7 @@ enum Snippets {
         while let due = drawing.nextChangeInstant {
             drawing.advance(to: due)                      // a real host passes clock.now at each refresh
             let written = try frameBuffer.withUnsafeMutableBytes { try drawing.draw(into: $0, bytesPerRow: drawingStride) }
-            if let written { print(written.index, written.changedRect) }   // redraw only this part
+            if case .drawn(let frame, let changed, _) = written { print(frame, changed) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:139
@@ -682,7 +682,7 @@ enum Snippets {
         drawer.play()
         drawer.advance(to: clock.now)                    // at each refresh, the host clock's instant
         let written = try pixels.withUnsafeMutableBytes { try drawer.draw(into: $0, bytesPerRow: rowBytes) }
-        print(written?.index ?? -1, written?.changedRect ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+        print(written.shownFrame ?? -1, written)          // .drawn(frame:changed:isComplete:), as Player.draw reports
         // end Sources/Playback/Playback.docc/PlayingAGIF.md:250
 
         // begin Sources/Playback/Playback.docc/PlayingAGIF.md:265

@@ -63,8 +63,16 @@ import Testing
             height = player.height
             bytes = [UInt8](repeating: DrawingPlayerTests.padding, count: bytesPerRow * height)
         }
+        /// The frame written and where (`nil`: the buffer held it), or
+        /// the decoder's error of a draw that failed.
         func draw(_ player: DrawingPlayer<ManualClock.Instant>) throws -> FrameCopy? {
-            try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: bytesPerRow) }
+            switch try bytes.withUnsafeMutableBytes({ try player.draw(into: $0, bytesPerRow: bytesPerRow) }) {
+            case .unchanged: return nil
+            case .drawn(let frame, let changed, let isComplete):
+                return FrameCopy(index: frame, changedRect: changed, isComplete: isComplete)
+            case .late(let frame, _), .failed(let frame, _, _):
+                throw player.failure ?? GIFError(.frameOutOfRange(frame, count: player.image.info.frameCount))
+            }
         }
         /// The canvas rows without the slack, and whether the slack kept
         /// its padding.
@@ -118,10 +126,10 @@ import Testing
         // the canvas 16 with rows 8 apart.
         let player = try Self.player(try GIFImage(contentsOf: GIFFrameSourceTests.fixture("loop-2.gif")))
         var bytes = [UInt8](repeating: 7, count: 15)
-        #expect(throws: GIFError(.buffer(.bufferTooSmall(byteCount: 15, needed: 16)))) {
+        #expect(throws: PixelBufferError.bufferTooSmall(byteCount: 15, needed: 16)) {
             try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 8) }
         }
-        #expect(throws: GIFError(.buffer(.rowStrideTooSmall(bytesPerRow: 7, minimum: 8)))) {
+        #expect(throws: PixelBufferError.rowStrideTooSmall(bytesPerRow: 7, minimum: 8)) {
             try bytes.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: 7) }
         }
         #expect(bytes.allSatisfy { $0 == 7 })
