@@ -135,7 +135,7 @@ public struct FrameIterator {
     /// Writes what the next frames change on the canvas to `mirror` too
     /// (see ``Compositor/setMirror(_:)``); `nil` stops. Only a canvas that
     /// exists (after frame 0) is mirrored.
-    mutating func setMirror(_ mirror: Compositor.Mirror?) {
+    mutating func setMirror(_ mirror: CanvasMirror?) {
         if hasCompositor { compositor.setMirror(mirror) }
     }
 
@@ -146,7 +146,7 @@ public struct FrameIterator {
     /// Notes each change the next frames make to the canvas in `changes`
     /// (see ``Compositor/rowChanges``); `nil` stops. Only a canvas
     /// that exists (after frame 0) has its changes noted.
-    mutating func setRowChanges(_ changes: Compositor.RowChanges?) {
+    mutating func setRowChanges(_ changes: CanvasRowChanges?) {
         if hasCompositor { compositor.rowChanges = changes }
     }
 

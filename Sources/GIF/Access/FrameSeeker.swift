@@ -268,7 +268,7 @@ public struct FrameSeeker {
     package mutating func composite(
         at index: Int, mirroringInto buffer: UnsafeMutableRawPointer, bytesPerRow: Int
     ) throws(GIFError) -> (copy: FrameCopy, mirrored: Bool) {
-        live.setMirror(Compositor.Mirror(base: buffer, bytesPerRow: bytesPerRow))
+        live.setMirror(CanvasMirror(base: buffer, bytesPerRow: bytesPerRow))
         defer { live.setMirror(nil) }
         let copy = try composite(at: index)
         return (copy, live.mirrorIsWhole)
@@ -286,7 +286,7 @@ public struct FrameSeeker {
     package mutating func composite(
         at index: Int, notingChangesIn spans: UnsafeMutablePointer<Int>
     ) throws(GIFError) -> (copy: FrameCopy, noted: Bool) {
-        live.setRowChanges(Compositor.RowChanges(spans: spans))
+        live.setRowChanges(CanvasRowChanges(spans: spans))
         defer { live.setRowChanges(nil) }
         let copy = try composite(at: index)
         return (copy, live.notesRowChanges)
