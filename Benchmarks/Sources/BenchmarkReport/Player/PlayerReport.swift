@@ -21,18 +21,7 @@ enum PlayerReport {
     ///     by name, from this run.
     static func printSection(workloads: [Workload], cBaseline: [String: Double]) {
         print()
-        print("Player: host-driven (advance to nextChangeInstant, currentImage, read a byte; no sleeping),")
-        print("  default cache budget (32 MiB) and decoding budget; each workload in a fresh process.")
-        let preload = mallocCountingPreload()
-        print()
-        let runs = workloads.map { workload in
-            PlayerRun(
-                workload: workload,
-                loops: probe([workload.name], preload: preload).filter { $0.label == "loop" },
-                pacedLoops: workload.frameCount > 1
-                    ? probe(["--paced", workload.name], preload: preload).filter { $0.label == "loop" } : [])
-        }
-        printPlayerTable(runs, cBaseline: cBaseline)
+        let (runs, preload) = printPlayerTable(workloads: workloads, cBaseline: cBaseline, paced: true)
         printTargets(runs, workloads: workloads)
         print()
         SteadyLoop.printSection(preload: preload)
@@ -56,20 +45,32 @@ enum PlayerReport {
         for workload in workloads {
             cBaseline[workload.name] = Timing.rounds(7, settling: true, [{ _ = Decoders.cBaseline(workload.bytes) }]).median[0]
         }
+        let preload = printPlayerTable(workloads: workloads, cBaseline: cBaseline, paced: false).preload
+        if let workload = workloads.first(where: { $0.name == nineWorkload }), let c = cBaseline[workload.name] {
+            print()
+            printNineTable(workload: workload, cBaseline: c, preload: preload)
+        }
+    }
+
+    /// Probes every workload (and, when `paced`, again paced) and prints
+    /// the player table; returns the runs and the malloc-counting library
+    /// it preloaded.
+    private static func printPlayerTable(
+        workloads: [Workload], cBaseline: [String: Double], paced: Bool
+    ) -> (runs: [PlayerRun], preload: String?) {
         print("Player: host-driven (advance to nextChangeInstant, currentImage, read a byte, the previous image held")
         print("  until the next arrives; no sleeping), README defaults; each workload in a fresh process.")
         let preload = mallocCountingPreload()
         print()
         let runs = workloads.map { workload in
             PlayerRun(
-                workload: workload, loops: probe([workload.name], preload: preload).filter { $0.label == "loop" },
-                pacedLoops: [])
+                workload: workload,
+                loops: probe([workload.name], preload: preload).filter { $0.label == "loop" },
+                pacedLoops: paced && workload.frameCount > 1
+                    ? probe(["--paced", workload.name], preload: preload).filter { $0.label == "loop" } : [])
         }
         printPlayerTable(runs, cBaseline: cBaseline)
-        if let workload = workloads.first(where: { $0.name == nineWorkload }), let c = cBaseline[workload.name] {
-            print()
-            printNineTable(workload: workload, cBaseline: c, preload: preload)
-        }
+        return (runs, preload)
     }
 
     // MARK: Probes
