@@ -152,6 +152,28 @@ import Testing
         #expect(await player.cache.statistics.framesHeld == 0)
     }
 
+    /// The canvases a player draws its images into count in its cache's
+    /// budget: one while the host lets go of each image, two while it holds
+    /// the previous one, none once the player is gone.
+    @Test func imageCanvasesCountInTheBudget() async throws {
+        let budget = FrameMemoryBudget(byteBudget: 64 << 20)
+        let source = try GIFFrameSource(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let cache = FrameCache(source: source, budget: budget)
+        let canvas = source.canvasWidth * source.canvasHeight * 4
+        var player: Player<ContinuousClock.Instant>? = try Player(
+            source: source, startingAt: ContinuousClock.now, cache: cache)
+        _ = try await player!.currentImage()
+        #expect(budget.statistics.caches.map(\.imageBytes) == [canvas])
+        let held = try await player!.currentImage()
+        try await player!.seek(toFrame: 1)
+        let next = try await player!.currentImage()
+        #expect(held.index == 0 && next.index == 1)
+        #expect(budget.statistics.caches.map(\.imageBytes) == [2 * canvas])
+        #expect(budget.bytesHeld >= 2 * canvas)
+        player = nil
+        #expect(budget.statistics.caches.map(\.imageBytes) == [0])
+    }
+
     /// The GIF source counts its seeker as decoding state and gives it back.
     @Test func decodingStateIsCountedAndTrimmed() async throws {
         let source = try GIFFrameSource(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))

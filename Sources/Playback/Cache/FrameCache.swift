@@ -155,6 +155,10 @@ public actor FrameCache {
     /// that it counts it.
     nonisolated func noteDecodingState() { memoryBudget.noteDecodingState(member) }
 
+    /// Counts `delta` more bytes of image canvases a player of this cache
+    /// holds (see ``FrameMemoryBudget/addImageBytes(_:_:)``).
+    nonisolated func noteImageBytes(_ delta: Int) { memoryBudget.addImageBytes(member, delta) }
+
     /// A drawer of this cache's frames for one player or playlist item: the
     /// source's own (told to note each decode-ahead here), or one copying
     /// the frames this cache holds when the source cannot draw.

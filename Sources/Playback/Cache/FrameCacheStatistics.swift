@@ -33,6 +33,11 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     /// as last read by the budget, after the latest decode.
     public var decodingStateBytes = 0
 
+    /// Bytes of the canvases this cache's players draw their images into
+    /// (``Player/currentImage()`` on a source that draws: two canvases a
+    /// player at most), counted by the budget and never given back by it.
+    public var imageBytes = 0
+
     /// Whether a player playing this cache's frames has said so
     /// (``FrameCache/beginPlaying()``): its frames are given back after
     /// those of caches not playing.

@@ -22,6 +22,9 @@ extension FrameMemoryBudget {
         /// Bytes set aside for the decode running now (0: none).
         var reserved = 0
         var stateBytes = 0
+        /// The canvases the players' images are drawn into (see
+        /// ``FrameMemoryBudget/addImageBytes(_:_:)``): counted, never trimmed.
+        var imageBytes = 0
         var frameBytes = 0
         var frames = 0
         var lastUse: UInt64 = 0

@@ -237,8 +237,26 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             ledger.release(reservationOf: id)
             if let member = ledger.members.removeValue(forKey: id) {
                 ledger.stateBytes -= Int128(member.stateBytes)
-                ledger.total -= Int128(member.stateBytes)
+                ledger.total -= Int128(member.stateBytes) + Int128(member.imageBytes)
             }
+        }
+    }
+
+    /// Counts `delta` more bytes of the canvases member `id`'s players draw
+    /// their images into (``Player/currentImage()``), then gives back from
+    /// other members what the total is over the limit: the canvases
+    /// themselves are held by their players and never given back. Called
+    /// with no drawing lock held.
+    func addImageBytes(_ id: Int, _ delta: Int) {
+        passes { ledger, trimmed, trims in
+            guard let member = ledger.members[id] else { return }
+            if trimmed.isEmpty {
+                let bytes = max(0, member.imageBytes + delta)
+                ledger.total += Int128(bytes) - Int128(member.imageBytes)
+                member.imageBytes = bytes
+            }
+            guard delta > 0 else { return }
+            Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
         }
     }
 
@@ -389,6 +407,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
         snapshot.bytesHeld = member.frameBytes
         snapshot.framesHeld = member.frames
         snapshot.decodingStateBytes = member.stateBytes
+        snapshot.imageBytes = member.imageBytes
         snapshot.isPlaying = member.playing > 0
         return snapshot
     }

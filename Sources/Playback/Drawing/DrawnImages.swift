@@ -33,6 +33,8 @@ final class DrawnImages: Sendable {
     private let drawer: any FrameDrawer
     private let canvases: Mutex<Canvases>
     private let decoded = DecodeSignal()
+    /// Counts the canvases in its memory budget.
+    private let cache: FrameCache
 
     /// The store for `cache`'s source, or `nil` when the source cannot draw
     /// (its frames then come from the cache).
@@ -43,7 +45,13 @@ final class DrawnImages: Sendable {
             decoded.signal()
         }) else { return nil }
         self.drawer = drawer
+        self.cache = cache
         canvases = Mutex(Canvases(width: drawer.width, height: drawer.height, pixelFormat: drawer.pixelFormat))
+    }
+
+    deinit {
+        let bytes = canvases.withLock { $0.byteCount }
+        if bytes > 0 { cache.noteImageBytes(-bytes) }
     }
 
     /// The bytes the canvases take (two at most).
@@ -73,9 +81,17 @@ final class DrawnImages: Sendable {
         }
     }
 
-    /// Frame `index` as an image, or `nil` when it is not decoded yet.
+    /// Frame `index` as an image, or `nil` when it is not decoded yet; a
+    /// canvas added is counted in the cache's budget once the lock is
+    /// released.
     private func drawn(_ index: Int) throws(FrameSourceError) -> RenderedFrame? {
-        try canvases.withLock { canvases throws(FrameSourceError) in try canvases.draw(index, with: drawer) }
+        var grew = 0
+        defer { if grew != 0 { cache.noteImageBytes(grew) } }
+        return try canvases.withLock { canvases throws(FrameSourceError) in
+            let before = canvases.byteCount
+            defer { grew = canvases.byteCount - before }
+            return try canvases.draw(index, with: drawer)
+        }
     }
 }
 
