@@ -12,7 +12,7 @@
 // documented clamp and never trap; a broken invariant below is a crash on
 // purpose, so libFuzzer reports it with the input that caused it.
 import Dispatch
-import Playback
+@_spi(Benchmarks) import Playback
 import Synchronization
 
 /// The running input's operation: its number in the script and its case,

@@ -228,7 +228,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     /// The seek checkpoints held now (see `FrameSeeker`), for diagnostics:
     /// the count after the latest decode.
-    public var checkpointCount: Int { scheduler.holdings.checkpointCount }
+    package var checkpointCount: Int { scheduler.holdings.checkpointCount }
 
     /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
     /// diagnostics and memory accounting: the figure after the latest decode.
@@ -237,7 +237,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The bytes of checkpoints and stored indices (with those of frames
     /// handed over in passing) held after the latest decode: the decoding
     /// state beyond the working state (``workingStateByteCount``).
-    public var checkpointAndIndexBytes: Int {
+    package var checkpointAndIndexBytes: Int {
         scheduler.holdings.checkpointBytes + indices.byteCount + indices.passingByteCount
     }
 

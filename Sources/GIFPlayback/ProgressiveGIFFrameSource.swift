@@ -143,7 +143,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     }
 
     /// The number of bytes received.
-    public var receivedByteCount: Int { state.withLock { $0.stream.gif.receivedByteCount } }
+    package var receivedByteCount: Int { state.withLock { $0.stream.gif.receivedByteCount } }
 
     /// The canvas, once the first frame's descriptor is in; `nil` before.
     public var canvasSize: PixelSize? { state.withLock { $0.canvas } }

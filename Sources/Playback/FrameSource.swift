@@ -53,7 +53,7 @@ public protocol FrameSource: Sendable {
     /// cropped, see ``DisplaySize``), reporting that frame size as its
     /// canvas. A cache over it holds only the frames the cell shows.
     ///
-    /// The default implementation wraps the source in a ``ScaledFrameSource``
+    /// The default implementation wraps the source in a `ScaledFrameSource`
     /// (a ``ProgressiveFrameSource`` stays one), or returns the source itself
     /// when `size` shows its canvas as it is. A conformer that composites frames
     /// itself (the GIF glue) returns a source that scales as it composites,

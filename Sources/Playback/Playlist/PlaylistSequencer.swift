@@ -106,13 +106,13 @@ public struct PlaylistSequencer: Sendable {
     public var currentKey: String? { turn?.key }
 
     /// The current item's playhead: `nil` until its source is ready.
-    public var currentPlayhead: Playhead? { turn?.head }
+    package var currentPlayhead: Playhead? { turn?.head }
 
     /// The frame of the current item shown now, or `nil` when none is.
     public var currentFrame: Int? { turn?.head?.currentFrame }
 
     /// The current item's frames, once loaded.
-    public var currentSource: (any FrameSource)? { turn.flatMap { loads[$0.key]?.source } }
+    package var currentSource: (any FrameSource)? { turn.flatMap { loads[$0.key]?.source } }
 
     /// Whether the current item's turn has come and the playlist waits for
     /// its load (or for the next time passed in, when it has just arrived).
@@ -272,7 +272,7 @@ public struct PlaylistSequencer: Sendable {
     /// removed, or handed in anew) can be cancelled: its result would be
     /// ignored. ``Playlist`` cancels such loads after every change.
     /// - Parameter id: A load request's identifier.
-    public func isLoadWanted(_ id: Int) -> Bool {
+    package func isLoadWanted(_ id: Int) -> Bool {
         loads.values.contains { entry in
             guard entry.id == id, case .loading = entry.state else { return false }
             return true
@@ -331,7 +331,7 @@ public struct PlaylistSequencer: Sendable {
     /// - Returns: Whether the current item's schedule changed (a host or
     ///   driver should then pass time in).
     @discardableResult
-    public mutating func extendSource(of key: String, to timing: FrameSourceTiming) -> Bool {
+    package mutating func extendSource(of key: String, to timing: FrameSourceTiming) -> Bool {
         guard var current = turn, current.key == key, var head = current.head else { return false }
         let before = head.timeline
         do {
@@ -425,14 +425,14 @@ public struct PlaylistSequencer: Sendable {
     /// resyncs instead: the item reached then starts afresh at the host's
     /// time, like ``CatchUpPolicy`` resync, so an advance costs bounded work
     /// however late it is.
-    public static let maxBoundariesPerAdvance = 1_000
+    package static let maxBoundariesPerAdvance = 1_000
 
     /// The most frames whose timelines one advance makes as it crosses
     /// item boundaries one by one (each item entered makes its timeline
     /// afresh, as long as its frames): past that, the advance resyncs as
     /// past ``maxBoundariesPerAdvance``, so that items of thousands of
     /// frames cost an advance no more than a thousand small ones.
-    public static let maxFramesPerAdvance = 65_536
+    package static let maxFramesPerAdvance = 65_536
 
     /// Starts the current item afresh at `host`: the late-tick resync.
     private mutating func resync(to host: Int64) {

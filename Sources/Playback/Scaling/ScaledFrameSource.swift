@@ -12,14 +12,14 @@
 /// composites instead). The timing is the base's; ``canvasWidth`` and
 /// ``canvasHeight`` are the frame size of the base's canvas at the display
 /// size (``DisplaySize/geometry(width:height:)``).
-public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
+package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The source the full-size frames come from.
-    public let base: any FrameSource
+    package let base: any FrameSource
     /// The base as a ``BudgetedFrameSource``, when it is one.
     private let budgetedBase: (any BudgetedFrameSource)?
 
     /// The cell this source's frames are made for.
-    public let displaySize: DisplaySize
+    package let displaySize: DisplaySize
 
     private struct State {
         var filter: BoxFilter?
@@ -33,7 +33,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// - Parameters:
     ///   - base: The full-size source.
     ///   - displaySize: The cell the frames are made for.
-    public init(base: any FrameSource, displaySize: DisplaySize) {
+    package init(base: any FrameSource, displaySize: DisplaySize) {
         self.base = base
         self.budgetedBase = base as? any BudgetedFrameSource
         self.displaySize = displaySize
@@ -51,27 +51,27 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     }
 
     /// The base's frame count.
-    public var frameCount: Int { base.frameCount }
+    package var frameCount: Int { base.frameCount }
     /// The width the base's canvas is shown at.
-    public var canvasWidth: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).width }
+    package var canvasWidth: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).width }
     /// The height the base's canvas is shown at.
-    public var canvasHeight: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).height }
+    package var canvasHeight: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).height }
     /// The base's delays.
-    public var frameDelays: [Duration] { base.frameDelays }
+    package var frameDelays: [Duration] { base.frameDelays }
     /// The base's layout: frames are scaled in it.
-    public var pixelFormat: PixelFormat { base.pixelFormat }
+    package var pixelFormat: PixelFormat { base.pixelFormat }
     /// The base's stored loop count.
-    public var storedLoopCount: Int? { base.storedLoopCount }
+    package var storedLoopCount: Int? { base.storedLoopCount }
     /// Whether the base has all its frames.
-    public var isComplete: Bool { base.isComplete }
+    package var isComplete: Bool { base.isComplete }
     /// The base's timing.
-    public var timing: FrameSourceTiming { base.timing }
+    package var timing: FrameSourceTiming { base.timing }
 
     /// Frame `index` of the base, scaled as ``displaySize`` says.
     /// - Parameter index: A frame index in `0..<frameCount`.
     /// - Throws: The base's error, or ``FrameSourceError`` when the base's
     ///   frame is not the one asked for or not a whole canvas.
-    public func frame(at index: Int) async throws -> RenderedFrame {
+    package func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [], priority: .now)
     }
 
@@ -81,7 +81,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Pixel memory the result may reuse.
     /// - Throws: As ``frame(at:)``.
-    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+    package func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await frame(at: index, reusing: storage, priority: .now)
     }
 
@@ -92,7 +92,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     ///   - storage: Pixel memory the result may reuse.
     ///   - priority: How urgently the frame is wanted.
     /// - Throws: As ``frame(at:)``.
-    public func frame(
+    package func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
         var pixels = consume storage
@@ -123,12 +123,12 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
 
     /// The scratch canvas's bytes and the base's decoding state (at most
     /// `Int.max`, whatever the base reports; a negative report counts as 0).
-    public var decodingStateByteCount: Int {
+    package var decodingStateByteCount: Int {
         Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.decodingStateByteCount ?? 0)
     }
 
     /// Drops the scratch canvas and the base's decoding state.
-    public func releaseDecodingState() {
+    package func releaseDecodingState() {
         var dropped: [UInt8] = []
         state.withLock { swap(&dropped, &$0.scratch) }
         budgetedBase?.releaseDecodingState()
@@ -137,7 +137,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The base's working state and this source's scratch canvas: what it
     /// needs to scale the next frame without starting again (at most
     /// `Int.max`, as ``decodingStateByteCount``).
-    public var workingStateByteCount: Int {
+    package var workingStateByteCount: Int {
         Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.workingStateByteCount ?? 0)
     }
 
@@ -152,7 +152,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// Trims the base to what is left beside the scratch canvas; drops the
     /// scratch canvas too when `bytes` is below the working state.
     /// - Parameter bytes: The most bytes to keep.
-    public func trimDecodingState(toBytes bytes: Int) {
+    package func trimDecodingState(toBytes bytes: Int) {
         let bytes = max(0, bytes)
         let scratch = state.withLock { $0.scratch.count }
         guard Self.sum(scratch, budgetedBase?.decodingStateByteCount ?? 0) > bytes else { return }
@@ -168,7 +168,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// A source showing the base at `size` (the base's display, not a
     /// scaled copy of this one's small frames).
     /// - Parameter size: The cell the host draws in.
-    public func displaying(at size: DisplaySize) -> any FrameSource {
+    package func displaying(at size: DisplaySize) -> any FrameSource {
         base.displaying(at: size)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// A source of `side` × `side` frames (pixels: the frame index) that keeps

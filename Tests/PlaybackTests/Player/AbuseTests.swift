@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// Hostile or careless input to the player: every case below gives the
