@@ -250,13 +250,13 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// player's ticks read it on every frame).
     public let frameCount: Int
     /// The canvas width, after the first-frame growth rule.
-    public var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
+    package var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
     /// The canvas height, after the first-frame growth rule.
-    public var canvasHeight: Int { filter?.height ?? image.info.canvasSize.height }
+    package var canvasHeight: Int { filter?.height ?? image.info.canvasSize.height }
     /// The stored delays; the player applies its delay policy.
-    public var frameDelays: [Duration] { image.info.frames.map(\.delay) }
+    package var frameDelays: [Duration] { image.info.frames.map(\.delay) }
     /// The stored loop count: `nil` without a loop extension, 0 forever.
-    public var storedLoopCount: Int? { image.info.loopCount.stored }
+    package var storedLoopCount: Int? { image.info.loopCount.stored }
 
     /// The composited frame at `index`, in ``pixelFormat``.
     ///

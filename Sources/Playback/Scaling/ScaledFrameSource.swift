@@ -9,8 +9,8 @@
 /// (``BoxFilter/outputRect(covering:)``).
 ///
 /// ``FrameSource/displaying(at:)`` makes one (a GIF source scales as it
-/// composites instead). The timing is the base's; ``canvasWidth`` and
-/// ``canvasHeight`` are the frame size of the base's canvas at the display
+/// composites instead). The timing is the base's; ``canvasSize`` is
+/// the frame size of the base's canvas at the display
 /// size (``DisplaySize/geometry(width:height:)``).
 package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The source the full-size frames come from.
@@ -52,18 +52,13 @@ package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
 
     /// The base's frame count.
     package var frameCount: Int { base.frameCount }
-    /// The width the base's canvas is shown at.
-    package var canvasWidth: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).width }
-    /// The height the base's canvas is shown at.
-    package var canvasHeight: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).height }
-    /// The base's delays.
-    package var frameDelays: [Duration] { base.frameDelays }
+    /// The size the base's canvas is shown at.
+    package var canvasSize: PixelSize {
+        let (width, height) = displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight)
+        return PixelSize(width: width, height: height)
+    }
     /// The base's layout: frames are scaled in it.
     package var pixelFormat: PixelFormat { base.pixelFormat }
-    /// The base's stored loop count.
-    package var storedLoopCount: Int? { base.storedLoopCount }
-    /// Whether the base has all its frames.
-    package var isComplete: Bool { base.isComplete }
     /// The base's timing.
     package var timing: FrameSourceTiming { base.timing }
 
@@ -121,24 +116,14 @@ package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
         return result
     }
 
-    /// The scratch canvas's bytes and the base's decoding state (at most
-    /// `Int.max`, whatever the base reports; a negative report counts as 0).
-    package var decodingStateByteCount: Int {
-        Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.decodingStateByteCount ?? 0)
-    }
-
-    /// Drops the scratch canvas and the base's decoding state.
-    package func releaseDecodingState() {
-        var dropped: [UInt8] = []
-        state.withLock { swap(&dropped, &$0.scratch) }
-        budgetedBase?.releaseDecodingState()
-    }
-
-    /// The base's working state and this source's scratch canvas: what it
-    /// needs to scale the next frame without starting again (at most
-    /// `Int.max`, as ``decodingStateByteCount``).
-    package var workingStateByteCount: Int {
-        Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.workingStateByteCount ?? 0)
+    /// The scratch canvas's bytes and the base's decoding state; working:
+    /// the scratch canvas and the base's working state, what it needs to
+    /// scale the next frame without starting again. Each at most `Int.max`,
+    /// whatever the base reports; a negative report counts as 0.
+    package var decodingState: DecodingStateBytes {
+        let scratch = state.withLock { $0.scratch.count }
+        let base = budgetedBase?.decodingState ?? .none
+        return DecodingStateBytes(total: Self.sum(scratch, base.total), working: Self.sum(scratch, base.working))
     }
 
     /// `scratch + reported`, with a base's report taken as 0 when negative
@@ -155,8 +140,9 @@ package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     package func trimDecodingState(toBytes bytes: Int) {
         let bytes = max(0, bytes)
         let scratch = state.withLock { $0.scratch.count }
-        guard Self.sum(scratch, budgetedBase?.decodingStateByteCount ?? 0) > bytes else { return }
-        if bytes >= Self.sum(scratch, budgetedBase?.workingStateByteCount ?? 0) {
+        let base = budgetedBase?.decodingState ?? .none
+        guard Self.sum(scratch, base.total) > bytes else { return }
+        if bytes >= Self.sum(scratch, base.working) {
             budgetedBase?.trimDecodingState(toBytes: bytes - scratch)
             return
         }
@@ -186,25 +172,16 @@ final class ScaledProgressiveFrameSource: ProgressiveFrameSource, BudgetedFrameS
 
     func timingUpdates() -> AsyncStream<FrameSourceTiming> { progressive.timingUpdates() }
     var frameCount: Int { scaled.frameCount }
-    var canvasWidth: Int { scaled.canvasWidth }
-    var canvasHeight: Int { scaled.canvasHeight }
-    var frameDelays: [Duration] { scaled.frameDelays }
-    var storedLoopCount: Int? { scaled.storedLoopCount }
-    var isComplete: Bool { scaled.isComplete }
+    var canvasSize: PixelSize { scaled.canvasSize }
     var timing: FrameSourceTiming { scaled.timing }
     var pixelFormat: PixelFormat { scaled.pixelFormat }
     func frame(at index: Int) async throws -> RenderedFrame { try await scaled.frame(at: index) }
-    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
-        try await scaled.frame(at: index, reusing: storage)
-    }
     func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
         try await scaled.frame(at: index, reusing: storage, priority: priority)
     }
-    var decodingStateByteCount: Int { scaled.decodingStateByteCount }
-    func releaseDecodingState() { scaled.releaseDecodingState() }
+    var decodingState: DecodingStateBytes { scaled.decodingState }
     func trimDecodingState(toBytes bytes: Int) { scaled.trimDecodingState(toBytes: bytes) }
-    var workingStateByteCount: Int { scaled.workingStateByteCount }
     func displaying(at size: DisplaySize) -> any FrameSource { scaled.displaying(at: size) }
 }
