@@ -12,7 +12,7 @@
 // documented clamp and never trap; a broken invariant below is a crash on
 // purpose, so libFuzzer reports it with the input that caused it.
 import Dispatch
-import Playback
+@_spi(Benchmarks) import Playback
 import Synchronization
 
 /// The running input's operation: its number in the script and its case,
@@ -108,6 +108,9 @@ struct FuzzError: Error {}
 
 /// A source whose answers the script sets and changes.
 final class FuzzSource: BudgetedFrameSource, @unchecked Sendable {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
+    var decodingState: DecodingStateBytes { DecodingStateBytes(total: decodingStateByteCount, working: workingStateByteCount) }
     private let lock = DispatchSemaphore(value: 1)
     private var answers: Answers
     /// The decoding state reported, the part of it called working state,

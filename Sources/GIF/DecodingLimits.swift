@@ -85,7 +85,7 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxExtensionCount: Int = 1 << 18
     /// Most bytes a consumer that writes whole frames (the `gif dump`
     /// command's NIA, PPM and PAM output) may write for one file; see
-    /// ``checkOutput(frames:bytesPerFrame:)``. Default 4 GiB.
+    /// `checkOutput(frames:bytesPerFrame:)`. Default 4 GiB.
     public var maxOutputBytes: Int = 1 << 32
     /// Most bytes the decoding of one frame may hold at once: the canvas
     /// (4 bytes a pixel), the saved copy of the canvas under a frame with
@@ -97,7 +97,7 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxDecodeBytes: Int = 384 << 20
     /// Most files a consumer that writes one file per frame (the `gif dump`
     /// command's PPM and PAM output into a directory) may create for one
-    /// file; see ``checkOutputFiles(_:)``. Creating and renaming a file costs
+    /// file; see `checkOutputFiles(_:)`. Creating and renaming a file costs
     /// system time whatever its size: 65,536 one-pixel frames would take
     /// seconds of it. Default 16,384.
     public var maxOutputFiles: Int = 16_384
@@ -161,7 +161,7 @@ public struct DecodingLimits: Sendable, Hashable {
     ///     its headers; for PPM, 3 per pixel).
     /// - Throws: ``GIFError`` with ``GIFError/Kind/limitExceeded(_:value:maximum:)``
     ///   for ``Limit/outputBytes``; the value saturates at `Int.max`.
-    public func checkOutput(frames: Int, bytesPerFrame: Int) throws(GIFError) {
+    package func checkOutput(frames: Int, bytesPerFrame: Int) throws(GIFError) {
         let (total, overflow) = max(0, frames).multipliedReportingOverflow(by: max(0, bytesPerFrame))
         let value = overflow ? Int.max : total
         guard value <= maxOutputBytes else {
@@ -174,7 +174,7 @@ public struct DecodingLimits: Sendable, Hashable {
     /// - Parameter files: How many files will have been created.
     /// - Throws: ``GIFError`` with ``GIFError/Kind/limitExceeded(_:value:maximum:)``
     ///   for ``Limit/outputFiles``.
-    public func checkOutputFiles(_ files: Int) throws(GIFError) {
+    package func checkOutputFiles(_ files: Int) throws(GIFError) {
         guard files <= maxOutputFiles else {
             throw GIFError(.limitExceeded(.outputFiles, value: files, maximum: maxOutputFiles))
         }

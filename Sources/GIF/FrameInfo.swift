@@ -16,16 +16,16 @@ public struct FrameInfo: Sendable, Hashable {
     /// The delay as stored, in centiseconds (0 without a GCE).
     public var delayCentiseconds: Int
     /// Whether a graphic control extension preceded this frame.
-    public var hasControlExtension: Bool
+    package var hasControlExtension: Bool
     /// Byte offset of the image descriptor (its `0x2C` introducer).
-    public var descriptorOffset: Int
+    package var descriptorOffset: Int
     /// Byte offset of the image data: the LZW minimum code size byte.
     public var dataOffset: Int
     /// Byte offset just past the image data's block terminator (or the end of
     /// the file when the data is cut short).
     public var dataEnd: Int
     /// The LZW minimum code size byte.
-    public var lzwMinimumCodeSize: UInt8
+    package var lzwMinimumCodeSize: UInt8
     /// Whether the file ends inside this frame's data.
     public var isTruncated: Bool
     /// The loop count known when this frame's descriptor was read: the
@@ -37,7 +37,7 @@ public struct FrameInfo: Sendable, Hashable {
     /// Whether the image data holds no pixel data at all: just the LZW
     /// minimum code size and a block terminator. Such a frame still counts
     /// and is shown as the canvas it leaves; the error follows it.
-    public var hasNoImageData: Bool { !isTruncated && dataEnd - dataOffset == 2 }
+    package var hasNoImageData: Bool { !isTruncated && dataEnd - dataOffset == 2 }
 
     /// The delay as stored.
     public var delay: Duration { .milliseconds(delayCentiseconds * 10) }

@@ -104,7 +104,7 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
     public var framesDecoded: Int
 
     /// Creates an error.
-    public init(_ kind: Kind, frameIndex: Int? = nil, byteOffset: Int? = nil, framesDecoded: Int = 0) {
+    package init(_ kind: Kind, frameIndex: Int? = nil, byteOffset: Int? = nil, framesDecoded: Int = 0) {
         self.kind = kind
         self.frameIndex = frameIndex
         self.byteOffset = byteOffset

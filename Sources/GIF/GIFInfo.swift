@@ -22,10 +22,10 @@ public struct GIFInfo: Sendable, Hashable {
     /// The text of each comment extension, decoded as Latin-1.
     public var comments: [String]
     /// Application extensions other than the loop extension's.
-    public var applicationExtensions: [ApplicationExtension]
+    package var applicationExtensions: [ApplicationExtension]
     /// Byte offset where the block structure ended (the trailer, an unknown
     /// block byte, or the end of the file).
-    public var endOffset: Int
+    package var endOffset: Int
     /// Whether the structure ended at a `0x3B` trailer.
     public var hasTrailer: Bool
     /// The structural problem that ended the scan early (a truncated block),

@@ -34,9 +34,9 @@ import Playback
 ///
 /// Costs: the first pass decodes each frame with giflib on the calling
 /// thread (create it and call ``prepare()`` where that is acceptable); from
-/// then on, frames whose indices fit ``indexBudget`` are composited without
+/// then on, frames whose indices fit `indexBudget` are composited without
 /// giflib, and frames that do not fit are decoded again, resuming from the
-/// checkpoints ``checkpointBudget`` holds. No canvas is kept besides the
+/// checkpoints `checkpointBudget` holds. No canvas is kept besides the
 /// seeker's working one: the host's buffer is the picture.
 ///
 /// It is a `Player`'s control core (the playhead, its events, the frame
@@ -82,27 +82,27 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
 
     /// The most bytes of stored frame indices: the budget asked for, or the
     /// GIF's indices when they take less.
-    public let indexBudget: Int
+    package let indexBudget: Int
 
     /// The most bytes of checkpoints, and apart from them, of the frames'
     /// recorded changes (see ``init(image:configuration:budget:pixelFormat:startingAt:epoch:)``).
-    public let checkpointBudget: Int
+    package let checkpointBudget: Int
 
     /// The bytes of stored indices, checkpoints and recorded frame changes
     /// held now.
-    public var checkpointAndIndexBytes: Int { drawer.checkpointAndIndexBytes + (source.deltas?.byteCount ?? 0) }
+    @_spi(Benchmarks) public var checkpointAndIndexBytes: Int { drawer.checkpointAndIndexBytes + (source.deltas?.byteCount ?? 0) }
 
     /// Whether every frame's recorded change is held, so that stepping
     /// through a loop copies them (for tests).
     package var drawsFromRecordedChanges: Bool { source.drawsFromRecordedChanges }
 
     /// The frames giflib has decoded so far: in a steady loop over a GIF
-    /// whose indices fit ``indexBudget`` it stops growing.
+    /// whose indices fit `indexBudget` it stops growing.
     public var decodeCount: Int { drawer.decodeCount }
 
     /// The frame the host's buffer holds, as far as this player knows:
     /// `nil` before the first draw and after ``invalidate()``.
-    public var drawnFrame: Int? { drawer.drawnFrame }
+    package var drawnFrame: Int? { drawer.drawnFrame }
 
     /// The frames and their stored indices.
     private let source: GIFFrameSource
@@ -252,7 +252,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// bytes from one row's start to the next, in ``pixelFormat``, when the
     /// buffer does not hold it already.
     ///
-    /// The buffer is taken to hold ``drawnFrame``. When the frame shown is
+    /// The buffer is taken to hold `drawnFrame`. When the frame shown is
     /// the next one in the file (or up to eight frames on), only the
     /// changed rectangles are written; otherwise (the first draw, a loop
     /// starting again, a seek, a reversed direction) the whole canvas is.

@@ -228,7 +228,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     /// The seek checkpoints held now (see `FrameSeeker`), for diagnostics:
     /// the count after the latest decode.
-    public var checkpointCount: Int { scheduler.holdings.checkpointCount }
+    package var checkpointCount: Int { scheduler.holdings.checkpointCount }
 
     /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
     /// diagnostics and memory accounting: the figure after the latest decode.
@@ -237,7 +237,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The bytes of checkpoints and stored indices (with those of frames
     /// handed over in passing) held after the latest decode: the decoding
     /// state beyond the working state (``workingStateByteCount``).
-    public var checkpointAndIndexBytes: Int {
+    package var checkpointAndIndexBytes: Int {
         scheduler.holdings.checkpointBytes + indices.byteCount + indices.passingByteCount
     }
 
@@ -250,13 +250,13 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// player's ticks read it on every frame).
     public let frameCount: Int
     /// The canvas width, after the first-frame growth rule.
-    public var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
+    package var canvasWidth: Int { filter?.width ?? image.info.canvasSize.width }
     /// The canvas height, after the first-frame growth rule.
-    public var canvasHeight: Int { filter?.height ?? image.info.canvasSize.height }
+    package var canvasHeight: Int { filter?.height ?? image.info.canvasSize.height }
     /// The stored delays; the player applies its delay policy.
-    public var frameDelays: [Duration] { image.info.frames.map(\.delay) }
+    package var frameDelays: [Duration] { image.info.frames.map(\.delay) }
     /// The stored loop count: `nil` without a loop extension, 0 forever.
-    public var storedLoopCount: Int? { image.info.loopCount.stored }
+    package var storedLoopCount: Int? { image.info.loopCount.stored }
 
     /// The composited frame at `index`, in ``pixelFormat``.
     ///

@@ -126,10 +126,6 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
 
     // MARK: What has arrived
 
-    /// Whether the file is over: the trailer came, an error ended it, or
-    /// ``finish()`` was called.
-    public var isComplete: Bool { state.withLock { $0.timing.isComplete } }
-
     /// The error that ended the stream, once complete: what ``append(_:)``
     /// or ``finish()`` threw, or the structural error after the last frame
     /// (a truncated frame), as `GIFInfo/error` of the whole-file decode.
@@ -143,25 +139,18 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
     }
 
     /// The number of bytes received.
-    public var receivedByteCount: Int { state.withLock { $0.stream.gif.receivedByteCount } }
+    package var receivedByteCount: Int { state.withLock { $0.stream.gif.receivedByteCount } }
 
-    /// The canvas, once the first frame's descriptor is in; `nil` before.
-    public var canvasSize: PixelSize? { state.withLock { $0.canvas } }
+    /// The canvas, once the first frame's descriptor is in; 0 × 0 before.
+    public var canvasSize: PixelSize { state.withLock { $0.canvas } ?? PixelSize(width: 0, height: 0) }
 
-    /// The delays, the stored loop count and whether the file is complete,
-    /// read together.
+    /// The delays, the stored loop count and whether the file is over (the
+    /// trailer came, an error ended it, or ``finish()`` was called), read
+    /// together.
     public var timing: FrameSourceTiming { state.withLock { $0.timing } }
 
     /// The frames available so far.
     public var frameCount: Int { timing.frameCount }
-    /// The canvas width, or 0 before the canvas is known.
-    public var canvasWidth: Int { canvasSize?.width ?? 0 }
-    /// The canvas height, or 0 before the canvas is known.
-    public var canvasHeight: Int { canvasSize?.height ?? 0 }
-    /// The stored delays of the frames available so far.
-    public var frameDelays: [Duration] { timing.frameDelays }
-    /// The loop count stored so far; final once ``isComplete``.
-    public var storedLoopCount: Int? { timing.storedLoopCount }
 
     /// The timing now, then one each time frames arrive, and the complete
     /// one, after which the stream ends.
@@ -188,13 +177,6 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
         try await frame(at: index, reusing: [])
     }
 
-    /// The composited frame at `index`, drawn into `storage` when it can
-    /// (see ``GIFFrameSource/frame(at:reusing:)``).
-    /// - Throws: As ``frame(at:)``, or `CancellationError`.
-    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
-        try await frame(at: index, reusing: storage, priority: .background)
-    }
-
     /// The composited frame at `index`, queued with `priority` (see
     /// ``GIFFrameSource/frame(at:reusing:priority:)``).
     /// - Throws: As ``frame(at:)``, or `CancellationError`.
@@ -208,22 +190,10 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
         return try await decoder.frame(at: index, reusing: storage, priority: priority)
     }
 
-    /// Drops the seeker's checkpoints and canvas (see
-    /// ``GIFFrameSource/releaseDecodingState()``).
-    public func releaseDecodingState() {
-        state.withLock { $0.decoder }?.releaseDecodingState()
-    }
-
-    /// The decoder's seeker bytes (see
-    /// ``GIFFrameSource/decodingStateByteCount``); 0 before the canvas is known.
-    public var decodingStateByteCount: Int {
-        state.withLock { $0.decoder }?.decodingStateByteCount ?? 0
-    }
-
-    /// The decoder's working state (see
-    /// ``GIFFrameSource/workingStateByteCount``); 0 before the canvas is known.
-    public var workingStateByteCount: Int {
-        state.withLock { $0.decoder }?.workingStateByteCount ?? 0
+    /// The decoder's seeker bytes and its working state (see
+    /// ``GIFFrameSource/decodingState``); none before the canvas is known.
+    public var decodingState: DecodingStateBytes {
+        state.withLock { $0.decoder }?.decodingState ?? .none
     }
 
     /// Trims the decoder's state (see ``GIFFrameSource/trimDecodingState(toBytes:)``).

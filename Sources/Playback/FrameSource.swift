@@ -1,7 +1,7 @@
 /// A format-agnostic supply of animation frames that a ``Player`` can play.
 ///
 /// The player itself needs only the timing facts (``frameCount``,
-/// ``frameDelays``, ``storedLoopCount``); pixels are fetched through a
+/// ``timing``); pixels are fetched through a
 /// ``FrameCache`` with ``frame(at:)``. A GIF decoder conforms to this protocol
 /// in a glue file outside this module, so `Playback` never depends on a
 /// particular image format.
@@ -13,33 +13,38 @@
 /// into ``BudgetedFrameSource`` as well.
 public protocol FrameSource: Sendable {
     /// The number of frames (for a ``ProgressiveFrameSource``: those available
-    /// so far); the player refuses a source with none.
+    /// so far); the player refuses a source with none. A requirement apart
+    /// from ``timing`` because a player reads it on every tick, where
+    /// building the delays again would cost an array.
     var frameCount: Int { get }
 
-    /// The canvas width in pixels; every ``RenderedFrame`` has this width.
-    var canvasWidth: Int { get }
+    /// The canvas size in pixels; every ``RenderedFrame`` has this size
+    /// (0 × 0 while a ``ProgressiveFrameSource`` has not read it yet). A
+    /// requirement because only the source knows it; ``canvasWidth`` and
+    /// ``canvasHeight`` read it.
+    var canvasSize: PixelSize { get }
 
-    /// The canvas height in pixels; every ``RenderedFrame`` has this height.
-    var canvasHeight: Int { get }
+    /// The stored delays, the stored loop count and whether every frame is
+    /// there, read together so that they agree even while frames arrive. A
+    /// requirement because only the source knows them; ``frameDelays``,
+    /// ``storedLoopCount`` and ``isComplete`` read it.
+    ///
+    /// The delays are exactly as stored (for GIF: centiseconds, so
+    /// `.milliseconds(10 * cs)`), one per frame, with no browser rule
+    /// applied: the ``DelayPolicy`` in the player's configuration turns them
+    /// into display durations. The loop count is in the file's own terms:
+    /// `nil` without a loop extension (browsers play it once), `0` forever,
+    /// `n > 0` for `n + 1` plays in all (``LoopPolicy/fromSource``).
+    var timing: FrameSourceTiming { get }
 
-    /// Each frame's delay exactly as stored (for GIF: centiseconds, so
-    /// `.milliseconds(10 * cs)`), one per frame, with no browser rule applied.
-    ///
-    /// The ``DelayPolicy`` in the player's configuration turns these raw
-    /// values into display durations.
-    var frameDelays: [Duration] { get }
-
-    /// The loop count as stored in the file, in the file's own terms.
-    ///
-    /// - `nil`: the file has no loop extension (browsers play it once).
-    /// - `0`: loop forever.
-    /// - `n > 0`: browsers play the animation `n + 1` times in all.
-    ///
-    /// ``LoopPolicy/fromSource`` applies these rules.
-    var storedLoopCount: Int? { get }
+    /// How the source's frames lay out their pixels
+    /// (``RenderedFrame/pixelFormat``), the same for every frame. A
+    /// requirement so that a source decoding straight into a host's layout
+    /// says so; the default implementation returns `PixelFormat.rgba8`.
+    var pixelFormat: PixelFormat { get }
 
     /// Returns frame `index` composited onto the full canvas, in
-    /// ``pixelFormat``.
+    /// ``pixelFormat``: the one way to get pixels from any source.
     ///
     /// Conformers may decode on demand; the ``FrameCache`` calls this ahead of
     /// time from a background task and keeps results within its byte budget.
@@ -51,36 +56,22 @@ public protocol FrameSource: Sendable {
     /// A source with the same frames and timing whose frames are the
     /// canvas as `size` shows it (resampled from the full-size canvas and
     /// cropped, see ``DisplaySize``), reporting that frame size as its
-    /// canvas. A cache over it holds only the frames the cell shows.
+    /// canvas. A cache over it holds only the frames the cell shows. A
+    /// requirement so that a source that composites frames itself (the GIF
+    /// glue) scales as it composites, into memory the cache hands back.
     ///
-    /// The default implementation wraps the source in a ``ScaledFrameSource``
-    /// (a ``ProgressiveFrameSource`` stays one), or returns the source itself
-    /// when `size` shows its canvas as it is. A conformer that composites frames
-    /// itself (the GIF glue) returns a source that scales as it composites,
-    /// into memory the cache hands back.
+    /// The default implementation wraps the source in one that resamples
+    /// each frame (a ``ProgressiveFrameSource`` stays one), or returns the
+    /// source itself when `size` shows its canvas as it is.
     /// - Parameter size: The cell the host draws in.
     func displaying(at size: DisplaySize) -> any FrameSource
-
-    /// How the source's frames lay out their pixels
-    /// (``RenderedFrame/pixelFormat``), the same for every frame. The
-    /// default implementation returns `PixelFormat.rgba8`.
-    var pixelFormat: PixelFormat { get }
-
-    /// Whether every frame is there: `true` for a file read whole; `false`
-    /// while a ``ProgressiveFrameSource`` still expects frames. The default
-    /// implementation returns `true`.
-    var isComplete: Bool { get }
-
-    /// ``frameDelays``, ``storedLoopCount`` and ``isComplete`` read together,
-    /// consistent with each other even while frames arrive. The default
-    /// implementation reads the three properties (a fixed source's values do
-    /// not change between the reads).
-    var timing: FrameSourceTiming { get }
 
     /// A drawer of this source's frames into a host's buffer, for one
     /// player (see ``FrameDrawer``), or `nil` when the source cannot draw
     /// without waiting for a decode; a ``Player`` then draws from its
-    /// ``FrameCache``. `decoded` is called (on a thread of the source's,
+    /// ``FrameCache``. A requirement so that a source that keeps what it
+    /// needs to draw (the GIF glue's palette indices) draws without a cache.
+    /// `decoded` is called (on a thread of the source's,
     /// never one that draws) after each frame the source decodes ahead for
     /// its drawers and after draws grew what the drawers hold, so that a
     /// shared ``FrameMemoryBudget`` counts the state stored: a budget asked
@@ -92,8 +83,24 @@ public protocol FrameSource: Sendable {
 }
 
 extension FrameSource {
+    /// The canvas width in pixels (``canvasSize``).
+    public var canvasWidth: Int { canvasSize.width }
+
+    /// The canvas height in pixels (``canvasSize``).
+    public var canvasHeight: Int { canvasSize.height }
+
+    /// Each frame's delay exactly as stored (``timing``).
+    public var frameDelays: [Duration] { timing.frameDelays }
+
+    /// The loop count as stored in the file (``timing``).
+    public var storedLoopCount: Int? { timing.storedLoopCount }
+
+    /// Whether every frame is there (``timing``): `true` for a file read
+    /// whole; `false` while a ``ProgressiveFrameSource`` still expects frames.
+    public var isComplete: Bool { timing.isComplete }
+
     /// The source itself when `size` shows its canvas as it is, else a
-    /// ``ScaledFrameSource`` over it.
+    /// source that resamples each of its frames.
     /// - Parameter size: The cell the host draws in.
     public func displaying(at size: DisplaySize) -> any FrameSource {
         ScaledFrameSource.wrapping(self, at: size)
@@ -107,14 +114,6 @@ extension FrameSource {
     /// `PixelFormat.rgba8`: a source that does not say otherwise gives
     /// RGBA frames.
     public var pixelFormat: PixelFormat { .rgba8 }
-
-    /// `true`: a source that does not say otherwise has all its frames.
-    public var isComplete: Bool { true }
-
-    /// The delays, the stored loop count and ``isComplete``, read in turn.
-    public var timing: FrameSourceTiming {
-        FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount, isComplete: isComplete)
-    }
 }
 
 /// A ``FrameSource`` that takes part in memory management: it draws frames
@@ -127,25 +126,18 @@ extension FrameSource {
 /// The budget never calls these with its lock held, so a conformer may call
 /// the budget from them.
 public protocol BudgetedFrameSource: FrameSource {
-    /// Returns frame `index` like ``FrameSource/frame(at:)``, drawing into `storage`'s
-    /// memory when it can: the ``FrameCache`` hands over the pixels of the
-    /// frame it evicts to make room, so that a warm cache cycling through an
-    /// animation allocates nothing per frame.
+    /// Returns frame `index` like ``FrameSource/frame(at:)``, drawing into
+    /// `storage`'s memory when it can and served before less urgent
+    /// requests when decodes queue (see ``FrameRequestPriority``). The one
+    /// request a ``FrameCache`` makes: it hands over the pixels of the frame
+    /// it evicts to make room, so that a warm cache cycling through an
+    /// animation allocates nothing per frame. A request whose task is
+    /// cancelled before its decode starts may be dropped, throwing
+    /// `CancellationError`.
     ///
     /// `storage` is either empty or a whole canvas of an earlier frame that
-    /// nobody else holds. The default implementation ignores it and calls
-    /// ``FrameSource/frame(at:)``.
-    /// - Parameters:
-    ///   - index: A frame index in `0..<frameCount`.
-    ///   - storage: Pixel memory the result may reuse.
-    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame
-
-    /// Returns frame `index` like ``frame(at:reusing:)``, served before
-    /// less urgent requests when decodes queue (see
-    /// ``FrameRequestPriority``). A ``FrameCache`` calls this; a request
-    /// whose task is cancelled before its decode starts may be dropped,
-    /// throwing `CancellationError`. The default implementation ignores
-    /// `priority` and calls ``frame(at:reusing:)``.
+    /// nobody else holds. The default implementation ignores `storage` and
+    /// `priority` and calls ``FrameSource/frame(at:)``.
     /// - Parameters:
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Pixel memory the result may reuse.
@@ -154,76 +146,93 @@ public protocol BudgetedFrameSource: FrameSource {
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame
 
-    /// Drops what the source keeps only to make later frames cheaper (for a
-    /// GIF: seek checkpoints, the canvas, the giflib handle); the next
-    /// ``FrameSource/frame(at:)`` builds it again. A ``FrameCache`` calls this when it
-    /// goes away, so a feed's sources that are not playing hold little more
-    /// than their files. The default implementation does nothing.
-    func releaseDecodingState()
-
     /// The bytes the source holds only to make later frames cheaper (seek
-    /// checkpoints, a canvas, scratch pixels): what
-    /// ``trimDecodingState(toBytes:)`` can give back. A shared
-    /// ``FrameMemoryBudget`` counts these bytes with the frames of the
-    /// caches it hands out, reading them after each decode. The default
-    /// implementation returns 0.
-    var decodingStateByteCount: Int { get }
+    /// checkpoints, a canvas, scratch pixels), and the part of them it
+    /// needs to go on playing at one frame's cost, read together. A
+    /// requirement because a shared ``FrameMemoryBudget`` counts these bytes
+    /// with the frames of the caches it hands out, reading them after each
+    /// decode, and trims a playing source down to the working part, not
+    /// below. The default implementation returns ``DecodingStateBytes/none``.
+    var decodingState: DecodingStateBytes { get }
 
     /// Gives back decoding state until at most `bytes` are held (see
-    /// ``decodingStateByteCount``); the frames stay correct, later ones may
-    /// cost more to decode. A ``FrameMemoryBudget`` calls this under memory
-    /// pressure, frames of sources not playing first. The default
-    /// implementation calls ``releaseDecodingState()`` when more than
-    /// `bytes` are held.
+    /// ``decodingState``); the frames stay correct, later ones may cost more
+    /// to decode, and below the working part the next frame starts again
+    /// from the beginning. A requirement because only the source knows what
+    /// to drop first; a ``FrameMemoryBudget`` calls it under memory
+    /// pressure, frames of sources not playing first, and a ``FrameCache``
+    /// trims to 0 when it goes away (``releaseDecodingState()``), so a
+    /// feed's sources that are not playing hold little more than their
+    /// files. The default implementation does nothing.
     /// - Parameter bytes: The most bytes to keep (negative means 0).
     func trimDecodingState(toBytes bytes: Int)
+}
 
-    /// The part of ``decodingStateByteCount`` a source needs to go on
-    /// playing at the cost of one frame per frame (for a GIF, its full-size
-    /// working canvas and its decoder's buffers): below it, the next frame
-    /// starts again from the beginning. A shared ``FrameMemoryBudget``
-    /// trims the state of a source that is playing down to this, not
-    /// below, unless nothing else is left to give. The default implementation returns 0.
-    var workingStateByteCount: Int { get }
+/// What a ``BudgetedFrameSource`` holds to make later frames cheaper, in
+/// bytes (``BudgetedFrameSource/decodingState``).
+public struct DecodingStateBytes: Sendable, Hashable {
+    /// All the decoding state: what ``BudgetedFrameSource/trimDecodingState(toBytes:)``
+    /// can give back.
+    public var total: Int
+
+    /// The part of ``total`` needed to go on playing at the cost of one
+    /// frame per frame (for a GIF, its full-size working canvas and its
+    /// decoder's buffers).
+    public var working: Int
+
+    /// Creates a count.
+    /// - Parameters:
+    ///   - total: All the decoding state's bytes.
+    ///   - working: The part of them needed to go on playing.
+    public init(total: Int, working: Int) {
+        self.total = total
+        self.working = working
+    }
+
+    /// No decoding state.
+    public static let none = DecodingStateBytes(total: 0, working: 0)
 }
 
 extension BudgetedFrameSource {
-    /// Calls ``FrameSource/frame(at:)``: a conformer that cannot draw into given memory
-    /// allocates each frame's pixels.
+    /// Calls ``FrameSource/frame(at:)``: a conformer that cannot draw into
+    /// given memory, and has no queue of its own, allocates each frame's
+    /// pixels in the order asked.
     /// - Parameters:
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Ignored.
-    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
-        try await frame(at: index)
-    }
-
-    /// Calls ``frame(at:reusing:)``: a conformer without a queue of its own
-    /// has nothing to order.
-    /// - Parameters:
-    ///   - index: A frame index in `0..<frameCount`.
-    ///   - storage: Pixel memory the result may reuse.
     ///   - priority: Ignored.
     public func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
-        try await frame(at: index, reusing: storage)
+        try await frame(at: index)
     }
+
+    /// Frame `index` into `storage`'s memory, asked at
+    /// ``FrameRequestPriority/background`` (as a direct call is).
+    /// - Parameters:
+    ///   - index: A frame index in `0..<frameCount`.
+    ///   - storage: Pixel memory the result may reuse.
+    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage, priority: .background)
+    }
+
+    /// ``DecodingStateBytes/none``: a source that does not say otherwise
+    /// keeps no decoding state.
+    public var decodingState: DecodingStateBytes { .none }
 
     /// Does nothing: a source with no state beyond its frames.
-    public func releaseDecodingState() {}
+    /// - Parameter bytes: Ignored.
+    public func trimDecodingState(toBytes bytes: Int) {}
 
-    /// 0: a source that does not say otherwise keeps no decoding state.
-    public var decodingStateByteCount: Int { 0 }
+    /// All the decoding state's bytes (``decodingState``'s total).
+    public var decodingStateByteCount: Int { decodingState.total }
 
-    /// 0: a source that does not say otherwise needs no state to go on.
-    public var workingStateByteCount: Int { 0 }
+    /// The part of the decoding state needed to go on playing
+    /// (``decodingState``'s working part).
+    public var workingStateByteCount: Int { decodingState.working }
 
-    /// Calls ``releaseDecodingState()`` when ``decodingStateByteCount`` is
-    /// over `bytes`.
-    /// - Parameter bytes: The most bytes to keep.
-    public func trimDecodingState(toBytes bytes: Int) {
-        if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
-    }
+    /// Drops all the decoding state: ``trimDecodingState(toBytes:)`` to 0.
+    public func releaseDecodingState() { trimDecodingState(toBytes: 0) }
 }
 
 extension FrameSource {

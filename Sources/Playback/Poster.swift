@@ -13,17 +13,17 @@
 ///
 /// Nothing here traps or reads out of bounds on bad input: a frame from a
 /// source that does not hold width × height × 4 bytes is refused with
-/// ``FrameSourceError``; the non-throwing ``downscale(_:maxWidth:maxHeight:)``
-/// and ``boxFilter(_:width:height:)`` read such a frame as transparent black,
-/// and clamp output sides to ``maxSide``; sizes of any magnitude (up to
+/// ``FrameSourceError``; the non-throwing `downscale(_:maxWidth:maxHeight:)`
+/// and `boxFilter(_:width:height:)` read such a frame as transparent black,
+/// and clamp output sides to `maxSide`; sizes of any magnitude (up to
 /// `Int.max`) are compared without overflow.
 public enum Poster {
     /// The longest output side ``boxFilter(_:width:height:)`` makes: larger
     /// requests are clamped to it (8192, so one output is at most 256 MiB).
-    public static let maxSide = 8192
+    package static let maxSide = 8192
 
     /// Frame `frame` of `source`, scaled down to fit a `maxSize` × `maxSize`
-    /// box with its aspect ratio kept (see ``fit(width:height:maxWidth:maxHeight:)``).
+    /// box with its aspect ratio kept (see `fit(width:height:maxWidth:maxHeight:)`).
     /// - Parameters:
     ///   - source: The frames.
     ///   - frame: The frame to show (default 0, the first).
@@ -68,7 +68,7 @@ public enum Poster {
     ///   - frame: The full-size frame.
     ///   - maxWidth: The widest allowed (at least 1).
     ///   - maxHeight: The tallest allowed (at least 1).
-    public static func downscale(_ frame: RenderedFrame, maxWidth: Int, maxHeight: Int) -> RenderedFrame {
+    package static func downscale(_ frame: RenderedFrame, maxWidth: Int, maxHeight: Int) -> RenderedFrame {
         let size = fit(width: frame.width, height: frame.height, maxWidth: maxWidth, maxHeight: maxHeight)
         if size.width == frame.width, size.height == frame.height, isWellFormed(frame) { return frame }
         return boxFilter(frame, width: size.width, height: size.height)
@@ -85,7 +85,7 @@ public enum Poster {
     ///
     /// Negative sides read as 0. Any sizes up to `Int.max` work: products are
     /// taken at double width, so nothing overflows.
-    public static func fit(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
+    package static func fit(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
         let width = max(0, width), height = max(0, height)
         let maxWidth = max(1, maxWidth), maxHeight = max(1, maxHeight)
         guard width > maxWidth || height > maxHeight else { return (width, height) }
@@ -136,7 +136,7 @@ public enum Poster {
     ///   - frame: The source frame.
     ///   - width: The output width (clamped to 1…``maxSide``).
     ///   - height: The output height (clamped to 1…``maxSide``).
-    public static func boxFilter(_ frame: RenderedFrame, width: Int, height: Int) -> RenderedFrame {
+    package static func boxFilter(_ frame: RenderedFrame, width: Int, height: Int) -> RenderedFrame {
         // A malformed frame's sides are not trusted, even to size the
         // filter's weights: it gets a filter from nothing.
         let readable = frame.width > 0 && frame.height > 0 && isWellFormed(frame)

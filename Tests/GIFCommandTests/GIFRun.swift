@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Benchmarks) import GIF
 
 /// Runs the built `gif` binary and captures what it did.
 struct GIFRun {

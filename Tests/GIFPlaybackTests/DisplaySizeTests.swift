@@ -1,7 +1,7 @@
 import Foundation
 import GIF
 import GIFPlayback
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// Display-size frames against an area average computed here, in floating

@@ -1,7 +1,7 @@
 import Foundation
 import GIF
 import GIFPlayback
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// A GIF played through `Playback`: the glue hands the player the file's

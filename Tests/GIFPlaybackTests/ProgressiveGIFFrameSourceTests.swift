@@ -20,7 +20,7 @@ struct ProgressiveGIFFrameSourceTests {
         let bytes = try fixtureBytes("demo.gif")
         let whole = try GIFImage(bytes: bytes)
         let source = ProgressiveGIFFrameSource()
-        #expect(source.frameCount == 0 && !source.isComplete && source.canvasSize == nil)
+        #expect(source.frameCount == 0 && !source.isComplete && source.canvasSize == PixelSize(width: 0, height: 0))
         var start = 0
         var reference = whole.makeFrameIterator()
         for frame in whole.info.frames {

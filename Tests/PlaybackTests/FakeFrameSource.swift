@@ -5,6 +5,9 @@ import PlaybackTestSupport
 /// A frame source with known delays whose pixels are the frame index
 /// repeated; it counts decodes so cache tests can check underruns.
 struct FakeFrameSource: BudgetedFrameSource {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
+    func trimDecodingState(toBytes bytes: Int) { if bytes <= 0 || decodingStateByteCount > bytes { releaseDecodingState() } }
     var frameDelays: [Duration]
     var storedLoopCount: Int?
     var canvasWidth = 2
@@ -67,6 +70,8 @@ actor Gate {
 /// A ``FakeFrameSource`` whose decodes wait for a gate, so a test can make
 /// requests overlap.
 struct GatedFrameSource: FrameSource {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
     let gate: Gate
     let log = DecodeLog()
     var frameCount: Int { 6 }
@@ -85,6 +90,12 @@ struct GatedFrameSource: FrameSource {
 /// A source that draws into the storage the cache hands it, recording how
 /// big each handed-over buffer was.
 final class RecyclingFrameSource: BudgetedFrameSource, @unchecked Sendable {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
+    func trimDecodingState(toBytes bytes: Int) { if bytes <= 0 || decodingStateByteCount > bytes { releaseDecodingState() } }
+    func frame(at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage)
+    }
     private let lock = NSLock()
     private var sizes: [Int] = []
     private var released = 0

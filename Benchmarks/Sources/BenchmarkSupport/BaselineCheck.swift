@@ -1,5 +1,5 @@
 import CBaseline
-import GIF
+@_spi(Benchmarks) import GIF
 
 /// Checks that the C baseline draws what GIF draws: the CRC-32 of every
 /// composited canvas, concatenated, from both.

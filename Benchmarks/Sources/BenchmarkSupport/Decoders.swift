@@ -1,5 +1,5 @@
 import CBaseline
-import GIF
+@_spi(Benchmarks) import GIF
 
 /// The things each benchmark times, so that `GIFDecoding` and
 /// `BenchmarkReport` time exactly the same code.

@@ -1,7 +1,7 @@
 import Synchronization
 import GIF
 import GIFPlayback
-import Playback
+@_spi(Benchmarks) import Playback
 
 /// Why a host-driven run stopped short.
 public enum PlayerWorkloadError: Error, CustomStringConvertible {

@@ -7,7 +7,7 @@ import EngineSupport
 /// the rows decoded so far (``CompositedFrame/isComplete`` is `false`), then
 /// throws on the following call. A file cut short after its last whole frame
 /// also throws, after that frame. A frame whose image data holds no pixels
-/// at all (``FrameInfo/hasNoImageData``) is returned too, as the canvas it
+/// at all (`FrameInfo.hasNoImageData`) is returned too, as the canvas it
 /// leaves, and the error follows it. Once it has thrown or returned `nil`,
 /// it returns `nil`.
 ///
@@ -19,7 +19,7 @@ public struct FrameIterator {
     /// The image being decoded.
     public internal(set) var image: GIFImage
     /// The index of the frame the next call to ``next()`` returns.
-    public private(set) var nextIndex = 0
+    package private(set) var nextIndex = 0
     /// Whether frames are decoded ahead on other threads: asked for with
     /// ``GIFImage/makeFrameIterator(parallel:pixelFormat:)``, and worth it (more than one
     /// processor and frame, and 524,288 pixels or more in all).

@@ -16,7 +16,7 @@
 /// for the whole file at once.
 ///
 /// A seeker also keeps each decoded frame's palette indices (its own
-/// rectangle, one byte a pixel), as many frames as ``indexBudget`` holds,
+/// rectangle, one byte a pixel), as many frames as `indexBudget` holds,
 /// taken in the order they are first decoded. A frame held there is
 /// composited again without giflib, about a tenth of a decode's cost, so a
 /// player looping over a GIF whose indices fit decodes each frame once
@@ -38,7 +38,7 @@ public struct FrameSeeker {
     /// The most bytes the checkpoints may hold.
     public let memoryBudget: Int
     /// The most bytes of stored frame indices.
-    public var indexBudget: Int { indices.budget }
+    package var indexBudget: Int { indices.budget }
     /// Frames between checkpoints: a request decodes at most this many.
     public let checkpointInterval: Int
     /// The layout of the canvases it returns.
@@ -138,14 +138,14 @@ public struct FrameSeeker {
     /// The number of checkpoints saved so far.
     public var checkpointCount: Int { checkpoints.count }
     /// The bytes the saved checkpoints hold now (at most ``memoryBudget``).
-    public var checkpointByteCount: Int { checkpointBytes }
-    /// The bytes of frame indices stored now (at most ``indexBudget``).
+    package var checkpointByteCount: Int { checkpointBytes }
+    /// The bytes of frame indices stored now (at most `indexBudget`).
     public var indexBytes: Int { indices.byteCount }
     /// The number of frames whose indices are stored now.
-    public var indexedFrameCount: Int { indices.frameCount }
+    package var indexedFrameCount: Int { indices.frameCount }
     /// The frames this seeker has had giflib decode so far. Frames drawn
     /// from stored indices do not count: in a steady loop over a GIF whose
-    /// indices fit ``indexBudget`` it stops growing.
+    /// indices fit `indexBudget` it stops growing.
     public var decodeCount: Int { live.decodeCount }
 
     /// Whether the canvas after frame 0 is held (for tests): a loop
@@ -157,14 +157,14 @@ public struct FrameSeeker {
 
     /// The bytes of decoding state this seeker holds beyond its working
     /// state: checkpoints and stored indices.
-    public var checkpointAndIndexBytes: Int { checkpointBytes + indices.byteCount }
+    package var checkpointAndIndexBytes: Int { checkpointBytes + indices.byteCount }
 
     /// The bytes this seeker keeps to go on decoding, beyond
     /// ``checkpointAndIndexBytes``: the working canvas (and the area saved for a
     /// frame that restores what was under it), and the decoder's index
     /// buffer, code-check scratch and giflib handle. 0 before the first
     /// frame.
-    public var workingStateBytes: Int { live.workingByteCount }
+    package var workingStateBytes: Int { live.workingByteCount }
 
     /// Drops saved state until at most `bytes` of checkpoints and stored
     /// indices remain: checkpoints first, the furthest frame first, then
@@ -415,7 +415,7 @@ public struct FrameCopy: Sendable, Hashable {
     public var isComplete: Bool
 
     /// Creates a record of a copy.
-    public init(index: Int, changedRect: PixelRect, isComplete: Bool) {
+    package init(index: Int, changedRect: PixelRect, isComplete: Bool) {
         self.index = index
         self.changedRect = changedRect
         self.isComplete = isComplete

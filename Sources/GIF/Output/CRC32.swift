@@ -1,21 +1,21 @@
 /// CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`), as zlib and the
 /// published corpus checksums compute it.
-public struct CRC32: Sendable, Hashable {
+@_spi(Benchmarks) public struct CRC32: Sendable, Hashable {
     /// The checksum of everything added so far.
-    public private(set) var value: UInt32 = 0
+    @_spi(Benchmarks) public private(set) var value: UInt32 = 0
 
     /// Starts an empty checksum.
-    public init() {}
+    @_spi(Benchmarks) public init() {}
 
     /// The checksum of `bytes`.
-    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    @_spi(Benchmarks) public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc = CRC32()
         crc.update(bytes)
         return crc.value
     }
 
     /// Adds `bytes` to the checksum.
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    @_spi(Benchmarks) public mutating func update(_ bytes: some Sequence<UInt8>) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         guard done == nil else { return }
         var c = ~value

@@ -5,12 +5,14 @@
 /// For small uses, each part comes back as an array:
 ///
 /// ```swift
+/// import Foundation
+///
 /// var nia = NIAWriter(canvasSize: image.info.canvasSize)
 /// var out = nia.header()
 /// var frames = image.makeFrameIterator()
 /// while let frame = try frames.next() { out += nia.frame(frame) }
 /// out += nia.footer()
-/// print(CRC32.checksum(out))                  // the checksum the corpora publish
+/// try FileHandle.standardOutput.write(contentsOf: out)   // CRC-32 it to compare with a corpus
 /// ```
 ///
 /// To stream a long animation in constant memory, append each part to one
@@ -37,7 +39,7 @@ public struct NIAWriter: Sendable {
     /// The canvas size written in the header.
     public let canvasSize: PixelSize
     /// How many frames have been written.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     private var elapsedFlicks: UInt64 = 0
     /// The loop count known when the last frame written was read.
     private var lastLoopCount = LoopCount(stored: nil)
@@ -59,7 +61,7 @@ public struct NIAWriter: Sendable {
     /// The number of bytes ``appendFrame(_:to:)`` writes for a frame of
     /// `size`: 24 bytes of frame header, 4 per pixel, and 4 bytes of padding
     /// when the pixel count is odd.
-    public static func frameByteCount(_ size: PixelSize) -> Int {
+    package static func frameByteCount(_ size: PixelSize) -> Int {
         let area = clamped(size).area
         return 24 + area * 4 + (area % 2) * 4
     }
@@ -93,10 +95,10 @@ public struct NIAWriter: Sendable {
     }
 
     /// Appends one frame to `out` (see ``frame(_:)``), with no allocation
-    /// once `out` has the capacity (``frameByteCount(_:)`` more bytes). An
+    /// once `out` has the capacity (`frameByteCount(_:)` more bytes). An
     /// RGBA canvas is converted to BGRA a pixel word at a time; a canvas in
     /// `PixelFormat.premultipliedBGRA8` is copied as it stands (see
-    /// ``writeFrame(_:buffer:partBytes:to:)``).
+    /// `writeFrame(_:buffer:partBytes:to:)`).
     ///
     /// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value
     /// built by hand) is written at its stated size, the missing pixels as
@@ -120,7 +122,7 @@ public struct NIAWriter: Sendable {
     /// header, with no copy. Any other frame is converted in parts of about
     /// `partBytes` built in `buffer`, so that the frame of a large canvas is
     /// never held whole beside the canvas.
-    public mutating func writeFrame<Failure: Error>(
+    package mutating func writeFrame<Failure: Error>(
         _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
         to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
@@ -279,7 +281,7 @@ public struct NIAWriter: Sendable {
     /// fails part-way gives the frames completed so far (and the partial
     /// frame), the footer, and the error. To stream a long animation, use
     /// ``appendFrame(_:to:)`` with one reused buffer.
-    public static func encode(_ image: GIFImage) -> (bytes: [UInt8], error: GIFError?) {
+    package static func encode(_ image: GIFImage) -> (bytes: [UInt8], error: GIFError?) {
         var writer = NIAWriter(canvasSize: image.info.canvasSize)
         var out: [UInt8] = []
         writer.appendHeader(to: &out)

@@ -1,8 +1,8 @@
 /// Writes composited frames as Netpbm images, for inspection with any viewer.
 ///
 /// ``ppm(_:background:)`` and ``pam(_:)`` return a new array: convenient for
-/// one frame. To write many frames, ``appendPPM(_:background:to:)`` and
-/// ``appendPAM(_:to:)`` append to a buffer you empty (keeping its capacity)
+/// one frame. To write many frames, `appendPPM(_:background:to:)` and
+/// `appendPAM(_:to:)` append to a buffer you empty (keeping its capacity)
 /// after writing it out, so that no frame allocates.
 ///
 /// A frame whose `pixels` hold fewer than `size.area × 4` bytes (a value built
@@ -25,7 +25,7 @@ public enum PNMWriter {
 
     /// Appends the binary PPM of ``ppm(_:background:)`` to `out`, a row of
     /// pixels at a time, without allocating once `out` has the capacity.
-    public static func appendPPM(_ frame: CompositedFrame, background: Background = .white, to out: inout [UInt8]) {
+    package static func appendPPM(_ frame: CompositedFrame, background: Background = .white, to out: inout [UInt8]) {
         let area = appendPPMHeader(frame, to: &out)
         appendRGB(frame, 0..<area, background: background, to: &out)
     }
@@ -38,7 +38,7 @@ public enum PNMWriter {
     /// about `partBytes` built in `buffer`, so that the image of a large
     /// canvas is never held whole beside the canvas. On return `buffer` is
     /// empty, its capacity kept.
-    public static func writePPM<Failure: Error>(
+    package static func writePPM<Failure: Error>(
         _ frame: CompositedFrame, background: Background = .white, buffer: inout [UInt8],
         partBytes: Int = 1 << 20, to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
@@ -63,7 +63,7 @@ public enum PNMWriter {
     }
 
     /// Appends the PAM of ``pam(_:)`` to `out`, the pixels in one copy.
-    public static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
+    package static func appendPAM(_ frame: CompositedFrame, to out: inout [UInt8]) {
         let area = appendPAMHeader(frame, to: &out)
         appendRGBA(frame, 0..<area, to: &out)
     }
@@ -72,7 +72,7 @@ public enum PNMWriter {
     /// `buffer`, then an RGBA canvas's `pixels` array as it stands, with no
     /// copy (other frames in parts, as
     /// ``writePPM(_:background:buffer:partBytes:to:)`` writes).
-    public static func writePAM<Failure: Error>(
+    package static func writePAM<Failure: Error>(
         _ frame: CompositedFrame, buffer: inout [UInt8], partBytes: Int = 1 << 20,
         to write: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {

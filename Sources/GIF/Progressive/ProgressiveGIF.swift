@@ -65,7 +65,7 @@ public struct ProgressiveGIF {
     public var info: GIFInfo? { scanned }
 
     /// The number of bytes received.
-    public var receivedByteCount: Int { bytes.count }
+    package var receivedByteCount: Int { bytes.count }
 
     /// The logical screen size, once the header's first 13 bytes are in
     /// (before its global palette).
@@ -86,7 +86,7 @@ public struct ProgressiveGIF {
     public var availableFrameCount: Int { scanned?.frameCount ?? 0 }
 
     /// The index of the frame ``nextFrame()`` returns next.
-    public var nextFrameIndex: Int { frames?.nextIndex ?? 0 }
+    package var nextFrameIndex: Int { frames?.nextIndex ?? 0 }
 
     /// The frames so far as a ``GIFImage``, for random access or a
     /// ``FrameSeeker``; `nil` until the canvas is known. The image shares

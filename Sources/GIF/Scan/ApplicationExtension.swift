@@ -1,10 +1,10 @@
 /// An application extension (`0x21 0xFF`) found by the scanner.
-public struct ApplicationExtension: Sendable, Hashable {
+package struct ApplicationExtension: Sendable, Hashable {
     /// The identifier and authentication code from the first sub-block,
     /// usually 11 bytes such as `NETSCAPE2.0`, decoded as Latin-1.
-    public var identifier: String
+    package var identifier: String
     /// The remaining sub-blocks' bytes, concatenated.
-    public var data: [UInt8]
+    package var data: [UInt8]
     /// Byte offset of the extension's `0x21` introducer.
-    public var offset: Int
+    package var offset: Int
 }

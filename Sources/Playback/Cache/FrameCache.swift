@@ -16,7 +16,7 @@
 ///   cache has its own budget; caches made over one shared
 ///   ``FrameMemoryBudget`` count against it together, with the sources'
 ///   decoding state, and frames of caches whose players are not playing go
-///   first (see ``beginPlaying()``).
+///   first (see `beginPlaying()`).
 /// - **One decode per frame.** The cache asks its source for one frame at a
 ///   time; a request for a frame being decoded waits for that decode instead
 ///   of starting another. So several players of one GIF can share one cache
@@ -47,7 +47,7 @@ public actor FrameCache {
     nonisolated let budgeted: (any BudgetedFrameSource)?
 
     /// How many upcoming frames a ``Player`` asks this cache to decode ahead.
-    public nonisolated let lookahead: Int
+    package nonisolated let lookahead: Int
 
     /// The budget of a player's own cache and of a ``FrameCachePool``'s
     /// caches unless the host says otherwise: 32 MiB, about 70 frames of a
@@ -175,12 +175,12 @@ public actor FrameCache {
     /// frames of caches not playing before this one's. A ``Player`` calls
     /// both as it plays, pauses, stops and finishes; several players of one
     /// cache each count. Callable from any context.
-    public nonisolated func beginPlaying() {
+    package nonisolated func beginPlaying() {
         memoryBudget.setPlaying(member, delta: 1)
     }
 
     /// Ends one ``beginPlaying()``; extra calls are ignored.
-    public nonisolated func endPlaying() {
+    package nonisolated func endPlaying() {
         memoryBudget.setPlaying(member, delta: -1)
     }
 
@@ -249,7 +249,7 @@ public actor FrameCache {
     /// Asks for a ``prefetch(_:)`` without waiting: callable from any context,
     /// in order, with only the newest request kept if several are queued.
     /// - Parameter indices: The frames that will be needed next, soonest first.
-    public nonisolated func requestPrefetch(_ indices: [Int]) {
+    package nonisolated func requestPrefetch(_ indices: [Int]) {
         // Numbered and yielded under one lock, so numbers arrive in order.
         requestsMade.withLock { made in
             made += 1
@@ -265,7 +265,7 @@ public actor FrameCache {
 
     /// Waits until the background task has decoded everything asked for so
     /// far, ``requestPrefetch(_:)`` included.
-    public func waitForPrefetch() async {
+    @_spi(Benchmarks) public func waitForPrefetch() async {
         while requestsApplied < requestsMade.withLock({ $0 }) || draining || !pending.isEmpty || decodingPrefetch {
             await withUnsafeContinuation { idleWaiters.append($0) }
         }
@@ -273,7 +273,7 @@ public actor FrameCache {
 
     /// Drops every frame held and the pending look-ahead at once; a decode
     /// already running finishes but its result is not kept.
-    public func purge() {
+    package func purge() {
         memoryBudget.purge(member)
         pending.removeAll(keepingCapacity: true)
         wanted.removeAll(keepingCapacity: true)

@@ -33,7 +33,7 @@ public actor FrameCachePool {
     public nonisolated let memoryBudget: FrameMemoryBudget?
 
     /// The look-ahead of each cache the pool makes.
-    public nonisolated let lookahead: Int
+    package nonisolated let lookahead: Int
 
     private struct Entry {
         weak var cache: FrameCache?
@@ -115,18 +115,18 @@ public actor FrameCachePool {
 
     /// The number of caches alive now (held by a player or by the host).
     /// Counts every entry: O(keys), unlike ``cache(for:source:)``.
-    public var liveCacheCount: Int {
+    package var liveCacheCount: Int {
         entries.values.reduce(0) { $0 + ($1.cache == nil ? 0 : 1) }
     }
 
     /// Entries in the table, dead ones not yet purged included: fewer than
     /// 64 or twice the entries the last sweep kept, whichever is more.
-    public var entryCount: Int { entries.count }
+    package var entryCount: Int { entries.count }
 
     /// Entries visited by the sweeps so far: at most twice the number of
     /// ``cache(for:source:)`` calls that made a cache, which is what makes
     /// each request O(1) amortised.
-    public var entriesSwept: Int { swept }
+    package var entriesSwept: Int { swept }
 
     /// Drops the entries of caches that went away, then waits until the table
     /// has doubled before the next sweep: n inserts cost O(n) sweeping.

@@ -39,7 +39,7 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     public var imageBytes = 0
 
     /// Whether a player playing this cache's frames has said so
-    /// (``FrameCache/beginPlaying()``): its frames are given back after
+    /// (`FrameCache.beginPlaying()`): its frames are given back after
     /// those of caches not playing.
     public var isPlaying = false
 

@@ -40,8 +40,8 @@
 /// return its free pages to the system (`malloc_trim`), outside its lock.
 /// Darwin's allocator does this by itself.
 ///
-/// A player tells its cache whether it plays (``FrameCache/beginPlaying()``
-/// and ``FrameCache/endPlaying()``); a prefetch never evicts frames of its
+/// A player tells its cache whether it plays (`FrameCache.beginPlaying()`
+/// and `FrameCache.endPlaying()`); a prefetch never evicts frames of its
 /// own look-ahead list, and a decode sets its frame's bytes aside before it
 /// starts, so a frame is kept only when its room was found first.
 ///

@@ -104,7 +104,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
 
     /// The number of members, counting additions and removals the running
     /// driver has not applied yet.
-    public var memberCount: Int {
+    package var memberCount: Int {
         var ids = Set(members.map(\.id))
         for change in changes {
             let id = ObjectIdentifier(change.member)

@@ -89,15 +89,15 @@ public final class ManualClock: Clock, Sendable {
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// The deadlines of the sleeps in progress, soonest first.
-    public var pendingDeadlines: [Instant] { state.withLock { $0.pendingDeadlines } }
+    package var pendingDeadlines: [Instant] { state.withLock { $0.pendingDeadlines } }
 
     /// How many times `sleep(until:)` has been called: a driver's wake-ups.
-    public var sleepCount: Int { state.withLock { $0.sleepCount } }
+    package var sleepCount: Int { state.withLock { $0.sleepCount } }
 
     /// Every deadline slept until, in call order. It grows by one entry per
     /// sleep, which suits a test; a long-running program should read
     /// ``sleepCount`` instead.
-    public var sleepLog: [Instant] { state.withLock { $0.log } }
+    package var sleepLog: [Instant] { state.withLock { $0.log } }
 
     /// Suspends until the clock reaches `deadline` (at once when it already
     /// has); throws `CancellationError` when the task is cancelled first.
@@ -165,7 +165,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Waits, in real time and for at most `limit`, until the deadlines of
-    /// the sleeps in progress (soonest first, as ``pendingDeadlines``) meet
+    /// the sleeps in progress (soonest first, as `pendingDeadlines`) meet
     /// `condition`; returns whether they did in time.
     ///
     /// The condition is checked at once, then each time a sleep starts or

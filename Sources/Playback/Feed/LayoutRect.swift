@@ -31,10 +31,10 @@ public struct LayoutRect: Sendable, Hashable {
     }
 
     /// The right edge, `x + width`.
-    public var maxX: Double { x + width }
+    package var maxX: Double { x + width }
 
     /// The bottom edge, `y + height`.
-    public var maxY: Double { y + height }
+    package var maxY: Double { y + height }
 
     /// Whether the rectangle covers no area.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
@@ -42,7 +42,7 @@ public struct LayoutRect: Sendable, Hashable {
     /// The part of this rectangle that lies inside `other`, or `nil` when they
     /// share no area (rectangles that only touch share none).
     /// - Parameter other: The other rectangle.
-    public func intersection(_ other: LayoutRect) -> LayoutRect? {
+    package func intersection(_ other: LayoutRect) -> LayoutRect? {
         let left = max(x, other.x), right = min(maxX, other.maxX)
         let top = max(y, other.y), bottom = min(maxY, other.maxY)
         guard right > left, bottom > top else { return nil }

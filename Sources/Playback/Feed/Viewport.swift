@@ -21,5 +21,5 @@ public struct Viewport: Sendable, Hashable {
     }
 
     /// The region really seen: ``bounds`` inset by ``insets``.
-    public var visibleRect: LayoutRect { bounds.inset(by: insets) }
+    package var visibleRect: LayoutRect { bounds.inset(by: insets) }
 }

@@ -43,7 +43,7 @@ public enum VisibilityRule: Sendable, Hashable {
     /// - Parameters:
     ///   - frame: The item's rectangle in the viewport's coordinate space.
     ///   - viewport: The viewport and its insets.
-    public func isPlayable(_ frame: LayoutRect, in viewport: Viewport) -> Bool {
+    package func isPlayable(_ frame: LayoutRect, in viewport: Viewport) -> Bool {
         guard !frame.isEmpty else { return false }
         let visible = viewport.visibleRect
         switch self {

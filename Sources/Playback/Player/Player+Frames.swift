@@ -13,12 +13,13 @@ extension Player {
     /// A source that cannot draw gives its frames through the ``cache``: a
     /// hit when the background task decoded the frame in time, a miss
     /// otherwise; the call also asks the cache to decode the next
-    /// ``FrameCache/lookahead`` frames in play order.
+    /// `FrameCache.lookahead` frames in play order.
+    ///
+    /// Runs on the caller's executor (no hop to the player's actor): the
+    /// draw takes the player's locks, as ``draw(into:bytesPerRow:)`` does.
     /// - Throws: The source's decoding error, or
     ///   ``FrameSourceError/drawFailed(index:reason:)`` when the frame has
     ///   nothing to show.
-    /// Runs on the caller's executor (no hop to the player's actor): the
-    /// draw takes the player's locks, as ``draw(into:bytesPerRow:)`` does.
     public func currentImage(
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderedFrame {

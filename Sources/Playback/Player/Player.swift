@@ -117,7 +117,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public nonisolated var isWaiting: Bool { playerCore.read { $0.isWaiting } }
 
     /// A copy of the deterministic state, for inspection or tests.
-    public nonisolated var snapshot: Playhead { playerCore.read { copy $0 } }
+    package nonisolated var snapshot: Playhead { playerCore.read { copy $0 } }
 
     /// The life-cycle state.
     public nonisolated var state: PlayerState { playerCore.read { $0.state } }

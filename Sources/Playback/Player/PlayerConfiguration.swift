@@ -98,7 +98,7 @@ public struct PlayerConfiguration: Sendable, Hashable {
     /// Throws ``PlayerError/invalidRate(_:)`` unless `rate` is finite and in
     /// ``rateRange``.
     /// - Parameter rate: The candidate rate.
-    public static func validate(rate: Double) throws(PlayerError) {
+    package static func validate(rate: Double) throws(PlayerError) {
         guard rate.isFinite, rateRange.contains(rate) else {
             throw .invalidRate(rate)
         }

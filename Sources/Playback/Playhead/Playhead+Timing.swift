@@ -6,12 +6,12 @@ extension Playhead {
 
     /// The step shown now within its loop (an index into
     /// ``PlaybackTimeline/playOrder``).
-    public var currentStep: Int { stepInLoop }
+    package var currentStep: Int { stepInLoop }
 
     /// The zero-based loop the shown step belongs to.
-    public var loopIndex: Int { stepLoop }
+    package var loopIndex: Int { stepLoop }
 
-    /// Loops fully played: ``loopIndex`` while running, all plays once
+    /// Loops fully played: `loopIndex` while running, all plays once
     /// finished.
     public var loopsCompleted: Int {
         state == .finished ? (timeline.plays ?? loopIndex) : loopIndex
@@ -76,7 +76,7 @@ extension Playhead {
     /// The frames the next `count` steps will show, in play order, stopping
     /// at the end of a finite animation; a frame cache decodes these ahead.
     /// - Parameter count: How many steps to look ahead.
-    public func upcomingFrames(_ count: Int) -> [Int] {
+    package func upcomingFrames(_ count: Int) -> [Int] {
         var frames: [Int] = []
         upcomingFrames(count, into: &frames)
         return frames

@@ -115,7 +115,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     /// The current item's playhead (loops done, time into the frame, its
     /// timeline), or `nil` before it is loaded.
-    public var currentPlayhead: Playhead? { sequencer.currentPlayhead }
+    package var currentPlayhead: Playhead? { sequencer.currentPlayhead }
 
     /// Whether the playlist waits for the current item's load.
     public var isWaiting: Bool { sequencer.isWaiting }
@@ -131,17 +131,17 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public var now: Instant { origin.advanced(by: sequencer.now) }
 
     /// Loads running whose result the playlist still wants.
-    public var runningLoadCount: Int { loadTasks.count }
+    package var runningLoadCount: Int { loadTasks.count }
 
     /// Loads cancelled so far because their item was removed or handed in
     /// anew (``replace(items:at:)``). Each was cancelled at once; none is
     /// awaited.
-    public var cancelledLoadCount: Int { cancelledLoads }
+    package var cancelledLoadCount: Int { cancelledLoads }
 
     /// Cancelled loads whose loader has not returned yet: a loader that
     /// ignores cancellation is abandoned and counted here until it returns
     /// (its result is then dropped).
-    public var abandonedLoadCount: Int { abandonedLoads.count }
+    package var abandonedLoadCount: Int { abandonedLoads.count }
 
     /// The instant of the next change, or `nil` when nothing is scheduled;
     /// computed from anchors, so sleeping until it accumulates no error.

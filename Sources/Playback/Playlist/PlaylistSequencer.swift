@@ -33,29 +33,29 @@ public struct PlaylistSequencer: Sendable {
     public let configuration: PlaylistConfiguration
 
     /// The items, in play order, keys unique.
-    public private(set) var items: [PlaylistItem]
+    public internal(set) var items: [PlaylistItem]
 
     /// The life-cycle state: the host's intent.
-    public private(set) var state: PlaylistState
+    public internal(set) var state: PlaylistState
 
     /// Laps completed since the list was made or last started over.
-    public private(set) var lapsDone: Int
+    public internal(set) var lapsDone: Int
 
     var nowNanos: Int64
-    private var loads: [String: LoadEntry] = [:]
-    private var turn: Turn?
-    private var requests: [PlaylistLoadRequest] = []
-    private var nextLoadID = 0
+    var loads: [String: LoadEntry] = [:]
+    var turn: Turn?
+    var requests: [PlaylistLoadRequest] = []
+    var nextLoadID = 0
     /// Turns entered at one instant, to stop a lap that takes no time.
-    private var instantTurns: (at: Int64, count: Int) = (.min, 0)
+    var instantTurns: (at: Int64, count: Int) = (.min, 0)
 
-    private struct LoadEntry {
+    struct LoadEntry {
         var id: Int
         var state: ItemLoadState
         var source: (any FrameSource)?
     }
 
-    private struct Turn {
+    struct Turn {
         var index: Int
         var key: String
         /// The item's playhead, once its source is ready.
@@ -106,13 +106,13 @@ public struct PlaylistSequencer: Sendable {
     public var currentKey: String? { turn?.key }
 
     /// The current item's playhead: `nil` until its source is ready.
-    public var currentPlayhead: Playhead? { turn?.head }
+    package var currentPlayhead: Playhead? { turn?.head }
 
     /// The frame of the current item shown now, or `nil` when none is.
     public var currentFrame: Int? { turn?.head?.currentFrame }
 
     /// The current item's frames, once loaded.
-    public var currentSource: (any FrameSource)? { turn.flatMap { loads[$0.key]?.source } }
+    package var currentSource: (any FrameSource)? { turn.flatMap { loads[$0.key]?.source } }
 
     /// Whether the current item's turn has come and the playlist waits for
     /// its load (or for the next time passed in, when it has just arrived).
@@ -257,317 +257,7 @@ public struct PlaylistSequencer: Sendable {
         return events
     }
 
-    // MARK: Loads
-
-    /// The loads to start now, in the order they are needed; each is handed
-    /// out once. Call after every other method.
-    public mutating func takeLoadRequests() -> [PlaylistLoadRequest] {
-        defer { requests.removeAll() }
-        return requests
-    }
-
-    /// Whether the load `id` (a ``PlaylistLoadRequest/id``) is still wanted:
-    /// its item is in the list, this is the item's latest load, and no
-    /// result has come back for it. A load that is not wanted (its item
-    /// removed, or handed in anew) can be cancelled: its result would be
-    /// ignored. ``Playlist`` cancels such loads after every change.
-    /// - Parameter id: A load request's identifier.
-    public func isLoadWanted(_ id: Int) -> Bool {
-        loads.values.contains { entry in
-            guard entry.id == id, case .loading = entry.state else { return false }
-            return true
-        }
-    }
-
-    /// Records the result of a load asked for by `request`; a result for an
-    /// item no longer in the list, or handed in anew since, is ignored.
-    ///
-    /// A source whose timing no player accepts (no frames, delays that do
-    /// not match) counts as a failure with its ``PlayerError``. The result
-    /// does not depend on time: if the playlist is waiting for this very
-    /// item, it starts (or is skipped) at the next time passed in.
-    /// - Parameters:
-    ///   - request: The request the load answered.
-    ///   - result: The frames, or the loader's error.
-    /// - Returns: ``PlaylistEvent/loadFinished(key:state:)``, or nothing
-    ///   when the result was ignored.
-    @discardableResult
-    public mutating func finishLoad(
-        _ request: PlaylistLoadRequest, result: Result<any FrameSource, any Error>
-    ) -> [PlaylistEvent] {
-        let key = request.item.key
-        guard var entry = loads[key], entry.id == request.id, case .loading = entry.state else { return [] }
-        switch result {
-        case .success(let source):
-            do throws(PlayerError) {
-                _ = try PlaybackTimeline(source: source, configuration: configuration.player)
-                entry.state = .ready
-                entry.source = source
-            } catch {
-                entry.state = .failed(error)
-            }
-        case .failure(let error):
-            entry.state = .failed(error)
-        }
-        loads[key] = entry
-        // A failed item does not count towards the preload window.
-        if case .failed = entry.state { requestLoads() }
-        // Not waiting for it: show its first frame at once, idle.
-        if var current = turn, current.key == key, current.head == nil, !current.begun, entry.source != nil {
-            current.head = makeHead(for: current.index)
-            turn = current
-        }
-        return [.loadFinished(key: key, state: loads[key]?.state ?? entry.state)]
-    }
-
-    /// Takes on the newer timing of the loaded item `key` whose source is a
-    /// ``ProgressiveFrameSource`` (more frames, or complete): when it is the
-    /// current item, its playhead grows (see ``Playhead/extend(to:)``), and
-    /// a wait for its frames ends at the next time passed in. Later turns
-    /// read the source's timing when they begin.
-    /// - Parameters:
-    ///   - key: The item's key.
-    ///   - timing: The source's timing now.
-    /// - Returns: Whether the current item's schedule changed (a host or
-    ///   driver should then pass time in).
-    @discardableResult
-    public mutating func extendSource(of key: String, to timing: FrameSourceTiming) -> Bool {
-        guard var current = turn, current.key == key, var head = current.head else { return false }
-        let before = head.timeline
-        do {
-            try head.extend(to: timing)
-        } catch {
-            return false
-        }
-        current.head = head
-        turn = current
-        return head.timeline != before
-    }
-
-    // MARK: Internals
-
-    /// Runs time forward to `host`, crossing item boundaries, skips and
-    /// timeouts in order.
-    private mutating func settle(to host: Int64, _ events: inout [PlaylistEvent]) {
-        var crossed = 0, framesMade = 0, resynced = false
-        /// Goes on to the next item, unless this advance has crossed
-        /// ``maxBoundariesPerAdvance`` already, or made the timelines of
-        /// ``maxFramesPerAdvance`` frames: then it resyncs once.
-        func next(_ sequencer: inout PlaylistSequencer) {
-            crossed += 1
-            if !resynced, crossed > Self.maxBoundariesPerAdvance || framesMade > Self.maxFramesPerAdvance {
-                resynced = true
-                sequencer.resync(to: host)
-            } else {
-                sequencer.moveToNext(&events)
-                framesMade += sequencer.turn?.head?.timeline.frameCount ?? 0
-            }
-        }
-        while state == .playing, var current = turn {
-            if !current.begun {
-                begin(&events)
-                continue
-            }
-            if var head = current.head {
-                // To the item's finish first, so the next item starts then.
-                var reached: Int64
-                if case .carryLag = configuration.player.catchUp {
-                    reached = host
-                } else {
-                    reached = min(host, finishNanos(of: head) ?? host)
-                }
-                events += wrap(head.advance(to: Nanoseconds.duration(reached)), current.key)
-                while head.state != .finished, reached < host {
-                    // A wait for frames still arriving moved the finish
-                    // later: on to it, or to the host's time.
-                    let later = min(host, finishNanos(of: head) ?? host)
-                    reached = later > reached ? later : host
-                    events += wrap(head.advance(to: Nanoseconds.duration(reached)), current.key)
-                }
-                if head.state == .finished {
-                    nowNanos = max(nowNanos, head.nowNanos)
-                    current.head = head
-                    turn = current
-                    events.append(.itemFinished(key: current.key))
-                    next(&self)
-                    continue
-                }
-                current.head = head
-                turn = current
-                break
-            }
-            switch loads[current.key]?.state ?? .notStarted {
-            case .ready:
-                nowNanos = max(nowNanos, host)
-                start(&events)
-            case .failed(let error):
-                // Failed while waited for: the result was due at this time.
-                // Failed before its turn: skipped when the turn came.
-                if current.waitAnchor != .min { nowNanos = max(nowNanos, host) }
-                events.append(.itemSkipped(key: current.key, reason: .loadFailed(error)))
-                next(&self)
-            case .loading, .notStarted:
-                let deadline = waitDeadline(current)
-                guard deadline <= host else {
-                    nowNanos = host
-                    return
-                }
-                nowNanos = max(nowNanos, deadline)
-                events.append(.itemSkipped(key: current.key, reason: .timedOut(after: timeout)))
-                next(&self)
-            }
-        }
-        nowNanos = max(nowNanos, host)
-    }
-
-    /// The most item boundaries (finishes and skips) one advance crosses
-    /// one by one. A host later than that (a tick decades after the last)
-    /// resyncs instead: the item reached then starts afresh at the host's
-    /// time, like ``CatchUpPolicy`` resync, so an advance costs bounded work
-    /// however late it is.
-    public static let maxBoundariesPerAdvance = 1_000
-
-    /// The most frames whose timelines one advance makes as it crosses
-    /// item boundaries one by one (each item entered makes its timeline
-    /// afresh, as long as its frames): past that, the advance resyncs as
-    /// past ``maxBoundariesPerAdvance``, so that items of thousands of
-    /// frames cost an advance no more than a thousand small ones.
-    public static let maxFramesPerAdvance = 65_536
-
-    /// Starts the current item afresh at `host`: the late-tick resync.
-    private mutating func resync(to host: Int64) {
-        nowNanos = max(nowNanos, host)
-        guard let current = turn else { return }
-        var fresh = Turn(index: current.index, key: current.key)
-        if loads[current.key]?.source != nil { fresh.head = makeHead(for: current.index) }
-        turn = fresh
-    }
-
-    /// Begins the current turn while playing: starts the item, or announces
-    /// the wait (a failed item is skipped by ``settle(to:_:)``).
-    private mutating func begin(_ events: inout [PlaylistEvent]) {
-        guard var current = turn else { return }
-        current.begun = true
-        turn = current
-        switch loads[current.key]?.state ?? .notStarted {
-        case .ready:
-            start(&events)
-        case .failed:
-            break
-        case .loading, .notStarted:
-            current.waited = 0
-            current.waitAnchor = nowNanos
-            turn = current
-            events.append(.waitingForItem(key: current.key))
-        }
-    }
-
-    /// Plays the current (ready) item from its start at ``now``.
-    private mutating func start(_ events: inout [PlaylistEvent]) {
-        guard var current = turn else { return }
-        // No head: the source changed under us and the load is now failed;
-        // the caller's loop skips the item.
-        guard var head = current.head ?? makeHead(for: current.index) else { return }
-        events.append(.itemStarted(key: current.key))
-        events += wrap(head.play(at: now), current.key)
-        current.head = head
-        turn = current
-    }
-
-    /// Goes on to the item after the current one, wrapping.
-    private mutating func moveToNext(_ events: inout [PlaylistEvent]) {
-        guard let current = turn, !items.isEmpty else { return }
-        var next = current.index + 1
-        if next >= items.count {
-            next = 0
-            lapsDone += 1
-            events.append(.playlistWrapped(lapsDone: lapsDone))
-        }
-        enter(next, &events)
-    }
-
-    /// Makes item `index` the current one, not yet begun; rests instead when
-    /// a whole lap has passed without time moving.
-    private mutating func enter(_ index: Int, _ events: inout [PlaylistEvent]) {
-        if instantTurns.at == nowNanos {
-            instantTurns.count += 1
-        } else {
-            instantTurns = (nowNanos, 1)
-        }
-        guard instantTurns.count <= items.count else {
-            turn = nil
-            events.append(.nothingToPlay)
-            return
-        }
-        let key = items[index].key
-        var current = Turn(index: index, key: key)
-        if loads[key]?.source != nil { current.head = makeHead(for: index) }
-        turn = current
-        requestLoads()
-    }
-
-    /// Asks for the current item and the preload window after it: the next
-    /// ``PlaylistConfiguration/preload`` items that have not failed.
-    private mutating func requestLoads() {
-        guard let current = turn, !items.isEmpty else { return }
-        var ahead = 0
-        for offset in 0..<items.count {
-            let item = items[(current.index + offset) % items.count]
-            if offset > 0 {
-                if case .failed = loads[item.key]?.state { continue }
-                ahead += 1
-                if ahead > max(0, configuration.preload) { break }
-            }
-            guard loads[item.key] == nil else { continue }
-            nextLoadID += 1
-            loads[item.key] = LoadEntry(id: nextLoadID, state: .loading)
-            requests.append(PlaylistLoadRequest(id: nextLoadID, item: item))
-        }
-    }
-
-    /// A fresh idle playhead for item `index` at ``now``, or `nil` when the
-    /// item has no source or its source's timing no longer makes a timeline
-    /// (its frame count or delays changed since ``finishLoad(_:result:)``
-    /// checked them): the item's load is then marked failed with the
-    /// ``PlayerError``, so its turn is skipped instead of trapping.
-    private mutating func makeHead(for index: Int) -> Playhead? {
-        let item = items[index]
-        guard let source = loads[item.key]?.source else { return nil }
-        var player = configuration.player
-        player.loop = .count(max(1, item.loops ?? configuration.loopsPerItem))
-        player.autoplay = false
-        // The playlist moves on when an item finishes: per-item motion
-        // policies would leave it stopped on one item.
-        player.playTimeLimit = nil
-        player.reducedMotion = false
-        do throws(PlayerError) {
-            let timeline = try PlaybackTimeline(source: source, configuration: player)
-            return try Playhead(timeline: timeline, configuration: player, now: now)
-        } catch {
-            loads[item.key]?.state = .failed(error)
-            loads[item.key]?.source = nil
-            return nil
-        }
-    }
-
-    /// The host time a playing head finishes its last loop, if it will.
-    private func finishNanos(of head: Playhead) -> Int64? {
-        guard head.state == .playing, let total = head.timeline.totalNanos else { return nil }
-        return head.hostNanos(whenMediaReaches: total)
-    }
-
-    private var timeout: Duration { max(.zero, configuration.loadTimeout) }
-
-    private func waitDeadline(_ turn: Turn) -> Int64 {
-        let left = max(0, Nanoseconds.subtract(Nanoseconds.of(timeout), turn.waited))
-        return Nanoseconds.add(turn.waitAnchor, left)
-    }
-
-    private func wrap(_ events: [PlayerEvent], _ key: String) -> [PlaylistEvent] {
-        events.map { .player(key: key, event: $0) }
-    }
-
-    private static func unique(_ items: [PlaylistItem]) -> [PlaylistItem] {
+    static func unique(_ items: [PlaylistItem]) -> [PlaylistItem] {
         var seen: Set<String> = []
         return items.filter { seen.insert($0.key).inserted }
     }

@@ -12,7 +12,7 @@ import PixelKernels
 /// (``init(sourceWidth:sourceHeight:width:height:)``). Colour is averaged
 /// weighted by alpha (premultiplied), so transparent pixels' colours do not
 /// bleed into their neighbours; alpha is the plain weighted mean; results
-/// round to nearest. ``Poster/boxFilter(_:width:height:)`` and display-size
+/// round to nearest. `Poster.boxFilter(_:width:height:)` and display-size
 /// frame sources (``DisplaySize``) use it.
 public struct BoxFilter: Sendable, Hashable {
     /// The source width in pixels.
@@ -84,7 +84,7 @@ public struct BoxFilter: Sendable, Hashable {
     /// weights take memory in proportion to the source sides, so a longer
     /// side (only a hostile or broken frame source reports one) gets a
     /// filter that makes transparent black, as an unaddressable source does.
-    public static let maxSourceSide = 1 << 20
+    package static let maxSourceSide = 1 << 20
 
     /// The weight a bilinear axis splits between two source pixels: 4096ths.
     static let bilinearTotal: Int64 = 1 << 12
@@ -92,8 +92,8 @@ public struct BoxFilter: Sendable, Hashable {
     /// A filter from `sourceWidth` × `sourceHeight` to `width` × `height`,
     /// area-averaging both ways.
     ///
-    /// Output sides are clamped to 1…``Poster/maxSide``; source sides below 0
-    /// read as 0, and a source side over ``maxSourceSide`` gives no weights
+    /// Output sides are clamped to 1…`Poster.maxSide`; source sides below 0
+    /// read as 0, and a source side over `maxSourceSide` gives no weights
     /// (either filter makes transparent black).
     /// - Parameters:
     ///   - sourceWidth: The width of the frames to scale.
@@ -109,11 +109,11 @@ public struct BoxFilter: Sendable, Hashable {
 
     /// A filter from `sourceWidth` × `sourceHeight` frames to the frames of
     /// `displaySize` (``DisplaySize/geometry(width:height:)``): the canvas
-    /// scaled to ``DisplayGeometry/scaledWidth`` × ``DisplayGeometry/scaledHeight``
+    /// scaled to `DisplayGeometry.scaledWidth` × `DisplayGeometry.scaledHeight`
     /// and cropped to the frame, shrunk axes area-averaged and enlarged ones
     /// drawn by ``DisplaySize/upscaling``.
     ///
-    /// Source sides below 0 read as 0, and a side over ``maxSourceSide``
+    /// Source sides below 0 read as 0, and a side over `maxSourceSide`
     /// gives no weights (the filter makes transparent black).
     /// - Parameters:
     ///   - sourceWidth: The width of the frames to scale.
@@ -154,10 +154,10 @@ public struct BoxFilter: Sendable, Hashable {
     }
 
     /// The bytes of one output frame: width × height × 4.
-    public var outputByteCount: Int { width * height * 4 }
+    package var outputByteCount: Int { width * height * 4 }
 
     /// Scales `source` (sourceWidth × sourceHeight × 4 bytes) into `output`,
-    /// which is resized to ``outputByteCount`` bytes only when it has another
+    /// which is resized to `outputByteCount` bytes only when it has another
     /// size (in place, with no allocation, when it has this size and nothing
     /// else shares it). A `source` of the wrong size is read as transparent
     /// black: `output` is zeroed.
@@ -305,7 +305,7 @@ public struct BoxFilter: Sendable, Hashable {
     /// lies wholly in the part a crop drops; the whole output for a filter
     /// without weights.
     /// - Parameter rect: Source pixels (clipped to the source).
-    public func outputRect(covering rect: PixelRect) -> PixelRect {
+    package func outputRect(covering rect: PixelRect) -> PixelRect {
         let clipped = rect.clipped(toWidth: sourceWidth, height: sourceHeight)
         let x = columns.outputs(reading: clipped.x..<clipped.x + clipped.width)
         let y = rows.outputs(reading: clipped.y..<clipped.y + clipped.height)

@@ -18,17 +18,17 @@ public struct DisplayGeometry: Sendable, Hashable {
     /// The canvas height.
     public let canvasHeight: Int
     /// The cell's width in pixels: its points × scale, rounded, 1…``Poster/maxSide``.
-    public let cellWidth: Int
+    package let cellWidth: Int
     /// The cell's height in pixels.
-    public let cellHeight: Int
+    package let cellHeight: Int
     /// The width of the whole canvas scaled (at most ``maxScaledSide``).
-    public let scaledWidth: Int
+    package let scaledWidth: Int
     /// The height of the whole canvas scaled.
-    public let scaledHeight: Int
+    package let scaledHeight: Int
     /// The frame's left column in the scaled canvas: the columns cropped on the left.
-    public let cropX: Int
+    package let cropX: Int
     /// The frame's top row in the scaled canvas: the rows cropped above.
-    public let cropY: Int
+    package let cropY: Int
     /// The frame's width: the pixels a frame source at this size hands out.
     public let width: Int
     /// The frame's height.
@@ -41,10 +41,10 @@ public struct DisplayGeometry: Sendable, Hashable {
     /// The longest side a canvas is scaled to (2³⁴), whatever the sides a
     /// source reports: only the cropped part is ever made, and this bound
     /// keeps the resampling arithmetic in 64 bits.
-    public static let maxScaledSide = 1 << 34
+    package static let maxScaledSide = 1 << 34
 
     /// Whether the frame is the canvas itself: no scaling and no crop.
-    public var isIdentity: Bool {
+    package var isIdentity: Bool {
         scaledWidth == canvasWidth && scaledHeight == canvasHeight && width == canvasWidth && height == canvasHeight
     }
 

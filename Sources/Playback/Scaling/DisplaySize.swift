@@ -170,7 +170,7 @@ public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - width: The canvas width.
     ///   - height: The canvas height.
-    public func fitting(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func fitting(width: Int, height: Int) -> (width: Int, height: Int) {
         let geometry = geometry(width: width, height: height)
         return (geometry.width, geometry.height)
     }

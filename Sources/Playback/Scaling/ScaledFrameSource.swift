@@ -9,17 +9,17 @@
 /// (``BoxFilter/outputRect(covering:)``).
 ///
 /// ``FrameSource/displaying(at:)`` makes one (a GIF source scales as it
-/// composites instead). The timing is the base's; ``canvasWidth`` and
-/// ``canvasHeight`` are the frame size of the base's canvas at the display
+/// composites instead). The timing is the base's; ``canvasSize`` is
+/// the frame size of the base's canvas at the display
 /// size (``DisplaySize/geometry(width:height:)``).
-public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
+package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// The source the full-size frames come from.
-    public let base: any FrameSource
+    package let base: any FrameSource
     /// The base as a ``BudgetedFrameSource``, when it is one.
     private let budgetedBase: (any BudgetedFrameSource)?
 
     /// The cell this source's frames are made for.
-    public let displaySize: DisplaySize
+    package let displaySize: DisplaySize
 
     private struct State {
         var filter: BoxFilter?
@@ -33,7 +33,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// - Parameters:
     ///   - base: The full-size source.
     ///   - displaySize: The cell the frames are made for.
-    public init(base: any FrameSource, displaySize: DisplaySize) {
+    package init(base: any FrameSource, displaySize: DisplaySize) {
         self.base = base
         self.budgetedBase = base as? any BudgetedFrameSource
         self.displaySize = displaySize
@@ -51,27 +51,22 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     }
 
     /// The base's frame count.
-    public var frameCount: Int { base.frameCount }
-    /// The width the base's canvas is shown at.
-    public var canvasWidth: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).width }
-    /// The height the base's canvas is shown at.
-    public var canvasHeight: Int { displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight).height }
-    /// The base's delays.
-    public var frameDelays: [Duration] { base.frameDelays }
+    package var frameCount: Int { base.frameCount }
+    /// The size the base's canvas is shown at.
+    package var canvasSize: PixelSize {
+        let (width, height) = displaySize.fitting(width: base.canvasWidth, height: base.canvasHeight)
+        return PixelSize(width: width, height: height)
+    }
     /// The base's layout: frames are scaled in it.
-    public var pixelFormat: PixelFormat { base.pixelFormat }
-    /// The base's stored loop count.
-    public var storedLoopCount: Int? { base.storedLoopCount }
-    /// Whether the base has all its frames.
-    public var isComplete: Bool { base.isComplete }
+    package var pixelFormat: PixelFormat { base.pixelFormat }
     /// The base's timing.
-    public var timing: FrameSourceTiming { base.timing }
+    package var timing: FrameSourceTiming { base.timing }
 
     /// Frame `index` of the base, scaled as ``displaySize`` says.
     /// - Parameter index: A frame index in `0..<frameCount`.
     /// - Throws: The base's error, or ``FrameSourceError`` when the base's
     ///   frame is not the one asked for or not a whole canvas.
-    public func frame(at index: Int) async throws -> RenderedFrame {
+    package func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [], priority: .now)
     }
 
@@ -81,7 +76,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Pixel memory the result may reuse.
     /// - Throws: As ``frame(at:)``.
-    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+    package func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await frame(at: index, reusing: storage, priority: .now)
     }
 
@@ -92,7 +87,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     ///   - storage: Pixel memory the result may reuse.
     ///   - priority: How urgently the frame is wanted.
     /// - Throws: As ``frame(at:)``.
-    public func frame(
+    package func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
         var pixels = consume storage
@@ -121,24 +116,14 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
         return result
     }
 
-    /// The scratch canvas's bytes and the base's decoding state (at most
-    /// `Int.max`, whatever the base reports; a negative report counts as 0).
-    public var decodingStateByteCount: Int {
-        Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.decodingStateByteCount ?? 0)
-    }
-
-    /// Drops the scratch canvas and the base's decoding state.
-    public func releaseDecodingState() {
-        var dropped: [UInt8] = []
-        state.withLock { swap(&dropped, &$0.scratch) }
-        budgetedBase?.releaseDecodingState()
-    }
-
-    /// The base's working state and this source's scratch canvas: what it
-    /// needs to scale the next frame without starting again (at most
-    /// `Int.max`, as ``decodingStateByteCount``).
-    public var workingStateByteCount: Int {
-        Self.sum(state.withLock { $0.scratch.count }, budgetedBase?.workingStateByteCount ?? 0)
+    /// The scratch canvas's bytes and the base's decoding state; working:
+    /// the scratch canvas and the base's working state, what it needs to
+    /// scale the next frame without starting again. Each at most `Int.max`,
+    /// whatever the base reports; a negative report counts as 0.
+    package var decodingState: DecodingStateBytes {
+        let scratch = state.withLock { $0.scratch.count }
+        let base = budgetedBase?.decodingState ?? .none
+        return DecodingStateBytes(total: Self.sum(scratch, base.total), working: Self.sum(scratch, base.working))
     }
 
     /// `scratch + reported`, with a base's report taken as 0 when negative
@@ -152,11 +137,12 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// Trims the base to what is left beside the scratch canvas; drops the
     /// scratch canvas too when `bytes` is below the working state.
     /// - Parameter bytes: The most bytes to keep.
-    public func trimDecodingState(toBytes bytes: Int) {
+    package func trimDecodingState(toBytes bytes: Int) {
         let bytes = max(0, bytes)
         let scratch = state.withLock { $0.scratch.count }
-        guard Self.sum(scratch, budgetedBase?.decodingStateByteCount ?? 0) > bytes else { return }
-        if bytes >= Self.sum(scratch, budgetedBase?.workingStateByteCount ?? 0) {
+        let base = budgetedBase?.decodingState ?? .none
+        guard Self.sum(scratch, base.total) > bytes else { return }
+        if bytes >= Self.sum(scratch, base.working) {
             budgetedBase?.trimDecodingState(toBytes: bytes - scratch)
             return
         }
@@ -168,7 +154,7 @@ public final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     /// A source showing the base at `size` (the base's display, not a
     /// scaled copy of this one's small frames).
     /// - Parameter size: The cell the host draws in.
-    public func displaying(at size: DisplaySize) -> any FrameSource {
+    package func displaying(at size: DisplaySize) -> any FrameSource {
         base.displaying(at: size)
     }
 }
@@ -186,25 +172,16 @@ final class ScaledProgressiveFrameSource: ProgressiveFrameSource, BudgetedFrameS
 
     func timingUpdates() -> AsyncStream<FrameSourceTiming> { progressive.timingUpdates() }
     var frameCount: Int { scaled.frameCount }
-    var canvasWidth: Int { scaled.canvasWidth }
-    var canvasHeight: Int { scaled.canvasHeight }
-    var frameDelays: [Duration] { scaled.frameDelays }
-    var storedLoopCount: Int? { scaled.storedLoopCount }
-    var isComplete: Bool { scaled.isComplete }
+    var canvasSize: PixelSize { scaled.canvasSize }
     var timing: FrameSourceTiming { scaled.timing }
     var pixelFormat: PixelFormat { scaled.pixelFormat }
     func frame(at index: Int) async throws -> RenderedFrame { try await scaled.frame(at: index) }
-    func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
-        try await scaled.frame(at: index, reusing: storage)
-    }
     func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
         try await scaled.frame(at: index, reusing: storage, priority: priority)
     }
-    var decodingStateByteCount: Int { scaled.decodingStateByteCount }
-    func releaseDecodingState() { scaled.releaseDecodingState() }
+    var decodingState: DecodingStateBytes { scaled.decodingState }
     func trimDecodingState(toBytes bytes: Int) { scaled.trimDecodingState(toBytes: bytes) }
-    var workingStateByteCount: Int { scaled.workingStateByteCount }
     func displaying(at size: DisplaySize) -> any FrameSource { scaled.displaying(at: size) }
 }

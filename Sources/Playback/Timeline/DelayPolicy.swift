@@ -18,16 +18,16 @@ public enum DelayPolicy: Sendable, Hashable {
 
     /// The threshold at or below which ``browser`` substitutes
     /// ``browserSubstitute``: 10 ms.
-    public static let browserThreshold = Duration.milliseconds(10)
+    package static let browserThreshold = Duration.milliseconds(10)
 
     /// The duration ``browser`` shows a too-short frame for: 100 ms.
-    public static let browserSubstitute = Duration.milliseconds(100)
+    package static let browserSubstitute = Duration.milliseconds(100)
 
     /// The display duration for one stored delay.
     ///
     /// Negative stored delays are read as zero before the policy applies.
     /// - Parameter stored: The delay as stored in the source.
-    public func displayDuration(forStoredDelay stored: Duration) -> Duration {
+    package func displayDuration(forStoredDelay stored: Duration) -> Duration {
         let delay = max(stored, .zero)
         switch self {
         case .browser:

@@ -26,7 +26,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
 
     /// The loop count as the source stores it (see
     /// ``FrameSource/storedLoopCount``), kept next to the effective ``plays``.
-    public let storedLoopCount: Int?
+    package let storedLoopCount: Int?
 
     /// Whether every frame is known; `false` while a ``ProgressiveFrameSource``
     /// still expects frames.
@@ -34,7 +34,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
 
     /// The steps that can be shown: all of ``playOrder`` once complete, the
     /// frames arrived so far before.
-    public let availableStepCount: Int
+    package let availableStepCount: Int
 
     let stepNanos: [Int64]
     let stepStartNanos: [Int64]
@@ -129,18 +129,18 @@ public struct PlaybackTimeline: Sendable, Hashable {
     public var frameCount: Int { frameDurations.count }
 
     /// The number of steps in one loop (`2n - 2` for a bounce of `n > 2`).
-    public var stepsPerLoop: Int { playOrder.count }
+    package var stepsPerLoop: Int { playOrder.count }
 
     /// Each step's display duration, in play order.
-    public var stepDurations: [Duration] { stepNanos.map(Nanoseconds.duration) }
+    package var stepDurations: [Duration] { stepNanos.map(Nanoseconds.duration) }
 
     /// Each step's start offset from the start of its loop, in play order.
-    public var stepStartOffsets: [Duration] { stepStartNanos.map(Nanoseconds.duration) }
+    package var stepStartOffsets: [Duration] { stepStartNanos.map(Nanoseconds.duration) }
 
     /// The start offset within a loop of the first step that shows `frame`,
     /// or `nil` when `frame` is out of range.
     /// - Parameter frame: A frame index.
-    public func startOffset(ofFrame frame: Int) -> Duration? {
+    package func startOffset(ofFrame frame: Int) -> Duration? {
         firstStep(showing: frame).map { Nanoseconds.duration(stepStartNanos[$0]) }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 import Testing
 
 /// Runs a shell script with `$GIF` set to the built binary, in `directory`:

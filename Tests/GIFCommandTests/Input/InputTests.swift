@@ -1,5 +1,5 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 import Testing
 
 /// Inputs that are not regular files: standard input (`-`) from a file or a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GIF
+@_spi(Benchmarks) import GIF
 
 /// `GIFImage(readingFramesFromFileAt:)`: the file stays open and each frame's
 /// data is read from it when decoded. The frames must be the ones the

@@ -1,5 +1,6 @@
 import Testing
 @testable import GIF
+@_spi(Benchmarks) import GIF
 
 /// The scanner's structural rules (the browsers'), on hand-built bytes.
 @Suite struct ScannerTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import GIF
+@_spi(Benchmarks) import GIF
 
 /// Our NIA output against the CRC-32s published with the blink and go corpora.
 @Suite struct NIAConformanceTests {

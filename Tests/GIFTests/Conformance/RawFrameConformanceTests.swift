@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GIF
+@_spi(Benchmarks) import GIF
 
 /// Each frame's own rectangle against the CRC-32s published with the Rust
 /// `gif` crate's samples (`image-gif/results.txt`).

@@ -405,6 +405,7 @@ struct GroupDriverTests {
 /// A progressive source whose frames arrive when the test appends them
 /// (pixels: the frame index repeated).
 private final class GrowingFrameSource: ProgressiveFrameSource, @unchecked Sendable {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
     private let lock = NSLock()
     private var delays: [Duration]
     private var complete = false

@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import PlaybackTestSupport
 import Testing
 
@@ -9,6 +9,9 @@ struct DecodeCancellationTests {
     /// A source whose decodes wait for a gate, recording each request and
     /// whether its task had been cancelled by the time the gate opened.
     final class GatedCountingSource: BudgetedFrameSource, @unchecked Sendable {
+        var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+        var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
+        func trimDecodingState(toBytes bytes: Int) { if bytes <= 0 || decodingStateByteCount > bytes { releaseDecodingState() } }
         let gate = Gate()
         private let lock = NSLock()
         private var startedIndices: [Int] = []
@@ -79,6 +82,8 @@ struct DecodeCancellationTests {
     @Test("A miss asks the source with priority now, the look-ahead with prefetch")
     func priorities() async throws {
         final class PriorityLog: BudgetedFrameSource, @unchecked Sendable {
+            var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+            var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
             private let lock = NSLock()
             private var log: [(Int, FrameRequestPriority)] = []
             var requests: [(Int, FrameRequestPriority)] { lock.withLock { log } }

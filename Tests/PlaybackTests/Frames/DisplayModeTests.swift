@@ -317,6 +317,8 @@ struct DisplayModeTests {
 
     /// A source whose frame 1 differs from frame 0 only in `changed`, and says so.
     struct TwoFrameSource: FrameSource {
+        var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+        var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
         static let changed = PixelRect(x: 3, y: 2, width: 3, height: 4)
         var frameDelays: [Duration] { [.milliseconds(100), .milliseconds(100)] }
         var storedLoopCount: Int? { nil }

@@ -1,11 +1,17 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// A source of `side` × `side` frames (pixels: the frame index) that keeps
 /// `stateStep` bytes of pretend decoding state per decode, up to `stateCap`,
 /// and gives it back when asked.
 final class StatefulFrameSource: BudgetedFrameSource, @unchecked Sendable {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
+    var decodingState: DecodingStateBytes { DecodingStateBytes(total: decodingStateByteCount, working: workingStateByteCount) }
+    func frame(at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority) async throws -> RenderedFrame {
+        try await frame(at: index, reusing: storage)
+    }
     let side: Int
     let frameCount: Int
     let stateStep: Int
@@ -342,6 +348,9 @@ final class LockedCount: @unchecked Sendable {
 /// A 1 × 1 source that reports `state` bytes of decoding state whatever it
 /// is asked to trim (counted in ``trimRequests``).
 final class ReportedStateSource: BudgetedFrameSource, @unchecked Sendable {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
+    var decodingState: DecodingStateBytes { DecodingStateBytes(total: decodingStateByteCount, working: workingStateByteCount) }
     let state: Int
     private let lock = NSLock()
     private var trims = 0

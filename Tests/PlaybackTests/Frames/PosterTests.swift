@@ -4,6 +4,8 @@ import Testing
 /// A source with pixels given outright, one frame per array, and a log of
 /// the frames asked for.
 struct PixelSource: FrameSource {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
     var canvasWidth: Int
     var canvasHeight: Int
     var frames: [[UInt8]]

@@ -78,6 +78,8 @@ import Testing
 
 /// A 2 × 1 source in premultiplied BGRA: an opaque pixel beside a clear one.
 struct PremultipliedSource: FrameSource {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
     var frameCount: Int { 1 }
     var canvasWidth: Int { 2 }
     var canvasHeight: Int { 1 }

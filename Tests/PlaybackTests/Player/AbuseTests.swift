@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// Hostile or careless input to the player: every case below gives the
@@ -290,6 +290,8 @@ struct AbuseTests {
 
 /// A source whose frame count and delay list disagree.
 struct LyingSource: FrameSource {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
     var frameCount: Int
     var canvasWidth: Int { 1 }
     var canvasHeight: Int { 1 }
@@ -302,6 +304,8 @@ struct LyingSource: FrameSource {
 
 /// Three 100 ms frames, of which those in `failing` throw when decoded.
 struct ThrowingSource: FrameSource {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
     struct Failure: Error, Equatable {
         var index: Int
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import PlaybackTestSupport
 import Testing
 
@@ -7,6 +7,8 @@ import Testing
 /// sizes, pixel counts and indices can each be wrong, and change while it is
 /// in use.
 final class ShiftyFrameSource: FrameSource, @unchecked Sendable {
+    var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+    var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
     struct Answers {
         var frameCount = 2
         var delayCount = 2
@@ -126,6 +128,8 @@ struct HostileInputTests {
         let pixels = Array(repeating: [200, 200, 200, 255] as [UInt8], count: width).flatMap { $0 }
             + Array(repeating: [100, 100, 100, 255] as [UInt8], count: width).flatMap { $0 }
         struct Fixed: FrameSource {
+            var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+            var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
             let pixels: [UInt8]
             var frameCount: Int { 1 }
             var canvasWidth: Int { 128 }

@@ -71,6 +71,8 @@ struct TimelineTests {
             try PlaybackTimeline(source: FakeFrameSource.milliseconds())
         }
         struct Odd: FrameSource {
+            var canvasSize: PixelSize { PixelSize(width: canvasWidth, height: canvasHeight) }
+            var timing: FrameSourceTiming { FrameSourceTiming(frameDelays: frameDelays, storedLoopCount: storedLoopCount) }
             var frameCount: Int { 3 }
             var canvasWidth: Int { 1 }
             var canvasHeight: Int { 1 }
