@@ -65,7 +65,7 @@ public struct FrameSeeker {
     /// count as 0.
     public init(image: GIFImage, budget: DecodingBudget = .default, pixelFormat: PixelFormat = .rgba8) {
         self.init(
-            image: image, memoryBudget: budget.checkpointBytes, sharing: FrameIndexCache(budget: budget.indexBytes),
+            image: image, memoryBudget: budget.checkpointBytes, sharing: FrameIndexCache(budget: budget.indexBytes, rawBytes: image.info.framePixelCount),
             pixelFormat: pixelFormat)
     }
 
