@@ -154,9 +154,13 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// frame's: when the file's frames would take fewer bytes so than the
     /// small frames, the tier keeps every frame that takes fewer bytes than
     /// its small frame, up to the small frames' bytes in all, and the
-    /// player draws from the indices. Otherwise the tier keeps nothing:
-    /// the small frames are cheaper to keep (and cost nothing to show
-    /// again).
+    /// player draws from the indices. Otherwise the tier keeps nothing
+    /// for a player that fetches small frames: they are cheaper to keep
+    /// (and cost nothing to show again). Once a drawer draws from the
+    /// tier (``makeDrawer(notifying:)``), which keeps no small frames,
+    /// either keeps every frame's indices up to the whole budget
+    /// (`FrameIndexCache.serveDrawers()`), compressed where the GIF's raw
+    /// indices would not fit it.
     private static func indexTier(of image: GIFImage, budget: Int, filter: BoxFilter?) -> (FrameIndexCache, Int) {
         // At a display size, indices kept as they are keep each row's
         // drawn pixels too, so that a draw scales each changed row's.
@@ -165,16 +169,23 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         let indexNeed = image.info.framePixelCount + rowsNeed
         let frameBytes = filter?.outputByteCount ?? image.info.canvasSize.area * 4
         let framesBytes = frameBytes * image.info.frameCount
+        let tierBudget = min(budget, indexNeed)
         if indexNeed < framesBytes {
-            return (FrameIndexCache(budget: min(budget, indexNeed), keepsDrawnRows: scaled), 0)
+            return (FrameIndexCache(budget: tierBudget, keepsDrawnRows: scaled, rawBytes: indexNeed), 0)
         }
         guard scaled, budget > 0, let first = image.info.frames.first else { return (FrameIndexCache(budget: 0), 0) }
-        let tier = FrameIndexCache(budget: min(budget, framesBytes), largestEntry: frameBytes - 1, keepsDrawnRows: true)
+        // A drawer keeps no small frames: with one, every frame's indices
+        // are kept, up to the budget (see `FrameIndexCache.serveDrawers()`).
+        let keeps = FrameIndexCache(
+            budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed,
+            undrawn: FrameIndexCache.Undrawn(budget: min(budget, framesBytes), largestEntry: frameBytes - 1))
         let decoder = FrameIndexDecoder()
-        let runs = decoder.measureRuns(tier, frame: 0, of: image)
+        let runs = decoder.measureRuns(keeps, frame: 0, of: image)
         let encoded = image.info.frames.reduce(0) { $0 + max(0, $1.dataEnd - $1.dataOffset) }
         let estimate = runs.map { Double($0) * Double(encoded) / Double(max(1, first.dataEnd - first.dataOffset)) }
-        return (estimate.map { $0 < Double(framesBytes) } ?? false ? tier : FrameIndexCache(budget: 0), decoder.decodeCount)
+        let tier = estimate.map { $0 < Double(framesBytes) } ?? false ? keeps : FrameIndexCache(
+            budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed, undrawn: FrameIndexCache.Undrawn(budget: 0))
+        return (tier, decoder.decodeCount)
     }
 
     /// The display size and the filter for a canvas: none when the canvas
@@ -489,13 +500,15 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         // frame cache.
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         indices.keepPassingFrames()
+        indices.serveDrawers()
         return GIFFrameDrawer(source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter)
     }
 
     /// A drawer that decodes on the calling thread (a ``DrawingPlayer``'s),
     /// with `checkpointBudget` bytes of seek checkpoints of its own.
     func makeCallingThreadDrawer(checkpointBudget: Int) -> GIFFrameDrawer {
-        GIFFrameDrawer(
+        indices.serveDrawers()
+        return GIFFrameDrawer(
             source: self, id: nextDrawerID(notifying: nil), indices: indices, filter: filter, checkpointBudget: checkpointBudget,
             decodesOnCallingThread: true)
     }
@@ -509,6 +522,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     ) -> (any FrameDrawer)? {
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         if !decodesOnCallingThread { indices.keepPassingFrames() }
+        indices.serveDrawers()
         return GIFFrameDrawer(
             source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter,
             checkpointBudget: decodesOnCallingThread ? image.info.canvasSize.area * 4 * 4 : nil,

@@ -161,29 +161,65 @@ import Testing
     /// At a display size, indices are kept only when all of them take
     /// fewer bytes than the small frames (GIFFrameSource's rule): the
     /// demo's indices (summed here from the scan's frame rectangles) are
-    /// more than 8 × 6 frames but far less than 40 × 30 ones.
+    /// more than 8 × 6 frames but far less than 40 × 30 ones. Compressed,
+    /// they are estimated from frame 0's runs to take fewer than 8 × 6
+    /// frames too (the demo's frames are a few shapes on one index), but
+    /// more than 4 × 3 ones: at 8 × 6 each frame is kept where its entry
+    /// takes fewer bytes than its small frame, at 4 × 3 none is.
     @Test func displaySizeKeepsIndicesOnlyWhenSmallerThanTheFrames() async throws {
         let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
         let frames = image.info.frameCount
         let need = image.info.frames.reduce(0) { $0 + $1.rect.area }
         #expect(need > 8 * 6 * 4 * frames && need < 40 * 30 * 4 * frames)
-        for (side, keeps) in [(8, false), (40, true)] {
+        for (side, keeps) in [(4, false), (8, true), (40, true)] {
             let source = GIFFrameSource(image: image, displaySize: DisplaySize(maxWidth: side, maxHeight: side))
-            for _ in 0..<2 {
+            var afterFirstLoop = 0
+            for loop in 0..<2 {
                 for index in 0..<frames { _ = try await source.frame(at: index) }
+                if loop == 0 { afterFirstLoop = source.decodeCount }
             }
-            // Kept as runs where they take an eighth of them or less, and
-            // as they are with four bytes a row of each row's drawn pixels
-            // otherwise: at most `need` bytes and those rows.
+            // Kept as runs where they take an eighth of them or less,
+            // compressed or as they are otherwise, with four bytes a row
+            // of each row's drawn pixels: at most `need` bytes and those
+            // rows, and, at 8 × 6, fewer than the small frames'.
             let rows = image.info.frames.reduce(0) { $0 + $1.rect.height } * 4
             #expect(keeps ? (1...need + rows).contains(source.indexBytes) : source.indexBytes == 0, "\(side)")
+            if side == 8 { #expect(source.indexBytes < 8 * 6 * 4 * frames) }
             // Without indices the second loop decodes every frame again
             // but frame 0, copied back from the canvas kept after it
             // (FrameSeeker's docs); frame 0 was decoded once more at
             // creation, to see whether it shrinks to runs smaller than its
-            // small frame.
-            #expect(source.decodeCount == (keeps ? frames : 2 * frames), "\(side)")
+            // small frame (and again in the first loop where it was not
+            // kept). With them, the second loop decodes only the frames
+            // whose entry would take more than their small frame.
+            #expect((frames...frames + 1).contains(afterFirstLoop), "\(side)")
+            if keeps {
+                #expect(source.decodeCount - afterFirstLoop < frames / 10, "\(side)")
+            } else {
+                #expect(source.decodeCount == 2 * frames, "\(side)")
+            }
         }
+    }
+
+    /// A drawer keeps no small frames, so once one draws from a
+    /// display-size source whose small frames would be cheaper to keep
+    /// than its indices (the demo in a 4 × 3 cell, as above), the source
+    /// keeps the indices after all, up to the whole index budget: its
+    /// second loop decodes nothing.
+    @Test func displaySizeKeepsIndicesForADrawer() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("demo.gif"))
+        let frames = image.info.frameCount
+        let source = GIFFrameSource(image: image, displaySize: DisplaySize(maxWidth: 4, maxHeight: 4))
+        let drawer = source.makeDrawer(notifying: nil)
+        #expect(drawer != nil)
+        var afterFirstLoop = 0
+        for loop in 0..<2 {
+            for index in 0..<frames { _ = try await source.frame(at: index) }
+            if loop == 0 { afterFirstLoop = source.decodeCount }
+        }
+        #expect(source.indexBytes > 4 * 3 * 4 * frames)
+        #expect(source.decodeCount == afterFirstLoop)
+        _ = drawer
     }
 
     /// Two playing caches under a shared budget too small for their frames

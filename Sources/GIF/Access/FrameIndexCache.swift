@@ -10,10 +10,14 @@ import Synchronization
 /// ``FrameDecoder/Outcome``, so a frame whose data failed part-way redraws
 /// the same rows and reports the same error. A frame's indices take one byte
 /// per pixel of its own rectangle, a quarter of a canvas pixel and often far
-/// less: a screen recording's frames are small changed rectangles, and a
-/// whole frame decoded in full that is mostly one index (transparent around
-/// what changed) is kept as ``IndexRuns`` when they take an eighth of it or
-/// less, and drawn from them a band of rows at a time.
+/// less: a screen recording's frames are small changed rectangles. Each
+/// frame is kept in one of three forms (``Form``), chosen when it is stored
+/// by its size and what it costs to read back: a whole frame that is mostly
+/// one index (transparent around what changed) as ``IndexRuns`` when they
+/// take an eighth of it or less, drawn a run at a time; when the GIF's raw
+/// indices would not all fit the budget, a whole frame that compresses to
+/// seven eighths or less as ``IndexLZ``, read back a band of rows at a time
+/// at a small share of a giflib decode; any other frame raw.
 ///
 /// Frames are kept first come, first kept: once the budget is full, later
 /// frames are not stored and nothing is evicted. A player loops through the
@@ -35,28 +39,40 @@ package final class FrameIndexCache: Sendable {
     /// class, so that handing one out of the lock to draw from is one
     /// retain, not a copy of its fields.
     package final class Entry: Sendable {
-        /// The indices as they are, or as ``IndexRuns`` when `isRuns`.
+        /// The indices as they are, or encoded as `form` says.
         let indices: [UInt8]
-        let isRuns: Bool
+        let form: Form
         let outcome: FrameDecoder.Outcome
         /// The box of the pixels the frame draws that are not transparent
         /// (``DrawnBox/of(_:indices:outcome:rows:)``), found once when
         /// stored so that a draw from the entry scans nothing for its
         /// changed rectangle, with each row's drawn pixels for indices kept
-        /// as they are (a draw from runs finds those as it writes); `nil`
-        /// where the compositor keeps the frame's whole rectangle.
+        /// as they are or compressed (a draw from runs finds those as it
+        /// writes); `nil` where the compositor keeps the frame's whole
+        /// rectangle.
         let drawn: DrawnBox?
         /// The bytes the entry holds: its indices and its rows' drawn
         /// pixels.
         let byteCount: Int
 
-        init(indices: [UInt8], isRuns: Bool = false, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil) {
+        init(indices: [UInt8], form: Form = .raw, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil) {
             self.indices = indices
-            self.isRuns = isRuns
+            self.form = form
             self.outcome = outcome
             self.drawn = drawn
             byteCount = indices.count + (drawn?.rows?.count ?? 0) * FrameIndexCache.drawnRowBytes
         }
+    }
+
+    /// How an entry holds its frame's indices, chosen per frame when it is
+    /// stored (see ``offer(_:indices:outcome:drawn:)``).
+    package enum Form: Sendable {
+        /// As they are, one byte a pixel.
+        case raw
+        /// As ``IndexRuns``, drawn a run at a time.
+        case runs
+        /// Compressed with ``IndexLZ``, read a band at a time.
+        case lz
     }
 
     /// The most bytes of indices a band drawn from runs takes (at least a
@@ -68,6 +84,8 @@ package final class FrameIndexCache: Sendable {
         /// ``FrameIndexCache/trim(toBytes:)``), back to the budget when
         /// everything is dropped.
         var limit: Int
+        /// Whether a trim set ``limit``.
+        var trimmed = false
         /// By frame index; grows as frames are offered.
         var entries: [Entry?] = []
         var byteCount = 0
@@ -101,17 +119,40 @@ package final class FrameIndexCache: Sendable {
     /// The most frames held past the budget.
     package static let passingLimit = 8
 
-    /// The most bytes of indices held.
+    /// The most bytes of indices held once a drawer reads from the cache
+    /// (from the start, without ``undrawn``).
     package let budget: Int
-    /// The most bytes one frame's entry may take to be stored within the
-    /// budget: a larger one is only ever passed on (see ``init(budget:largestEntry:keepsDrawnRows:)``).
-    let largestEntry: Int
+    /// What the cache stores until a drawer reads from it
+    /// (``serveDrawers()``): a display-size source whose player fetches
+    /// small frames keeps them, and a frame's indices are worth keeping
+    /// beside them only where they take fewer bytes.
+    package struct Undrawn: Sendable {
+        /// The most bytes stored; 0: none.
+        package var budget: Int
+        /// The most bytes one frame's entry may take to be stored within
+        /// the budget: a larger one is only ever passed on.
+        package var largestEntry: Int
+
+        /// Limits of `budget` bytes, and `largestEntry` for each entry.
+        package init(budget: Int, largestEntry: Int = .max) {
+            self.budget = max(0, budget)
+            self.largestEntry = max(0, largestEntry)
+        }
+    }
+    /// See ``Undrawn``; `nil`: the same with drawers as without.
+    let undrawn: Undrawn?
     /// Whether a frame kept as its indices keeps each row's drawn pixels.
     let keepsDrawnRows: Bool
+    /// The bytes every frame's entry would take kept raw: while the limit
+    /// holds them all, no frame is compressed (storing costs a copy, and
+    /// reading back nothing); below it, frames are.
+    let rawBytes: Int
     private let table: LockedState<Table>
     /// Whether frames past the budget are kept as passing: set once a
     /// drawing seeker reads from this cache.
     private let keepsPassing = Atomic<Bool>(false)
+    /// Whether a drawer reads from this cache (``serveDrawers()``).
+    private let servesDrawers = Atomic<Bool>(false)
     /// `Table.frameCount`, stored whenever it changes (with the lock held),
     /// so that ``storedFrameCount`` is read without the lock.
     private let storedFrames = Atomic<Int>(0)
@@ -125,19 +166,37 @@ package final class FrameIndexCache: Sendable {
     /// for the drawing seekers that read from this cache.
     package func keepPassingFrames() { keepsPassing.store(true, ordering: .relaxed) }
 
-    /// A cache of at most `budget` bytes of indices, storing within it only
-    /// entries of at most `largestEntry` bytes: a display-size source keeps
-    /// a frame's indices only where they take fewer bytes than the small
-    /// frame they stand for, so a frame whose indices do not shrink to
-    /// runs is decoded again rather than kept larger than its frame. With
+    /// Lifts the ``undrawn`` limits: a drawer reads from this cache, and a
+    /// drawer keeps no small frames, so every frame's indices are worth
+    /// keeping, up to ``budget`` (or the limit a trim left, when lower).
+    package func serveDrawers() {
+        guard !servesDrawers.load(ordering: .relaxed) else { return }
+        table.withLock { table in
+            servesDrawers.store(true, ordering: .relaxed)
+            if !table.trimmed { table.limit = budget }
+        }
+    }
+
+    /// The limit an empty table starts from.
+    private var startLimit: Int {
+        servesDrawers.load(ordering: .relaxed) ? budget : undrawn?.budget ?? budget
+    }
+
+    /// A cache of at most `budget` bytes of indices, or of `undrawn`'s
+    /// until a drawer reads from it (see ``Undrawn``). With
     /// `keepsDrawnRows`, a frame kept as its indices keeps each row's drawn
     /// pixels too (``DrawnBox/rows``, four bytes a row, counted), for
-    /// drawers that scale each changed row.
-    package init(budget: Int, largestEntry: Int = .max, keepsDrawnRows: Bool = false) {
+    /// drawers that scale each changed row. `rawBytes` is what the GIF's
+    /// frames would take kept raw (their pixels, and their rows' with
+    /// `keepsDrawnRows`): when it is over the budget (or a trim's limit),
+    /// frames that compress are kept compressed (``IndexLZ``), so that
+    /// more of them fit.
+    package init(budget: Int, keepsDrawnRows: Bool = false, rawBytes: Int = 0, undrawn: Undrawn? = nil) {
         self.budget = max(0, budget)
-        self.largestEntry = max(0, largestEntry)
+        self.undrawn = undrawn
         self.keepsDrawnRows = keepsDrawnRows
-        table = LockedState(Table(limit: self.budget))
+        self.rawBytes = rawBytes
+        table = LockedState(Table(limit: min(self.budget, undrawn?.budget ?? self.budget)))
     }
 
     /// The bytes each row of a frame kept as its indices adds, with
@@ -164,32 +223,53 @@ package final class FrameIndexCache: Sendable {
 
     /// Draws `frame` from its stored indices into `compositor` and returns
     /// its decode's outcome, or returns `nil` when they are not held. Runs
-    /// are read into `band` (grown to a band's size once, then reused) a
-    /// band of rows at a time.
+    /// and compressed indices are read into `band` (grown to a band's size
+    /// once, then reused) a band of rows at a time.
     func draw(_ frame: FrameInfo, into compositor: inout Compositor, band: inout [UInt8]) -> FrameDecoder.Outcome? {
         guard let entry = entry(frame.index) else { return nil }
         compositor.takeDrawnBox(entry.drawn)
-        guard entry.isRuns else {
+        let width = frame.rect.width
+        switch entry.form {
+        case .raw:
             entry.indices.withUnsafeBufferPointer { compositor.draw(frame, indices: $0, outcome: entry.outcome) }
-            return entry.outcome
+        case .runs:
+            if entry.indices.withUnsafeBufferPointer({ compositor.drawRuns(frame, runs: $0) }) { return entry.outcome }
+            var reader = IndexRuns.Reader(entry.indices)
+            Self.drawBands(frame, rowsPerBand: max(1, Self.bandBytes / max(1, width)), into: &compositor, band: &band) {
+                reader.read(into: $0) == $0.count
+            }
+        case .lz:
+            entry.indices.withUnsafeBufferPointer { encoded in
+                var reader = IndexLZ.Reader(encoded)
+                Self.drawBands(frame, rowsPerBand: IndexLZ.rowsPerBand(width: width), into: &compositor, band: &band) {
+                    reader.read(into: $0) == $0.count
+                }
+            }
         }
-        if entry.indices.withUnsafeBufferPointer({ compositor.drawRuns(frame, runs: $0) }) { return entry.outcome }
+        return entry.outcome
+    }
+
+    /// Draws the whole, not interlaced `frame` `rowsPerBand` rows at a
+    /// time, each band's indices read into `band` (grown to a band's size
+    /// once, then reused) by `read`, which fills the buffer it is given
+    /// and returns whether it could: entries of whole frames fill every
+    /// band, so a `false` (a malformed entry) stops the draw there.
+    private static func drawBands(
+        _ frame: FrameInfo, rowsPerBand: Int, into compositor: inout Compositor, band: inout [UInt8],
+        read: (UnsafeMutableBufferPointer<UInt8>) -> Bool
+    ) {
         let width = frame.rect.width, height = frame.rect.height
-        let rowsPerBand = max(1, Self.bandBytes / max(1, width))
         if band.count < rowsPerBand * width { band = [UInt8](repeating: 0, count: rowsPerBand * width) }
-        var reader = IndexRuns.Reader(entry.indices)
         band.withUnsafeMutableBufferPointer { buffer in
             var row = 0
             while row < height {
                 let rows = min(rowsPerBand, height - row)
                 let slice = UnsafeMutableBufferPointer(rebasing: buffer[..<(rows * width)])
-                // Runs are only kept of whole frames, so they fill every band.
-                guard reader.read(into: slice) == slice.count else { return }
+                guard read(slice) else { return }
                 compositor.drawBand(frame, rows: row..<row + rows, indices: UnsafeBufferPointer(slice))
                 row += rows
             }
         }
-        return entry.outcome
     }
 
     /// Whether every frame of `frames` has its indices held, checked under
@@ -216,21 +296,25 @@ package final class FrameIndexCache: Sendable {
     /// budget has room, or (once ``keepPassingFrames()`` was called) among
     /// the passing frames; does
     /// nothing otherwise, or when already held. The copy is made with the
-    /// lock released. `drawn` is the frame's drawn box when a compositor
-    /// found it drawing these indices; otherwise it is found here (and,
-    /// with ``keepsDrawnRows``, each row's part of it for indices kept as
-    /// they are).
+    /// lock released, in the form ``entry(of:_:outcome:drawn:runnable:compresses:keepsDrawnRows:)``
+    /// chooses; frames are compressed only while the store's limit is
+    /// below ``rawBytes``. `drawn` is the frame's drawn box when a
+    /// compositor found it drawing these indices; otherwise it is found
+    /// here.
     func offer(
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil
     ) {
         let passing = keepsPassing.load(ordering: .relaxed)
+        let largestEntry = servesDrawers.load(ordering: .relaxed) ? Int.max : undrawn?.largestEntry ?? .max
         let area = frame.rect.area
         guard area <= indices.count || !outcome.decodedAnything else { return }
         // Only a whole frame drawn in display order is read back in bands.
         let runnable = !frame.isInterlaced && outcome.failure == nil && outcome.partialPixels == 0
             && outcome.rows == frame.rect.height
+        var compresses = false
         let fits = table.withLock { table -> Bool? in
             if frame.index < table.entries.count, table.entries[frame.index] != nil { return nil }
+            compresses = table.limit < rawBytes
             if (table.byteCount + area <= table.limit && area <= largestEntry) || (runnable && table.byteCount < table.limit) {
                 return true
             }
@@ -238,14 +322,9 @@ package final class FrameIndexCache: Sendable {
         }
         guard let fits else { return }
         let whole = UnsafeBufferPointer(rebasing: indices[..<(outcome.decodedAnything ? area : 0)])
-        let entry = if runnable, let runs = IndexRuns.encode(whole) {
-            Entry(indices: runs, isRuns: true, outcome: outcome,
-                  drawn: drawn ?? DrawnBox.of(frame, indices: whole, outcome: outcome))
-        } else {
-            Entry(indices: Array(whole), outcome: outcome, drawn: keepsDrawnRows
-                ? DrawnBox.of(frame, indices: whole, outcome: outcome, rows: true)
-                : drawn ?? DrawnBox.of(frame, indices: whole, outcome: outcome))
-        }
+        // A frame only passed on is drawn once or twice: not worth compressing.
+        let entry = Self.entry(of: frame, whole, outcome: outcome, drawn: drawn, runnable: runnable,
+                               compresses: compresses && fits, keepsDrawnRows: keepsDrawnRows)
         table.withLock { table in
             if fits, table.byteCount + entry.byteCount <= table.limit, entry.byteCount <= largestEntry {
                 if frame.index >= table.entries.count {
@@ -268,6 +347,39 @@ package final class FrameIndexCache: Sendable {
                 table.passingBytes += entry.byteCount
             }
         }
+    }
+
+    /// The entry `frame`'s `indices` (its whole rectangle's, or none when
+    /// nothing decoded) are kept as, in the form that costs least to read
+    /// back among those that take few enough bytes:
+    /// - ``Form/runs`` when the frame is whole (`runnable`: decoded in full,
+    ///   not interlaced) and ``IndexRuns`` take an eighth of its indices or
+    ///   less: a fill a run, cheaper to draw than the indices themselves;
+    /// - else ``Form/lz`` when the frame is whole, the GIF's raw indices do
+    ///   not fit the store (`compresses`) and ``IndexLZ`` takes at most
+    ///   seven eighths of them: a band's decode before each band is drawn,
+    ///   a small share of giflib's, for the frames that would otherwise not
+    ///   be kept at all;
+    /// - else ``Form/raw``, read at no cost.
+    /// `drawn` is the frame's drawn box when a compositor found it drawing
+    /// these indices; otherwise it is found here (and, with
+    /// `keepsDrawnRows`, each row's part of it for indices kept raw or
+    /// compressed).
+    private static func entry(
+        of frame: FrameInfo, _ indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome, drawn: DrawnBox?,
+        runnable: Bool, compresses: Bool, keepsDrawnRows: Bool
+    ) -> Entry {
+        if runnable, let runs = IndexRuns.encode(indices) {
+            return Entry(indices: runs, form: .runs, outcome: outcome,
+                         drawn: drawn ?? DrawnBox.of(frame, indices: indices, outcome: outcome))
+        }
+        let box = keepsDrawnRows
+            ? DrawnBox.of(frame, indices: indices, outcome: outcome, rows: true)
+            : drawn ?? DrawnBox.of(frame, indices: indices, outcome: outcome)
+        if runnable, compresses, let compressed = IndexLZ.encode(indices, width: frame.rect.width) {
+            return Entry(indices: compressed, form: .lz, outcome: outcome, drawn: box)
+        }
+        return Entry(indices: Array(indices), outcome: outcome, drawn: box)
     }
 
     /// Drops frame `index`'s entry, if held within the budget.
@@ -300,7 +412,9 @@ package final class FrameIndexCache: Sendable {
     package func trim(toBytes bytes: Int) {
         table.withLock { table in
             let target = max(0, bytes)
-            table.limit = min(table.limit, max(0, target - table.passingBytes))
+            let limit = min(table.limit, max(0, target - table.passingBytes))
+            if limit < table.limit { table.trimmed = true }
+            table.limit = limit
             var index = table.entries.count - 1
             while table.byteCount > table.limit, index >= 0 {
                 remove(index, from: &table)
@@ -316,7 +430,7 @@ package final class FrameIndexCache: Sendable {
     /// Drops every entry.
     package func removeAll() {
         table.withLock { table in
-            table = Table(limit: budget)
+            table = Table(limit: startLimit)
             storedFrames.store(0, ordering: .releasing)
             wholeFrames.store(0, ordering: .releasing)
         }

@@ -16,8 +16,9 @@
 /// for the whole file at once.
 ///
 /// A seeker also keeps each decoded frame's palette indices (its own
-/// rectangle, one byte a pixel), as many frames as `indexBudget` holds,
-/// taken in the order they are first decoded. A frame held there is
+/// rectangle, one byte a pixel, or compressed when the whole GIF's would
+/// not fit), as many frames as `indexBudget` holds, taken in the order
+/// they are first decoded. A frame held there is
 /// composited again without giflib, about a tenth of a decode's cost, so a
 /// player looping over a GIF whose indices fit decodes each frame once
 /// (``decodeCount`` stops growing after the first loop), and a seek resumes
@@ -65,7 +66,7 @@ public struct FrameSeeker {
     /// count as 0.
     public init(image: GIFImage, budget: DecodingBudget = .default, pixelFormat: PixelFormat = .rgba8) {
         self.init(
-            image: image, memoryBudget: budget.checkpointBytes, sharing: FrameIndexCache(budget: budget.indexBytes),
+            image: image, memoryBudget: budget.checkpointBytes, sharing: FrameIndexCache(budget: budget.indexBytes, rawBytes: image.info.framePixelCount),
             pixelFormat: pixelFormat)
     }
 
