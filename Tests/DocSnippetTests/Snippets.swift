@@ -477,7 +477,7 @@ enum Snippets {
         print(gridTick.changed.count)     // then draw those players with draw(into:bytesPerRow:)
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:266
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:296
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:305
         let relayFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             selection: .relay(loops: 2), startingAt: feedClock.now
@@ -489,9 +489,9 @@ enum Snippets {
                 print(move.stopped, "→", move.started)   // redraw both cells
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:296
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:305
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:327
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:336
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -502,12 +502,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:327
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:336
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:342
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:351
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:342
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:351
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

@@ -49,6 +49,8 @@ final class PlayerCore: Sendable {
     private let owesDraw = Atomic<Bool>(false)
     /// The task that hands a progressive source's timings in.
     private let growth = TimingSubscription()
+    /// What the draws made of the frames published, for a group's pacing.
+    let tally = DrawTally()
 
     private struct State {
         var playhead: Playhead
@@ -282,6 +284,7 @@ final class PlayerCore: Sendable {
     /// ``FrameMemoryBudget`` gives back frames of players not playing first).
     private func afterChange(_ state: inout State) {
         let frame = state.playhead.currentFrame
+        if shownFrame.load(ordering: .relaxed) != frame { tally.published() }
         shownFrame.store(frame, ordering: .releasing)
         // Most ticks find no late draw: a load, and an exchange only then.
         if unreportedLate.load(ordering: .relaxed) >= 0 {
@@ -314,8 +317,10 @@ final class PlayerCore: Sendable {
 
     /// See ``Player/draw(into:bytesPerRow:)``.
     func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError) -> FrameDraw {
+        let publication = tally.publication
         let frame = shownFrame.load(ordering: .acquiring)
         let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
+        tally.record(result, of: publication)
         if case .late(let late, _) = result {
             lateDraws.add(1, ordering: .relaxed)
             unreportedLate.store(late, ordering: .releasing)
