@@ -532,7 +532,7 @@ enum Snippets {
         await gridFeed.play(at: feedClock.now)
         // end Sources/Playback/Playback.docc/PlayingAFeed.md:271
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:356
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:365
         let relayFeed = GridFeed(
             driver: feedGroup, pool: FrameCachePool(budget: FrameMemoryBudget(byteBudget: 24 << 20)),
             selection: .relay(loops: 2), startingAt: feedClock.now
@@ -544,9 +544,9 @@ enum Snippets {
                 print(move.stopped, "→", move.started)   // redraw both cells
             }
         }
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:356
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:365
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:387
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:396
         // A feed's 100-point cells on a 2× screen: a tall GIF cropped to its top,
         // a wide one to its left, small ones enlarged with sharp pixels.
         let feedCell = DisplaySize(
@@ -557,12 +557,12 @@ enum Snippets {
         // A 30 × 20 GIF fitted into a 200 × 200 cell: 200 × 133, 33 rows down.
         let fitted = DisplaySize(width: 200, height: 200, contentMode: .aspectFit).geometry(width: 30, height: 20)
         print(fitted.width, fitted.height, fitted.x, fitted.y)                         // 200 133 0 33
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:387
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:396
 
-        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:402
+        // begin Sources/Playback/Playback.docc/PlayingAFeed.md:411
         let still = try await Poster.make(from: source, maxSize: 128)   // frame 0
         print(still.width, still.height)                                // within 128 × 128
-        // end Sources/Playback/Playback.docc/PlayingAFeed.md:402
+        // end Sources/Playback/Playback.docc/PlayingAFeed.md:411
     }
 
     /// The snippets of Sources/Playback/Playback.docc/PlayingAGIF.md, in order, in one scope.

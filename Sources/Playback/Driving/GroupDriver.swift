@@ -81,9 +81,13 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     ///   - maximumFrameRate: The most deadline wake-ups per second (30 suits
     ///     a grid of small GIFs), or `nil` to wake at every deadline. A value
     ///     that is not finite and positive means no cap.
-    public init(clock: C, maximumFrameRate: Double? = nil) {
+    ///   - frameRatePolicy: How the players' rates follow the frames the
+    ///     host misses, or `nil` (the default) to play every player at its
+    ///     own pace; see ``frameRatePolicy``.
+    public init(clock: C, maximumFrameRate: Double? = nil, frameRatePolicy: FrameRatePolicy? = nil) {
         self.clock = clock
         self.reference = clock.now
+        hosted.policy = frameRatePolicy
         if let rate = maximumFrameRate, rate.isFinite, rate > 0 {
             self.maximumFrameRate = rate
             self.minimumInterval = .nanoseconds(Nanoseconds.fromDouble(1e9 / rate, .up))
@@ -100,6 +104,30 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         statistics.hostTicks = calls
         statistics.ticks += members
         return statistics
+    }
+
+    /// How the players' frame rates follow the frames the host misses, or
+    /// `nil` when every player plays at its own pace. While a policy is
+    /// set, a player whose draws miss more than its threshold gets a rate
+    /// cap, lowered and raised in steps (see ``FrameRatePolicy``); setting
+    /// `nil` lifts every cap at once. A ``GridFeed`` sets
+    /// ``FrameRatePolicy/standard`` on its driver unless told otherwise; a
+    /// lone player's ``PlaybackDriver`` has none. Playlists are not paced.
+    public nonisolated var frameRatePolicy: FrameRatePolicy? { hosted.policy }
+
+    /// Sets ``frameRatePolicy``, from any thread: the next tick of each
+    /// player follows it.
+    /// - Parameter policy: The policy, or `nil` to lift every cap.
+    public nonisolated func setFrameRatePolicy(_ policy: FrameRatePolicy?) { hosted.policy = policy }
+
+    /// What the host's draws made of `player`'s frames (on time, late,
+    /// skipped, the share missed in the last window) and its rate cap, or
+    /// `nil` when it is not a member. Counts start when the player is made:
+    /// subtract two readings for an interval. Safe from any thread, and
+    /// cheap: a lock and a few loads.
+    /// - Parameter player: A member.
+    public nonisolated func statistics(of player: Player<C.Instant>) -> MemberPlaybackStatistics? {
+        hosted.statistics(of: ObjectIdentifier(player))
     }
 
     /// The number of members, counting additions and removals the running
@@ -312,19 +340,33 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         let now = clock.now
         for index in members.indices {
             guard let deadline = members[index].deadline, deadline <= now else { continue }
-            await tick(index, at: now)
+            await tick(index, at: now, paced: true)
         }
     }
 
-    private func tick(_ index: Int, at now: C.Instant) async {
+    /// Ticks member `index` to `now`; a `paced` tick (at a deadline, not a
+    /// host's change) of a player whose rate cap holds it only moves its
+    /// deadline to where the cap lets it go.
+    private func tick(_ index: Int, at now: C.Instant, paced: Bool = false) async {
         guard let token = members[index].token else { return }
-        counters.ticks += 1
         let origin = members[index].origin
-        members[index].deadline =
-            switch members[index].engine {
-            case .core(let core): core.tick(to: origin.duration(to: now), wake: token).map { origin.advanced(by: $0) }
-            case .actor(let target): await target.tick(to: now, wake: token)
+        switch members[index].engine {
+        case .core(let core):
+            let id = members[index].id
+            let time = origin.duration(to: now)
+            let owes = core.tally.owesDraw
+            if paced, let held = hosted.pacedNext(id, at: Nanoseconds.of(time), owes: owes) {
+                members[index].deadline = held.map { origin.advanced(by: Nanoseconds.duration($0)) }
+                return
             }
+            counters.ticks += 1
+            let next = core.tick(to: time, wake: token).map(Nanoseconds.of)
+            members[index].deadline = hosted.ticked(id, core, at: Nanoseconds.of(time), next: next, owes: owes)
+                .map { origin.advanced(by: Nanoseconds.duration($0)) }
+        case .actor(let target):
+            counters.ticks += 1
+            members[index].deadline = await target.tick(to: now, wake: token)
+        }
     }
 
     /// Registers the driver's wake-up in member `index` and ticks it.

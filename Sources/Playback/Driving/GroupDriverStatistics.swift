@@ -40,3 +40,48 @@ public struct GroupDriverTick<Instant: InstantProtocol>: Sendable where Instant.
         self.nextChange = nextChange
     }
 }
+
+/// What the host's draws made of one member's frames, and its pacing under
+/// the group's ``FrameRatePolicy`` (see
+/// ``GroupDriver/statistics(of:)``).
+///
+/// Every frame a tick publishes for drawing ends up in one count: drawn on
+/// time (its first draw got through), drawn late (a draw of it was
+/// ``FrameDraw/late(frame:shown:)`` first), or skipped (the next frame came
+/// before any draw of it got through). The frame on show is counted once a
+/// draw of it gets through, or once the next one comes. Frames the member's
+/// playhead passed over between ticks (a ``GroupDriver/maximumFrameRate``,
+/// a lowered ``frameRate``, a late host) are not published and not counted.
+public struct MemberPlaybackStatistics: Sendable, Hashable {
+    /// Frames whose first draw got through.
+    public var framesOnTime: Int
+    /// Frames drawn after a late draw of them.
+    public var framesLate: Int
+    /// Frames no draw got through for before the next one came.
+    public var framesSkipped: Int
+    /// The share of frames that missed (late or skipped) in the last whole
+    /// window of the policy (1 s with no policy), 0 before one ends or when
+    /// nothing was drawn in it.
+    public var recentMissedShare: Double
+    /// The member's rate cap, in frames per second, or `nil` when it plays
+    /// at its own pace (and the group's cap).
+    public var frameRate: Double?
+
+    /// Creates statistics from their counts.
+    /// - Parameters:
+    ///   - framesOnTime: Frames whose first draw got through.
+    ///   - framesLate: Frames drawn after a late draw.
+    ///   - framesSkipped: Frames never drawn.
+    ///   - recentMissedShare: The last window's share missed.
+    ///   - frameRate: The rate cap, or `nil`.
+    public init(
+        framesOnTime: Int = 0, framesLate: Int = 0, framesSkipped: Int = 0, recentMissedShare: Double = 0,
+        frameRate: Double? = nil
+    ) {
+        self.framesOnTime = framesOnTime
+        self.framesLate = framesLate
+        self.framesSkipped = framesSkipped
+        self.recentMissedShare = recentMissedShare
+        self.frameRate = frameRate
+    }
+}

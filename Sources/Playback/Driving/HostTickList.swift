@@ -36,6 +36,8 @@ final class HostTickList: Sendable {
         let core: Unmanaged<PlayerCore>
         /// Where its host time starts in the driver's, in nanoseconds.
         let offset: Int64
+        /// Its counters' window and rate cap.
+        var pace = MemberPace()
     }
 
     private struct State {
@@ -55,6 +57,8 @@ final class HostTickList: Sendable {
         /// they made.
         var tickCalls = 0
         var memberTicks = 0
+        /// How the players' rates follow their misses, or `nil` for not at all.
+        var policy: FrameRatePolicy?
     }
 
     private let state = LockedState(State())
@@ -98,10 +102,18 @@ final class HostTickList: Sendable {
             state.memberTicks += state.players.count
             state.changed.removeAllKeepingCapacity()
             var next: Int64?
-            for player in state.players {
+            for index in state.players.indices {
+                let player = state.players[index]
+                let time = Nanoseconds.subtract(nanoseconds, player.offset)
                 let step = player.core._withUnsafeGuaranteedRef { core in
-                    let step = core.hostTick(to: Nanoseconds.subtract(nanoseconds, player.offset))
+                    let owes = core.tally.owesDraw
+                    guard state.players[index].pace.mayTick(at: time, owes: owes) else {
+                        return Self.shifted(PlayerCore.Step(next: state.players[index].pace.next), by: player.offset)
+                    }
+                    var step = core.hostTick(to: time)
                     if step.deliveryDue { state.undelivered.append(core) }
+                    step.next = state.players[index].pace.ticked(
+                        at: time, next: step.next, tally: core.tally, policy: state.policy, owes: owes)
                     return Self.shifted(step, by: player.offset)
                 }
                 Self.record(player.id, step, changed: &state.changed, next: &next)
@@ -133,9 +145,16 @@ final class HostTickList: Sendable {
         for entry in tick.entries {
             switch entry.ticker {
             case .player(let core, let offset):
-                let step = core.hostTick(to: Nanoseconds.subtract(nanoseconds, offset))
-                if step.deliveryDue { core.deliverEvents() }
-                tick.record(entry.id, Self.shifted(step, by: offset))
+                let time = Nanoseconds.subtract(nanoseconds, offset)
+                let owes = core.tally.owesDraw
+                guard let held = pacedNext(entry.id, at: time, owes: owes) else {
+                    var step = core.hostTick(to: time)
+                    if step.deliveryDue { core.deliverEvents() }
+                    step.next = ticked(entry.id, core, at: time, next: step.next, owes: owes)
+                    tick.record(entry.id, Self.shifted(step, by: offset))
+                    continue
+                }
+                tick.record(entry.id, Self.shifted(PlayerCore.Step(next: held), by: offset))
             case .playlist(let ticked):
                 let (moved, next) = await ticked(time)
                 tick.record(entry.id, (moved, next.map(Nanoseconds.of)))
@@ -169,6 +188,51 @@ final class HostTickList: Sendable {
     /// (the player's starts `offset` nanoseconds into the driver's).
     private static func shifted(_ step: PlayerCore.Step, by offset: Int64) -> (moved: Bool, next: Int64?) {
         (step.moved, step.next.map { Nanoseconds.add($0, offset) })
+    }
+
+    /// `nil` when player `id` is ticked at `time` (its own host time in
+    /// nanoseconds); otherwise its cap holds it and this is the deadline it
+    /// reports (`.some(nil)` for none).
+    func pacedNext(_ id: ObjectIdentifier, at time: Int64, owes: Bool) -> Int64?? {
+        state.withLock { state in
+            guard let index = state.players.firstIndex(where: { $0.id == id }),
+                !state.players[index].pace.mayTick(at: time, owes: owes)
+            else { return nil }
+            return .some(state.players[index].pace.next)
+        }
+    }
+
+    /// Takes in a tick of player `id` at `time` that reported `next` (its
+    /// own host time, nanoseconds) and returns the deadline held to its cap.
+    func ticked(_ id: ObjectIdentifier, _ core: PlayerCore, at time: Int64, next: Int64?, owes: Bool) -> Int64? {
+        state.withLock { state in
+            guard let index = state.players.firstIndex(where: { $0.id == id }) else { return next }
+            return state.players[index].pace.ticked(
+                at: time, next: next, tally: core.tally, policy: state.policy, owes: owes)
+        }
+    }
+
+    /// The policy the players' rates follow, or `nil`; setting `nil` lifts
+    /// every cap.
+    var policy: FrameRatePolicy? {
+        get { state.withLock { $0.policy } }
+        set {
+            state.withLock { state in
+                state.policy = newValue
+                if newValue == nil { for index in state.players.indices { state.players[index].pace.uncap() } }
+            }
+        }
+    }
+
+    /// Player `id`'s counters and pacing, or `nil` when it is no member.
+    func statistics(of id: ObjectIdentifier) -> MemberPlaybackStatistics? {
+        state.withLock { state in
+            guard let player = state.players.first(where: { $0.id == id }) else { return nil }
+            let totals = player.core._withUnsafeGuaranteedRef { $0.tally.totals }
+            return MemberPlaybackStatistics(
+                framesOnTime: totals.onTime, framesLate: totals.late, framesSkipped: totals.skipped,
+                recentMissedShare: player.pace.recentMissedShare, frameRate: player.pace.rate)
+        }
     }
 
     /// The host's ticks so far, and the member ticks they made.

@@ -114,6 +114,10 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     ///     called when a cell first plays (or plays again after its player
     ///     was dropped), and only when the pool has no live cache for that
     ///     source: cells showing one GIF share its cache and its decodes.
+    ///   - frameRatePolicy: What the feed sets as the driver's
+    ///     ``GroupDriver/frameRatePolicy``: by default a cell whose draws
+    ///     miss more than 10 % of its frames plays at a rate lowered in 20 %
+    ///     steps until it keeps up; `nil` leaves every cell at its own pace.
     public init(
         driver: GroupDriver<C>,
         pool: FrameCachePool,
@@ -123,8 +127,10 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
         selection: Selection = .everyVisible,
         resume: Resume = .whereItLeft,
         startingAt now: C.Instant,
+        frameRatePolicy: FrameRatePolicy? = .standard,
         source: @escaping @Sendable (String) throws -> any FrameSource
     ) {
+        driver.setFrameRatePolicy(frameRatePolicy)
         self.driver = driver
         self.pool = pool
         self.displaySize = displaySize

@@ -53,6 +53,8 @@ package final class PlayerCore: Sendable {
     /// (`.some(nil)`: the source cannot draw, and images come from the
     /// cache).
     private let images = Mutex<DrawnImages??>(nil)
+    /// What the draws made of the frames published, for a group's pacing.
+    let tally = DrawTally()
 
     private struct State {
         var playhead: Playhead
@@ -292,6 +294,7 @@ package final class PlayerCore: Sendable {
     /// ``FrameMemoryBudget`` gives back frames of players not playing first).
     private func afterChange(_ state: inout State) {
         let frame = state.playhead.currentFrame
+        if shownFrame.load(ordering: .relaxed) != frame { tally.published() }
         shownFrame.store(frame, ordering: .releasing)
         // Most ticks find no late draw: a load, and an exchange only then.
         if unreportedLate.load(ordering: .relaxed) >= 0 {
@@ -338,8 +341,10 @@ package final class PlayerCore: Sendable {
 
     /// See ``Player/draw(into:bytesPerRow:)``.
     package func draw(into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(PixelBufferError) -> FrameDraw {
+        let publication = tally.publication
         let frame = shownFrame.load(ordering: .acquiring)
         let result = try drawer.draw(frame: frame, into: buffer, bytesPerRow: bytesPerRow)
+        tally.record(result, of: publication)
         if case .late(let late, _) = result {
             lateDraws.add(1, ordering: .relaxed)
             unreportedLate.store(late, ordering: .releasing)
