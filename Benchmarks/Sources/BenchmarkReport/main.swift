@@ -24,7 +24,7 @@ import Darwin
 //        BenchmarkReport --steady
 //        BenchmarkReport --feed
 //        BenchmarkReport --images   (the README's first example: currentImage per frame)
-//        BenchmarkReport --realtime-grid [SECONDS]
+//        BenchmarkReport --realtime-grid [SECONDS [cells|full|full-nopolicy]]
 //        BenchmarkReport --nine-grid
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
@@ -68,7 +68,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--group-probe" 
 }
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--realtime-grid" {
-    RealTimeGrid.printSection(seconds: CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? RealTimeGrid.seconds)
+    RealTimeGrid.printSection(
+        seconds: CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? RealTimeGrid.seconds,
+        variant: CommandLine.arguments.dropFirst(3).first.flatMap { RealTimeGrid.Variant(rawValue: $0) } ?? .cells)
     exit(0)
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--images" {

@@ -245,13 +245,31 @@ enum RealTimeGrid {
     /// The target for the process's CPU time over the wall time.
     static let target = 0.03
 
+    /// What the grid's cells show and how its driver paces them: 200 × 200
+    /// cells under the standard policy, or the files at full size, with
+    /// the policy or without.
+    enum Variant: String {
+        case cells, full, fullWithoutPolicy = "full-nopolicy"
+
+        var displaySize: DisplaySize? { self == .cells ? cell : nil }
+        var policy: FrameRatePolicy? { self == .fullWithoutPolicy ? nil : .standard }
+        var label: String {
+            switch self {
+            case .cells: "200×200 cells, 24 MiB budget"
+            case .full: "full size, 24 MiB budget, policy on"
+            case .fullWithoutPolicy: "full size, 24 MiB budget, policy off"
+            }
+        }
+    }
+
     /// The child side: plays the grid and prints one line.
-    static func probe(seconds: Double) async throws {
+    static func probe(seconds: Double, variant: Variant = .cells) async throws {
         let clock = ContinuousClock()
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: FeedPath.budgetBytes))
         var configuration = PlayerConfiguration()
         configuration.loop = .forever
-        let group = GroupDriver(clock: clock)
+        // A GridFeed's driver: the standard frame-rate policy on.
+        let group = GroupDriver(clock: clock, frameRatePolicy: variant.policy)
         var players: [Player<ContinuousClock.Instant>] = []
         var buffers: [UnsafeMutableRawBufferPointer] = []
         // The files are opened first and the grid's epoch taken after: a
@@ -259,7 +277,7 @@ enum RealTimeGrid {
         // while the files were still being opened would count as late.
         var caches: [FrameCache] = []
         for path in NineGrid.files() {
-            caches.append(try await pool.cache(for: path, displaySize: cell) {
+            caches.append(try await pool.cache(for: path, displaySize: variant.displaySize) {
                 try GIFFrameSource(readingFramesFromFileAt: path, pixelFormat: .premultipliedBGRA8)
             })
         }
@@ -292,7 +310,15 @@ enum RealTimeGrid {
         let (idleWakes, idleCPU) = await withCheckedContinuation { (done: CheckedContinuation<(Int, Double), Never>) in
             Thread { done.resume(returning: DisplayLinkHost.idle(refreshes: 120)) }.start()
         }
+        let cells = players.compactMap { group.statistics(of: $0) }
+        let worst = cells.map { cell -> Double in
+            let count = cell.framesOnTime + cell.framesLate + cell.framesSkipped
+            return Double(cell.framesLate + cell.framesSkipped) / Double(max(1, count))
+        }.max() ?? 0
         print(ProbeLine(label: "realtime-grid", fields: [
+            "on_time": cells.reduce(0) { $0 + $1.framesOnTime }, "late_frames": cells.reduce(0) { $0 + $1.framesLate },
+            "skipped": cells.reduce(0) { $0 + $1.framesSkipped }, "worst_missed_ppm": Int(worst * 1e6),
+            "capped": cells.filter { $0.frameRate != nil }.count,
             "players": players.count, "changes": changes, "late_changes": lateChanges, "late_draws": lateDraws,
             "cpu_us": Int(cpu * 1e6), "wall_us": Int(wallSeconds * 1e6), "wakes": counts.wakes,
             "idle_wake_ns": Int(idleCPU * 1e9) / max(1, idleWakes),
@@ -304,9 +330,9 @@ enum RealTimeGrid {
 
     /// The parent side. The nine files are checked here, before the probe
     /// runs: a grid of fewer players is another figure.
-    static func printSection(seconds: Double) {
+    static func printSection(seconds: Double, variant: Variant = .cells) {
         _ = NineGrid.files()
-        let (status, output) = ProcessProbe.runSelf(["--player-probe", "realtime-grid", "\(seconds)"])
+        let (status, output) = ProcessProbe.runSelf(["--player-probe", "realtime-grid", "\(seconds)", variant.rawValue])
         guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
             .first(where: { $0.label == "realtime-grid" })
         else {
@@ -319,11 +345,16 @@ enum RealTimeGrid {
         let wakeShare = Double(wakes) * wakeCPU / (Double(max(1, f["wall_us"] ?? 1)) / 1e6)
         print("| real-time grid | players | frame changes | drawn later than one refresh (goal 0) | late draws | giflib decodes (frames in all) | CPU % of a core (≤ 3) | host wake-ups: count, % of a core alone | peak RSS MiB |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-        print("| 200×200 cells, 24 MiB budget, \(Int(seconds)) s | \(f["players"] ?? 0) | \(f["changes"] ?? 0) | "
+        print("| \(variant.label), \(Int(seconds)) s | \(f["players"] ?? 0) | \(f["changes"] ?? 0) | "
             + "\(f["late_changes"] ?? 0) | \(f["late_draws"] ?? 0) | \(f["decodes"] ?? 0) (\(f["frames"] ?? 0)) | "
             + "\(Timing.format(share * 100, digits: 2)) \(share <= target ? "met" : "NOT MET") | "
             + "\(wakes), \(Timing.format(wakeShare * 100, digits: 2)) | "
             + "\(Timing.format(Double(f["hwm"] ?? 0) / 1024, digits: 1)) |")
+        print()
+        print("| real-time grid, per cell | frames on time | drawn late | skipped | worst cell's share missed | cells capped at the end |")
+        print("|---|---:|---:|---:|---:|---:|")
+        print("| the same \(Int(seconds)) s | \(f["on_time"] ?? 0) | \(f["late_frames"] ?? 0) | \(f["skipped"] ?? 0) | "
+            + "\(Timing.format(Double(f["worst_missed_ppm"] ?? 0) / 1e4, digits: 2)) % | \(f["capped"] ?? 0) |")
         print()
         print("Nine players (the nine-grid's files) on one epoch, each through a FrameCachePool over one 24 MiB")
         print("  FrameMemoryBudget at 200×200, sources reading frames from their files, in one GroupDriver that the")
@@ -334,7 +365,9 @@ enum RealTimeGrid {
         print("  every thread) over the wall time played. Host wake-ups: the refreshes the display link slept to,")
         print("  and what they cost alone: as many wake-ups at \(Timing.format(wakeCPU * 1e6, digits: 1)) µs of CPU each, the thread CPU time")
         print("  of 120 refreshes of the same loop with nothing to tick or draw, measured after the grid; a share")
-        print("  of the CPU figure, which a host pays whatever it draws.")
+        print("  of the CPU figure, which a host pays whatever it draws. The group runs FrameRatePolicy.standard, as")
+        print("  a GridFeed's does; per cell, GroupDriver.statistics(of:) at the end: frames drawn on time, late,")
+        print("  skipped, and the cells left with a lowered rate.")
     }
 }
 

@@ -48,7 +48,9 @@ enum PlayerProbe {
                 guard arguments.count > 1 else { return usage() }
                 try await FeedPath.probe(path: arguments[1])
             case "realtime-grid":
-                try await RealTimeGrid.probe(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? RealTimeGrid.seconds)
+                try await RealTimeGrid.probe(
+                    seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? RealTimeGrid.seconds,
+                    variant: arguments.dropFirst(2).first.flatMap { RealTimeGrid.Variant(rawValue: $0) } ?? .cells)
             case "feed-memory":
                 guard arguments.count > 1 else { return usage() }
                 try await FeedPath.memoryProbe(path: arguments[1])
