@@ -148,7 +148,7 @@ import Testing
         let image = try await player.currentImage()
         #expect(image.width == 40 && image.height == 30)
         #expect(player.source.canvasWidth == 40 && player.source.canvasHeight == 30)
-        #expect(await player.imageCanvasBytes == 40 * 30 * 4)
+        #expect(player.imageCanvasBytes == 40 * 30 * 4)
         #expect(await player.cache.statistics.framesHeld == 0)
     }
 

@@ -478,7 +478,7 @@ extension PlayerDrawTests {
             #expect(changed == (frame == before ? [] : members.map { ObjectIdentifier($0) }), "refresh \(refresh)")
             _ = try await loneBuffer.drawWhenReady(lone)
             for index in members.indices {
-                #expect(await members[index].currentFrame == frame, "refresh \(refresh)")
+                #expect(members[index].currentFrame == frame, "refresh \(refresh)")
                 _ = try await buffers[index].drawWhenReady(members[index])
                 let same = buffers[index].bytes == loneBuffer.bytes
                 #expect(same, "refresh \(refresh): member \(index) drew another picture")
@@ -533,14 +533,14 @@ extension PlayerDrawTests {
             await lone.advance(to: now)
             _ = await lonePlaylist.advance(to: now)
             let tick = await group.tick(at: now)
-            #expect(await member.currentFrame == lone.currentFrame, "refresh \(refresh)")
+            #expect(member.currentFrame == lone.currentFrame, "refresh \(refresh)")
             #expect(await memberPlaylist.currentFrame == lonePlaylist.currentFrame, "refresh \(refresh)")
             #expect(await memberPlaylist.state == lonePlaylist.state, "refresh \(refresh)")
             let dues = [lone.nextChangeInstant, await lonePlaylist.nextChangeInstant].compactMap { $0 }
             #expect(tick.nextChange == dues.min(), "refresh \(refresh)")
             #expect(group.tickPlayers(at: now) == nil, "refresh \(refresh)")
             let ticked = try #require(playersOnly.tickPlayers(at: now))
-            #expect(await synchronous.currentFrame == lone.currentFrame, "refresh \(refresh)")
+            #expect(synchronous.currentFrame == lone.currentFrame, "refresh \(refresh)")
             #expect(ticked.nextChange == lone.nextChangeInstant, "refresh \(refresh)")
             #expect(ticked.changed.isEmpty != tick.changed.contains(ObjectIdentifier(member)), "refresh \(refresh)")
         }
@@ -699,7 +699,7 @@ extension PlayerDrawTests {
             await player.advance(to: try #require(player.nextChangeInstant))
             _ = try await buffer.drawWhenReady(player)
         }
-        #expect(await player.currentFrame == source.frameCount - 1)
+        #expect(player.currentFrame == source.frameCount - 1)
         let before = buffer.pixels
         await player.advance(to: try #require(player.nextChangeInstant))
         guard case .drawn(0, let changed, _) = try await buffer.drawWhenReady(player) else {

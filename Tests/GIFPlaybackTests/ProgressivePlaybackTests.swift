@@ -83,12 +83,12 @@ struct ProgressivePlaybackTests {
         // Frame 2 has not arrived: the driver rests, the player waits.
         #expect(await eventually { run.count(.waitingForFrame(frame: 2)) == 1 })
         #expect(await clock.waitForSleepers(limit: Changes.limit) { $0.isEmpty })
-        #expect(await player.isWaiting)
-        #expect(await player.currentFrame == 1)
+        #expect(player.isWaiting)
+        #expect(player.currentFrame == 1)
         clock.advance(to: run.at(300))
         fed = try run.feed(through: 3, from: fed)
         // The arrival wakes the driver: the player goes on at 300 ms.
-        #expect(await eventually(watching: [player]) { await !player.isWaiting })
+        #expect(await eventually(watching: [player]) { !player.isWaiting })
         let shown = player.currentFrame
         #expect(try await player.currentImage().pixels == (try run.whole.frame(at: shown).pixels))
         // On to the end of frame 3, deadline by deadline.
@@ -101,8 +101,8 @@ struct ProgressivePlaybackTests {
         clock.advance(to: run.at(1000))
         try run.source.append(run.bytes[fed...])
         #expect(await eventually { run.waitsEnded == 2 })
-        #expect(await player.timeline.isComplete)
-        #expect(await player.timeline.plays == nil)  // demo.gif loops forever
+        #expect(player.timeline.isComplete)
+        #expect(player.timeline.plays == nil)  // demo.gif loops forever
         driving.cancel()
         await driving.value
         return run.events.all

@@ -81,23 +81,23 @@ struct GridFeedTests {
         let tick = await group.tick(at: clock.now)
         #expect(tick.changed.count == 2, "both playing cells moved on")
         let top = try #require(await feed.player(for: "r0c0"))
-        #expect(await top.currentFrame == 2)
+        #expect(top.currentFrame == 2)
 
         let away = await feed.update(viewport: Self.viewport(y: 200), at: clock.now)
         #expect(away.stopped == ["r0c0", "r1c0"])
         #expect(away.started == ["r2c0", "r3c0"])
         #expect(await group.memberCount == 2)
-        #expect(await top.state == (resume == .whereItLeft ? .paused : .idle))
+        #expect(top.state == (resume == .whereItLeft ? .paused : .idle))
 
         clock.advance(to: start.advanced(by: .milliseconds(550)))
         _ = await group.tick(at: clock.now)
-        #expect(await top.currentFrame == (resume == .whereItLeft ? 2 : 0), "a cell out of view is not advanced")
+        #expect(top.currentFrame == (resume == .whereItLeft ? 2 : 0), "a cell out of view is not advanced")
 
         let back = await feed.update(viewport: Self.viewport(y: 0), at: clock.now)
         #expect(back.started == ["r0c0", "r1c0"])
         #expect(await feed.player(for: "r0c0") === top, "a cell near the view keeps its player")
-        #expect(await top.state == .playing)
-        #expect(await top.currentFrame == frameOnReturn)
+        #expect(top.state == .playing)
+        #expect(top.currentFrame == frameOnReturn)
     }
 
     @Test("A paused feed holds every cell, starts the cells a scroll brings paused on their first frame, and plays them all again")
@@ -112,8 +112,8 @@ struct GridFeedTests {
         await feed.pause(at: clock.now)
         #expect(await feed.isPaused)
         let top = try #require(await feed.player(for: "r0c0"))
-        #expect(await top.state == .paused)
-        #expect(await top.currentFrame == 1)
+        #expect(top.state == .paused)
+        #expect(top.currentFrame == 1)
 
         // Half a row down, row 2 joins (more than half of it in view), paused.
         clock.advance(to: start.advanced(by: .milliseconds(400)))
@@ -121,18 +121,18 @@ struct GridFeedTests {
         #expect(scrolled.started == ["r2c0"])
         let joined = try #require(await feed.player(for: "r2c0"))
         _ = await group.tick(at: clock.now)
-        #expect(await top.currentFrame == 1, "a paused cell does not move on")
-        #expect(await joined.currentFrame == 0)
-        #expect(await joined.state != .playing)
+        #expect(top.currentFrame == 1, "a paused cell does not move on")
+        #expect(joined.currentFrame == 0)
+        #expect(joined.state != .playing)
 
         await feed.play(at: clock.now)
         clock.advance(to: start.advanced(by: .milliseconds(500)))
         _ = await group.tick(at: clock.now)
         // 100 ms of playing: the top cell from 50 ms into frame 1 to 50 ms
         // into frame 2, the joined one from the start of frame 0 to frame 1.
-        #expect(await top.currentFrame == 2)
-        #expect(await joined.currentFrame == 1)
-        #expect(await joined.state == .playing)
+        #expect(top.currentFrame == 2)
+        #expect(joined.currentFrame == 1)
+        #expect(joined.state == .playing)
     }
 
     @Test("Cells showing one source open it once and share its cache, each with a player of its own")
@@ -228,8 +228,8 @@ struct GridFeedTests {
         #expect(await feed.playingKeys == ["r1c0"])
         #expect(await group.memberCount == 1)
         let top = try #require(await feed.player(for: "r0c0"))
-        #expect(await top.state == .finished, "the finished cell keeps its last frame")
-        #expect(await top.currentFrame == 3)
+        #expect(top.state == .finished, "the finished cell keeps its last frame")
+        #expect(top.currentFrame == 3)
 
         // r1c0 started at 800 ms: 250 ms later it shows frame 2.
         clock.advance(to: start.advanced(by: .milliseconds(1050)))
@@ -240,8 +240,8 @@ struct GridFeedTests {
         clock.advance(to: start.advanced(by: .milliseconds(1600)))
         _ = await group.tick(at: clock.now)
         #expect(try #require(await moves.next()) == Feed.Change(started: ["r0c0"], stopped: ["r1c0"]))
-        #expect(await top.state == .playing)
-        #expect(await top.currentFrame == 0)
+        #expect(top.state == .playing)
+        #expect(top.currentFrame == 0)
     }
 
     static func makeRelay() -> (ManualClock, GroupDriver<ManualClock>, Feed) {

@@ -99,8 +99,8 @@ struct GroupDriverTests {
         // Changes at 100, 200, …, 1000 ms: ten, shared by all nine.
         #expect(await group.statistics.wakeUps == 10)
         for player in players {
-            #expect(await player.loopsCompleted == 3)
-            #expect(await player.currentFrame == 1)
+            #expect(player.loopsCompleted == 3)
+            #expect(player.currentFrame == 1)
         }
         task.cancel()
         await task.value
@@ -138,9 +138,9 @@ struct GroupDriverTests {
         // A twin advanced by hand to the same instant shows the same position.
         for (player, twin) in zip(players, twins) {
             await twin.advance(to: player.now)
-            #expect(await player.currentFrame == twin.currentFrame)
-            #expect(await player.timeIntoFrame == twin.timeIntoFrame)
-            #expect(await player.loopsCompleted == twin.loopsCompleted)
+            #expect(player.currentFrame == twin.currentFrame)
+            #expect(player.timeIntoFrame == twin.timeIntoFrame)
+            #expect(player.loopsCompleted == twin.loopsCompleted)
         }
         task.cancel()
         await task.value
@@ -176,7 +176,7 @@ struct GroupDriverTests {
         await group.remove(first)
         #expect(await group.memberCount == 1)
         await stepThroughDeadlines(clock, from: start, until: .milliseconds(700))
-        #expect(await first.currentFrame == 0)
+        #expect(first.currentFrame == 0)
         #expect(firstEvents.events.count == 3)
         #expect(secondEvents.timedEvents.last?.1 == .milliseconds(690))
         task.cancel()
@@ -212,7 +212,7 @@ struct GroupDriverTests {
         let one = try #require(group.tickPlayers(at: at(200)))
         #expect(one.changed == [ObjectIdentifier(second)])
         #expect(one.nextChange == at(210))
-        #expect(await second.currentFrame == 0)
+        #expect(second.currentFrame == 0)
     }
 
     @Test("A host ticking at every refresh shows what a player advanced alone shows, with the host's changes between ticks")
@@ -250,7 +250,7 @@ struct GroupDriverTests {
             let before = grouped.currentFrame
             let tick = try #require(group.tickPlayers(at: now))
             let frame = grouped.currentFrame
-            #expect(frame == (await alone.currentFrame), "frame at \(milliseconds) ms")
+            #expect(frame == (alone.currentFrame), "frame at \(milliseconds) ms")
             #expect(tick.changed.contains(ObjectIdentifier(grouped)) == (frame != before), "changed at \(milliseconds) ms")
             #expect(tick.nextChange == alone.nextChangeInstant, "next change at \(milliseconds) ms")
         }
@@ -321,10 +321,10 @@ struct GroupDriverTests {
         #expect(try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(125)))).changed.isEmpty)
 
         source.append(.milliseconds(100))
-        #expect(await eventually(watching: [player]) { await player.timeline.frameCount == 2 })
+        #expect(await eventually(watching: [player]) { player.timeline.frameCount == 2 })
         let arrived = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(130))))
         #expect(arrived.changed == [ObjectIdentifier(player)])
-        #expect(await player.currentFrame == 1)
+        #expect(player.currentFrame == 1)
         source.finish()
     }
 
@@ -398,7 +398,7 @@ struct GroupDriverTests {
         #expect(await playlist.currentKey == alone.currentKey)
         #expect(await playlist.currentFrame == alone.currentFrame)
         // 1000 ms of 70 ms frames: 14 changes, the last at 980 ms.
-        #expect(await player.loopsCompleted == 7)
+        #expect(player.loopsCompleted == 7)
     }
 }
 

@@ -53,10 +53,10 @@ struct EpochTests {
             await first.advance(to: clock.now)
         }
         await second.advance(to: clock.now)
-        #expect(await first.currentFrame == second.currentFrame)
-        #expect(await first.timeIntoFrame == second.timeIntoFrame)
+        #expect(first.currentFrame == second.currentFrame)
+        #expect(first.timeIntoFrame == second.timeIntoFrame)
         // 1963 ms = loop 3 + 163 ms: frame 1.
-        #expect(await second.currentFrame == 1)
-        #expect(await second.timeIntoFrame == .milliseconds(63))
+        #expect(second.currentFrame == 1)
+        #expect(second.timeIntoFrame == .milliseconds(63))
     }
 }

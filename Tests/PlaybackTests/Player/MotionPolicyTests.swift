@@ -71,8 +71,8 @@ struct MotionPolicyTests {
             expected.append((.timeLimitReached, .milliseconds(1000)))
             #expect(recorder.timedEvents.map(\.0) == expected.map(\.0), "\(still)")
             #expect(recorder.timedEvents.map(\.1) == expected.map(\.1), "\(still)")
-            #expect(await player.state == .timeLimitReached)
-            #expect(await player.currentFrame == stillIndex)
+            #expect(player.state == .timeLimitReached)
+            #expect(player.currentFrame == stillIndex)
             // Stopped: the driver rests, and time passing changes nothing.
             #expect(await clock.waitForSleepers(limit: Changes.limit) { $0.isEmpty })
             clock.advance(by: .seconds(10))
@@ -137,11 +137,11 @@ struct MotionPolicyTests {
         let start = clock.now
         let configuration = PlayerConfiguration(autoplay: true, stillFrame: .frame(2), reducedMotion: true)
         let player = try Player(source: Self.source, configuration: configuration, startingAt: start)
-        #expect(await player.state == .idle)
-        #expect(await player.currentFrame == 2)
+        #expect(player.state == .idle)
+        #expect(player.currentFrame == 2)
         #expect(player.nextChangeInstant == nil)
         #expect(await player.advance(to: start.advanced(by: .seconds(3))).isEmpty)
-        #expect(await player.currentFrame == 2)
+        #expect(player.currentFrame == 2)
 
         // On demand: from frame 0, on the frames' schedule, until paused.
         let playedAt = start.advanced(by: .seconds(3))
@@ -152,23 +152,23 @@ struct MotionPolicyTests {
             seen += await player.advance(to: playedAt.advanced(by: .milliseconds(media)))
         }
         #expect(seen == changes.map(\.0))
-        #expect(await player.state == .playing)
-        #expect(await player.currentFrame == Self.frameShown(at: 1499))
+        #expect(player.state == .playing)
+        #expect(player.currentFrame == Self.frameShown(at: 1499))
 
         // Switched on again mid-play (it is on; switch off, play, then on):
         await player.setReducedMotion(false)
-        #expect(await player.state == .playing)
+        #expect(player.state == .playing)
         let events = await player.setReducedMotion(true)
-        #expect(await player.state == .idle)
-        #expect(await player.currentFrame == 2)
+        #expect(player.state == .idle)
+        #expect(player.currentFrame == 2)
         #expect(events == (Self.frameShown(at: 1499) == 2 ? [] : [.frameChanged(frame: 2)]))
         #expect(player.nextChangeInstant == nil)
 
         // stop() in reduced motion returns to the still frame.
         await player.play(at: playedAt.advanced(by: .seconds(2)))
         await player.advance(to: playedAt.advanced(by: .milliseconds(2100)))
-        #expect(await player.currentFrame == 1)
+        #expect(player.currentFrame == 1)
         #expect(await player.stop() == [.frameChanged(frame: 2)])
-        #expect(await player.state == .idle)
+        #expect(player.state == .idle)
     }
 }

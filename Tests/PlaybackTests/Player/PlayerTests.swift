@@ -11,8 +11,8 @@ struct PlayerTests {
         let recorder = EventRecorder()
         await player.addObserver { recorder.record($0) }
         let stream = await player.events()
-        #expect(await player.state == .idle)
-        #expect(await player.currentFrame == 0)
+        #expect(player.state == .idle)
+        #expect(player.currentFrame == 0)
         await player.play()
         var returned: [PlayerEvent] = []
         for step in 1...7 {
@@ -27,8 +27,8 @@ struct PlayerTests {
             if streamed.count == expected.count { break }
         }
         #expect(streamed == expected)
-        #expect(await player.state == .finished)
-        #expect(await player.loopsCompleted == 1)
+        #expect(player.state == .finished)
+        #expect(player.loopsCompleted == 1)
     }
 
     @Test("advance(by:), pause(at:) and play(at:) work on instants")
@@ -38,20 +38,20 @@ struct PlayerTests {
         let player = try Player(source: threeFrames, startingAt: start)
         await player.play(at: start)
         #expect(await player.advance(by: .milliseconds(150)) == [.frameChanged(frame: 1)])
-        #expect(await player.now == start.advanced(by: .milliseconds(150)))
+        #expect(player.now == start.advanced(by: .milliseconds(150)))
         await player.pause(at: start.advanced(by: .milliseconds(175)))
         await player.play(at: start.advanced(by: .seconds(3)))
-        #expect(await player.timeIntoFrame == .milliseconds(75))
+        #expect(player.timeIntoFrame == .milliseconds(75))
         #expect(player.nextChangeInstant == start.advanced(by: .milliseconds(3125)))
-        #expect(await player.timeUntilNextChange == .milliseconds(125))
+        #expect(player.timeUntilNextChange == .milliseconds(125))
         await #expect(throws: PlayerError.invalidRate(-2)) { try await player.setRate(-2) }
         try await player.setRate(0.5)
-        #expect(await player.rate == 0.5)
+        #expect(player.rate == 0.5)
         #expect(player.nextChangeInstant == start.advanced(by: .milliseconds(3250)))
         await #expect(throws: PlayerError.frameOutOfRange(9, frameCount: 3)) { try await player.seek(toFrame: 9) }
         #expect(try await player.seek(toOffset: .milliseconds(350)) == [.frameChanged(frame: 2)])
         #expect(await player.stop() == [.frameChanged(frame: 0)])
-        #expect(await player.snapshot.state == .idle)
+        #expect(player.snapshot.state == .idle)
     }
 
     @Test("A removed observer hears nothing more")

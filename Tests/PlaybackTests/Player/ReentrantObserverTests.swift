@@ -90,8 +90,8 @@ struct ReentrantObserverTests {
         // The seek's event reaches the observer after the tick's, once the
         // callback has returned.
         #expect(probe.recorded == [.frameChanged(frame: 1), .frameChanged(frame: 2)])
-        #expect(await player.state == .paused)
-        #expect(await player.currentFrame == 2)
+        #expect(player.state == .paused)
+        #expect(player.currentFrame == 2)
     }
 
     @Test("An observer of a player's own advance reads the player and ticks its group")
@@ -123,6 +123,6 @@ struct ReentrantObserverTests {
         // The group's tick from the callback moves the player on to frame 2.
         #expect(answers["tick"] == "1")
         #expect(probe.recorded == [.frameChanged(frame: 1), .frameChanged(frame: 2)])
-        #expect(await player.currentFrame == 2)
+        #expect(player.currentFrame == 2)
     }
 }
