@@ -29,7 +29,7 @@ public struct RenderedFrame: Sendable, Hashable {
     public var changedRect: PixelRect
 
     /// Set on the images a player draws into canvases of its own (see
-    /// ``Player/currentImage()``): while any image holds it, the player
+    /// ``Player/currentImage(isolation:)``): while any image holds it, the player
     /// draws its next frame into its other canvas. Not part of the value.
     var lease: ImageLease?
 
@@ -61,7 +61,7 @@ public struct RenderedFrame: Sendable, Hashable {
             && lhs.pixelFormat == rhs.pixelFormat && lhs.changedRect == rhs.changedRect && lhs.pixels == rhs.pixels
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(index)
         hasher.combine(width)

@@ -34,7 +34,7 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     public var decodingStateBytes = 0
 
     /// Bytes of the canvases this cache's players draw their images into
-    /// (``Player/currentImage()`` on a source that draws: two canvases a
+    /// (``Player/currentImage(isolation:)`` on a source that draws: two canvases a
     /// player at most), counted by the budget and never given back by it.
     public var imageBytes = 0
 

@@ -243,7 +243,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     }
 
     /// Counts `delta` more bytes of the canvases member `id`'s players draw
-    /// their images into (``Player/currentImage()``), then gives back from
+    /// their images into (``Player/currentImage(isolation:)``), then gives back from
     /// other members what the total is over the limit: the canvases
     /// themselves are held by their players and never given back. Called
     /// with no drawing lock held.

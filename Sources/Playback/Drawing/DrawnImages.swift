@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The frames ``Player/currentImage()`` hands out when its source draws
+/// The frames ``Player/currentImage(isolation:)`` hands out when its source draws
 /// (``FrameSource/makeDrawer(notifying:)``): a drawer of the player's own
 /// writes them into at most two canvases this store owns, and each is
 /// handed out as an immutable ``RenderedFrame`` sharing that canvas's

@@ -48,7 +48,7 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
         case fromStart
         /// In step with the feed's epoch: it shows the frame it would show
         /// had it never left, as every cell of the grid does (they share
-        /// the epoch given to ``init(driver:pool:displaySize:configuration:rule:selection:resume:startingAt:source:)``).
+        /// the epoch given to ``init(driver:pool:displaySize:configuration:rule:selection:resume:startingAt:frameRatePolicy:source:)``).
         case inStep
     }
 

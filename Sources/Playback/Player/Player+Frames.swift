@@ -32,7 +32,7 @@ extension Player {
         return try await cache.frame(at: frame)
     }
 
-    /// The bytes of the canvases ``currentImage()`` draws into (two at
+    /// The bytes of the canvases ``currentImage(isolation:)`` draws into (two at
     /// most; 0 before the first call and for a source that cannot draw).
     package nonisolated var imageCanvasBytes: Int { playerCore.drawnImageCanvasBytes }
 }

@@ -46,7 +46,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// The source the frames come from.
     public nonisolated let source: any FrameSource
 
-    /// The cache ``currentImage()`` reads through and prefetches into.
+    /// The cache ``currentImage(isolation:)`` reads through and prefetches into.
     public nonisolated var cache: FrameCache { playerCore.cache }
 
     /// The instant host time is measured from: the epoch, or creation time.

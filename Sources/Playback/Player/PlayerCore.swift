@@ -49,7 +49,7 @@ package final class PlayerCore: Sendable {
     private let owesDraw = Atomic<Bool>(false)
     /// The task that hands a progressive source's timings in.
     private let growth = TimingSubscription()
-    /// What ``Player/currentImage()`` draws with, made at its first call
+    /// What ``Player/currentImage(isolation:)`` draws with, made at its first call
     /// (`.some(nil)`: the source cannot draw, and images come from the
     /// cache).
     private let images = Mutex<DrawnImages??>(nil)
@@ -315,7 +315,7 @@ package final class PlayerCore: Sendable {
         if playing { cache.beginPlaying() } else { cache.endPlaying() }
     }
 
-    /// The canvases ``Player/currentImage()`` draws into, or `nil` when the
+    /// The canvases ``Player/currentImage(isolation:)`` draws into, or `nil` when the
     /// source cannot draw (see ``DrawnImages``).
     func drawnImages() -> DrawnImages? {
         images.withLock { made in
@@ -329,7 +329,7 @@ package final class PlayerCore: Sendable {
     /// The bytes of ``drawnImages()``'s canvases, 0 before it is made.
     var drawnImageCanvasBytes: Int { images.withLock { $0??.canvasBytes ?? 0 } }
 
-    /// The frame shown and the frames due next, for ``Player/currentImage()``.
+    /// The frame shown and the frames due next, for ``Player/currentImage(isolation:)``.
     func frameAndUpcoming() -> (frame: Int, upcoming: [Int]) {
         state.withLock { state in
             state.playhead.upcomingFrames(cache.lookahead, into: &state.upcoming)

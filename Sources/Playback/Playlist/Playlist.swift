@@ -154,7 +154,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
 
     /// The pixels of the current item's frame shown now, or `nil` when no
     /// item is loaded yet: drawn into at most two canvases of the item's
-    /// when its source draws, as ``Player/currentImage()`` draws them, else
+    /// when its source draws, as ``Player/currentImage(isolation:)`` draws them, else
     /// through its cache.
     /// - Throws: The source's decoding error, or
     ///   ``FrameSourceError/drawFailed(index:reason:)``.
