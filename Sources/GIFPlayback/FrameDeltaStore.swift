@@ -334,7 +334,7 @@ final class FrameDeltaStore: Sendable {
 
     /// Drops every delta and records no more: memory given back once the
     /// drawers holding the set let it go (see
-    /// ``GIFFrameSource/releaseDecodingState()``).
+    /// `releaseDecodingState()`).
     func drop() {
         table.withLock { $0 = Table(givenUp: true) }
         recording.store(false, ordering: .relaxed)

@@ -17,7 +17,7 @@ import Synchronization
 /// source's decode-ahead for it and reports the draw late. The indices are
 /// shared by every drawer of the source (the players of one GIF in a
 /// ``FrameCachePool`` read one source) and counted in its
-/// ``GIFFrameSource/decodingStateByteCount``.
+/// `decodingStateByteCount`.
 ///
 /// A draw takes this drawer's lock and no other drawer's, and never waits
 /// on a shared memory budget: what it grows (the recorded changes, its

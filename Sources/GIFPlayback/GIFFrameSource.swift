@@ -48,7 +48,7 @@ import Synchronization
 /// its indices alone), and are the first thing a shared budget takes back.
 /// So a source holds at most the `DecodingBudget`'s bytes of decoding
 /// state, with the checkpoint bytes twice, plus its working state
-/// (``workingStateByteCount``: the canvas and the decoder's buffers).
+/// (`workingStateByteCount`: the canvas and the decoder's buffers).
 public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
@@ -247,7 +247,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     /// The bytes of checkpoints and stored indices (with those of frames
     /// handed over in passing) held after the latest decode: the decoding
-    /// state beyond the working state (``workingStateByteCount``).
+    /// state beyond the working state (`workingStateByteCount`).
     package var checkpointAndIndexBytes: Int {
         scheduler.holdings.checkpointBytes + indices.byteCount + indices.passingByteCount
     }
@@ -282,7 +282,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// (the `FrameCache` reading this source went away); the next frame
     /// request starts again from frame 0 or a new checkpoint. A decode
     /// running now finishes, and its seeker is dropped after it.
-    public func releaseDecodingState() {
+    package func releaseDecodingState() {
         scheduler.release()
         indices.removeAll()
         dropRecordedChanges()
@@ -310,11 +310,11 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// the running decode ends. Later decodes may store again within this
     /// source's budgets.
     ///
-    /// The working state (``workingStateByteCount``: the full-size canvas
+    /// The working state (`workingStateByteCount`: the full-size canvas
     /// and the decoder's buffers, kept between decodes so that playing on
-    /// costs one frame) counts in ``decodingStateByteCount`` too: asked for
+    /// costs one frame) counts in `decodingStateByteCount` too: asked for
     /// less than it, the source drops its whole decoding state, as
-    /// ``releaseDecodingState()`` does, and the next frame starts again
+    /// `releaseDecodingState()` does, and the next frame starts again
     /// from frame 0.
     public func trimDecodingState(toBytes bytes: Int) {
         if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { dropRecordedChanges() }
@@ -330,9 +330,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     /// The bytes of the seeker kept between decodes, for a shared memory
     /// budget: its stored indices, its checkpoints, the frames' recorded
-    /// changes and its working state (``workingStateByteCount``); 0 after
-    /// ``releaseDecodingState()`` until the next decode.
-    public var decodingStateByteCount: Int {
+    /// changes and its working state (`workingStateByteCount`); 0 after
+    /// `releaseDecodingState()` until the next decode.
+    package var decodingStateByteCount: Int {
         let holdings = scheduler.holdings
         return holdings.checkpointBytes + holdings.workingBytes + drawerBytes.load(ordering: .relaxed) + indices.byteCount
             + indices.passingByteCount + (deltas?.byteCount ?? 0)
@@ -345,7 +345,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// (the largest frame's indices so far, the code check's scratch,
     /// giflib's handle). It is the floor a shared budget trims a playing
     /// source's state to. 0 when no decoding state is held.
-    public var workingStateByteCount: Int {
+    package var workingStateByteCount: Int {
         scheduler.holdings.workingBytes + drawerBytes.load(ordering: .relaxed)
     }
 
@@ -369,11 +369,11 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// request is dropped and this throws `CancellationError`; a decode that
     /// has started finishes.
     /// - Throws: As ``frame(at:)``, or `CancellationError`.
-    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+    package func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await frame(at: index, reusing: storage, priority: .background)
     }
 
-    /// The composited frame at `index`, as ``frame(at:reusing:)``, queued
+    /// The composited frame at `index`, as `frame(at:reusing:)`, queued
     /// with `priority`: it runs before this source's less urgent requests,
     /// and this source goes before sources with only less urgent ones on
     /// the ``executor``.

@@ -16,8 +16,8 @@ import Playback
 /// await player.play()
 /// ```
 ///
-/// - **Timing so far.** ``frameCount``, ``frameDelays`` and
-///   ``storedLoopCount`` are those of the frames whose data has arrived
+/// - **Timing so far.** ``frameCount``, `frameDelays` and
+///   `storedLoopCount` are those of the frames whose data has arrived
 ///   whole; ``timing`` reads them together. ``timingUpdates()`` yields a new
 ///   timing when frames arrive and a last one when the file completes (the
 ///   loop count, and so the total duration, may change then). A `Player`
@@ -91,7 +91,7 @@ public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFr
 
     /// Adds the next bytes of the file; frames whose data they complete
     /// become available, and ``timingUpdates()`` streams hear of it. Ignored
-    /// once ``isComplete``.
+    /// once `isComplete`.
     /// - Throws: As `ProgressiveGIF/append(_:)`: the bytes are not a GIF,
     ///   pass `DecodingLimits/maxInputBytes`, or the canvas is over the
     ///   limit (said as soon as the logical screen or the first frame's

@@ -20,14 +20,14 @@ public protocol FrameSource: Sendable {
 
     /// The canvas size in pixels; every ``RenderedFrame`` has this size
     /// (0 × 0 while a ``ProgressiveFrameSource`` has not read it yet). A
-    /// requirement because only the source knows it; ``canvasWidth`` and
-    /// ``canvasHeight`` read it.
+    /// requirement because only the source knows it; `canvasWidth` and
+    /// `canvasHeight` read it.
     var canvasSize: PixelSize { get }
 
     /// The stored delays, the stored loop count and whether every frame is
     /// there, read together so that they agree even while frames arrive. A
-    /// requirement because only the source knows them; ``frameDelays``,
-    /// ``storedLoopCount`` and ``isComplete`` read it.
+    /// requirement because only the source knows them; `frameDelays`,
+    /// `storedLoopCount` and `isComplete` read it.
     ///
     /// The delays are exactly as stored (for GIF: centiseconds, so
     /// `.milliseconds(10 * cs)`), one per frame, with no browser rule
@@ -84,20 +84,20 @@ public protocol FrameSource: Sendable {
 
 extension FrameSource {
     /// The canvas width in pixels (``canvasSize``).
-    public var canvasWidth: Int { canvasSize.width }
+    package var canvasWidth: Int { canvasSize.width }
 
     /// The canvas height in pixels (``canvasSize``).
-    public var canvasHeight: Int { canvasSize.height }
+    package var canvasHeight: Int { canvasSize.height }
 
     /// Each frame's delay exactly as stored (``timing``).
-    public var frameDelays: [Duration] { timing.frameDelays }
+    package var frameDelays: [Duration] { timing.frameDelays }
 
     /// The loop count as stored in the file (``timing``).
-    public var storedLoopCount: Int? { timing.storedLoopCount }
+    package var storedLoopCount: Int? { timing.storedLoopCount }
 
     /// Whether every frame is there (``timing``): `true` for a file read
     /// whole; `false` while a ``ProgressiveFrameSource`` still expects frames.
-    public var isComplete: Bool { timing.isComplete }
+    package var isComplete: Bool { timing.isComplete }
 
     /// The source itself when `size` shows its canvas as it is, else a
     /// source that resamples each of its frames.
@@ -161,7 +161,7 @@ public protocol BudgetedFrameSource: FrameSource {
     /// from the beginning. A requirement because only the source knows what
     /// to drop first; a ``FrameMemoryBudget`` calls it under memory
     /// pressure, frames of sources not playing first, and a ``FrameCache``
-    /// trims to 0 when it goes away (``releaseDecodingState()``), so a
+    /// trims to 0 when it goes away (`releaseDecodingState()`), so a
     /// feed's sources that are not playing hold little more than their
     /// files. The default implementation does nothing.
     /// - Parameter bytes: The most bytes to keep (negative means 0).
@@ -212,7 +212,7 @@ extension BudgetedFrameSource {
     /// - Parameters:
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Pixel memory the result may reuse.
-    public func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
+    package func frame(at index: Int, reusing storage: consuming [UInt8]) async throws -> RenderedFrame {
         try await frame(at: index, reusing: storage, priority: .background)
     }
 
@@ -225,14 +225,14 @@ extension BudgetedFrameSource {
     public func trimDecodingState(toBytes bytes: Int) {}
 
     /// All the decoding state's bytes (``decodingState``'s total).
-    public var decodingStateByteCount: Int { decodingState.total }
+    package var decodingStateByteCount: Int { decodingState.total }
 
     /// The part of the decoding state needed to go on playing
     /// (``decodingState``'s working part).
-    public var workingStateByteCount: Int { decodingState.working }
+    package var workingStateByteCount: Int { decodingState.working }
 
     /// Drops all the decoding state: ``trimDecodingState(toBytes:)`` to 0.
-    public func releaseDecodingState() { trimDecodingState(toBytes: 0) }
+    package func releaseDecodingState() { trimDecodingState(toBytes: 0) }
 }
 
 extension FrameSource {

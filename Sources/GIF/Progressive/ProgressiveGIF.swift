@@ -34,7 +34,7 @@
 ///   one frame's indices). Appends cost time in proportion to the bytes
 ///   appended, whatever is read in between.
 /// - The stream is over at the trailer, at a byte that starts no block, at
-///   an error (a limit), or at ``finish()``: ``isComplete``. Bytes appended
+///   an error (a limit), or at ``finish()``: `isComplete`. Bytes appended
 ///   after that are ignored. ``finish()`` on a stream cut short gives exactly
 ///   the whole-file decode of the bytes received: the frames before the cut,
 ///   the partial frame with the rows decoded, then the same ``GIFError``.
@@ -98,7 +98,7 @@ public struct ProgressiveGIF {
     }
 
     /// Adds the next bytes of the stream and reads every block they
-    /// complete. Ignored once the stream ``isComplete``.
+    /// complete. Ignored once the stream `isComplete`.
     ///
     /// - Throws: ``GIFError`` when the bytes are not a GIF (said once 4,096
     ///   bytes are in, so the format can be named, or at ``finish()``), when
@@ -143,7 +143,7 @@ public struct ProgressiveGIF {
     }
 
     /// The next composited frame once its data is in, `nil` when it has not
-    /// arrived yet (or, once ``isComplete``, after the last frame).
+    /// arrived yet (or, once `isComplete`, after the last frame).
     ///
     /// - Throws: As ``FrameIterator/next()``: ``GIFError`` naming the frame,
     ///   the byte offset and the frames decoded before it.

@@ -36,7 +36,7 @@
 ///   nothing after it is asked for.
 /// - **No allocation once warm.** The pixels of the frame evicted to make room
 ///   are handed to the source to draw the next frame into
-///   (``BudgetedFrameSource/frame(at:reusing:)``), and the bookkeeping reuses its
+///   (`frame(at:reusing:)`), and the bookkeeping reuses its
 ///   storage, so a player cycling through an animation larger than the budget
 ///   allocates nothing per frame in steady state.
 public actor FrameCache {

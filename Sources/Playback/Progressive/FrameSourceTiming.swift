@@ -5,18 +5,18 @@
 /// still downloading) hands out a new one each time frames arrive and when
 /// the file completes; each new timing extends the one before it: the same
 /// delays for the frames already known, maybe more frames, and, once
-/// ``isComplete``, the final loop count.
+/// `isComplete`, the final loop count.
 public struct FrameSourceTiming: Sendable, Hashable {
     /// Each available frame's delay exactly as stored, in frame order (see
-    /// ``FrameSource/frameDelays``).
+    /// `frameDelays`).
     public var frameDelays: [Duration]
 
-    /// The loop count stored so far (see ``FrameSource/storedLoopCount``);
-    /// final only once ``isComplete``.
+    /// The loop count stored so far (see `storedLoopCount`);
+    /// final only once `isComplete`.
     public var storedLoopCount: Int?
 
     /// Whether every frame has arrived: no more will come, and
-    /// ``storedLoopCount`` is final.
+    /// `storedLoopCount` is final.
     public var isComplete: Bool
 
     /// Creates a timing.

@@ -1,6 +1,6 @@
 /// A frame source whose frames arrive over time, such as a GIF still
 /// downloading: its ``FrameSource/frameCount`` and
-/// ``FrameSource/frameDelays`` are those of the frames available so far, and
+/// `frameDelays` are those of the frames available so far, and
 /// it says when more arrive and when it is complete.
 ///
 /// A ``Player`` (or a ``Playlist``) playing one listens to

@@ -81,7 +81,7 @@ package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
     }
 
     /// Frame `index` of the base, asked of it at `priority`, scaled into
-    /// `storage` as ``frame(at:reusing:)``.
+    /// `storage` as `frame(at:reusing:)`.
     /// - Parameters:
     ///   - index: A frame index in `0..<frameCount`.
     ///   - storage: Pixel memory the result may reuse.

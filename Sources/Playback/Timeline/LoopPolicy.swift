@@ -3,7 +3,7 @@
 /// The default, ``fromSource``, follows browsers (Chromium, Firefox and
 /// Safari since 2018), which read the stored count as *extra* plays.
 public enum LoopPolicy: Sendable, Hashable {
-    /// Use the source's ``FrameSource/storedLoopCount`` with browser rules:
+    /// Use the source's `storedLoopCount` with browser rules:
     /// no loop extension plays once, a stored 0 plays forever, and a stored
     /// `n > 0` plays `n + 1` times. A negative stored value counts as absent.
     case fromSource
@@ -20,7 +20,7 @@ public enum LoopPolicy: Sendable, Hashable {
 
     /// The number of plays in all, or `nil` for forever.
     /// - Parameter storedLoopCount: The stored value, as in
-    ///   ``FrameSource/storedLoopCount``.
+    ///   `storedLoopCount`.
     public func plays(storedLoopCount: Int?) -> Int? {
         switch self {
         case .forever:

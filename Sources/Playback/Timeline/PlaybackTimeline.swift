@@ -8,7 +8,7 @@
 /// timeline from the start of loop 0, before the playback rate applies.
 ///
 /// A timeline of a ``ProgressiveFrameSource`` that is not complete yet
-/// (``isComplete`` is `false`) holds the frames available so far: forward
+/// (`isComplete` is `false`) holds the frames available so far: forward
 /// and bounce play them in order (the start of the final play order); a
 /// reverse order starts at the last frame, so it has no step available
 /// until the source is complete (it shows frame 0 meanwhile). Its
@@ -25,7 +25,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
     public let plays: Int?
 
     /// The loop count as the source stores it (see
-    /// ``FrameSource/storedLoopCount``), kept next to the effective ``plays``.
+    /// `storedLoopCount`), kept next to the effective ``plays``.
     package let storedLoopCount: Int?
 
     /// Whether every frame is known; `false` while a ``ProgressiveFrameSource``

@@ -122,7 +122,7 @@ enum FeedPath {
             "steady_ns": Int(steadyCPU * 1e9),
             "decodes1": decodes[1] - decodes[0], "decodes_steady": decodes[loops] - decodes[steady.lowerBound - 1],
             "late1": lates[1] - lates[0], "late_steady": lates[loops] - lates[steady.lowerBound - 1],
-            "mallocs_last": mallocs, "state_bytes": source.decodingStateByteCount, "touched": sink & 0xff,
+            "mallocs_last": mallocs, "state_bytes": source.decodingState.total, "touched": sink & 0xff,
         ]))
     }
 

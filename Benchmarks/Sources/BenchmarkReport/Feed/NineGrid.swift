@@ -120,7 +120,7 @@ enum NineGrid {
                     budget.checkpointBytes = checkpointBytes
                     return GIFFrameSource(image: image, budget: budget, executor: executor)
                 }
-                canvasPixels += cache.source.canvasWidth * cache.source.canvasHeight
+                canvasPixels += cache.source.canvasSize.width * cache.source.canvasSize.height
                 players.append(try Player(source: cache.source, configuration: configuration,
                                           startingAt: origin, epoch: origin, cache: cache))
             }
