@@ -181,11 +181,7 @@ private final class ShownImages: Sendable {
 
     /// Holds `image` for player `index`, letting go of the one before.
     func hold(_ image: RenderedFrame, at index: Int) {
-        let previous = images.withLock { images in
-            defer { images[index] = image }
-            return images[index]
-        }
-        _ = previous
+        images.withLock { $0[index] = image }
     }
 }
 

@@ -57,11 +57,6 @@ final class DrawnImages: Sendable {
     /// The bytes the canvases take (two at most).
     var canvasBytes: Int { canvases.withLock { $0.byteCount } }
 
-    /// The bytes the canvases take and the drawer's own.
-    var byteCount: Int { canvasBytes + drawer.byteCount }
-
-    /// The frames the drawer is asked to have decoded next.
-    func prefetch(_ frames: [Int]) { drawer.prefetch(frames) }
 
     /// Frame `frame()` (read again after each wait, so a late image is the
     /// one shown by then) as an image: drawn when the canvas does not hold
@@ -197,13 +192,12 @@ private struct Canvases {
     private mutating func copyRows(_ rect: PixelRect, from: Int, to: Int) {
         let rect = rect.clipped(toWidth: width, height: height)
         guard !rect.isEmpty else { return }
-        let rowBytes = width * 4, count = rect.width * 4
+        let rowBytes = width * 4, offset = rect.y * rowBytes + rect.x * 4
         canvases[from].pixels.withUnsafeBytes { source in
             canvases[to].pixels.withUnsafeMutableBytes { target in
-                for y in rect.y..<rect.y + rect.height {
-                    let offset = y * rowBytes + rect.x * 4
-                    (target.baseAddress! + offset).copyMemory(from: source.baseAddress! + offset, byteCount: count)
-                }
+                Pixels.copyRows(
+                    rect.height, of: rect.width * 4, from: source.baseAddress! + offset, stride: rowBytes,
+                    to: target.baseAddress! + offset, stride: rowBytes)
             }
         }
     }
