@@ -22,6 +22,7 @@ import Darwin
 //        BenchmarkReport --box-filter [--rounds N]
 //        BenchmarkReport --png [--rounds N]
 //        BenchmarkReport --steady
+//        BenchmarkReport --index-read [--rounds N]
 //        BenchmarkReport --feed
 //        BenchmarkReport --images   (the README's first example: currentImage per frame)
 //        BenchmarkReport --realtime-grid [SECONDS [cells|full|full-nopolicy]]
@@ -36,7 +37,8 @@ import Darwin
 // `--box-filter` only the box filter's figures (BoxFilterReport.swift),
 // `--png` only `gif dump --format png` against ImageMagick (PNGReport.swift); the
 // seventh only the index tier's steady-loop figures (SteadyLoop.swift), which
-// the player section prints too; the eighth only
+// the player section prints too; `--index-read` only the index tier's
+// compact reads against giflib's decodes (IndexRead.swift); the eighth only
 // the nine-grid memory figure (NineGrid.swift), each grid in its own process,
 // which the full report prints before the command's section.
 //
@@ -100,6 +102,7 @@ var layoutOnly = false
 var boxFilterOnly = false
 var pngOnly = false
 var steadyOnly = false
+var indexReadOnly = false
 var decodeOnly = false
 /// `--workload NAME`: the decode table for that workload alone.
 var onlyWorkload: String?
@@ -115,6 +118,7 @@ while let argument = arguments.popFirst() {
     case "--box-filter": boxFilterOnly = true
     case "--png": pngOnly = true
     case "--steady": steadyOnly = true
+    case "--index-read": indexReadOnly = true
     case "--decode": decodeOnly = true
     case "--workload": onlyWorkload = arguments.popFirst()
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
@@ -145,6 +149,10 @@ if pngOnly {
 }
 if steadyOnly {
     SteadyLoop.printSection(preload: nil)
+    exit(0)
+}
+if indexReadOnly {
+    IndexRead.printSection(rounds: rounds)
     exit(0)
 }
 if commandOnly {

@@ -186,41 +186,52 @@ enum IndexLZ {
 
     /// Decodes one block into `out`; returns the bytes written, or `nil`
     /// when the block is malformed or does not fit.
+    ///
+    /// Most sequences of an image's indices are short (a few literals, a
+    /// match of a few bytes), so copies of up to 16 bytes are made with
+    /// 8-byte loads and stores rather than a call to `memmove` each.
     static func decode(_ block: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         guard let source = block.baseAddress else { return 0 }
         guard let target = out.baseAddress else { return block.isEmpty ? 0 : nil }
         let end = block.count, capacity = out.count
         var position = 0, written = 0
-        /// Reads a count continued past 15; `nil` past the block's end.
-        func extended(_ value: Int) -> Int? {
-            guard value == 15 else { return value }
-            var total = value
-            while position < end {
-                let byte = Int(source[position])
-                position += 1
-                total += byte
-                if byte != 255 { return total }
-            }
-            return nil
-        }
         while position < end {
             let token = Int(source[position])
             position += 1
-            guard let literals = extended(token >> 4),
-                  literals <= end - position, literals <= capacity - written else { return nil }
-            (target + written).update(from: source + position, count: literals)
+            var literals = token >> 4
+            if literals == 15 {
+                var byte = 255
+                while byte == 255 {
+                    guard position < end else { return nil }
+                    byte = Int(source[position])
+                    position += 1
+                    literals += byte
+                }
+            }
+            guard literals <= end - position, literals <= capacity - written else { return nil }
+            copy(target + written, from: source + position, count: literals)
             position += literals
             written += literals
             if position == end { break }
             guard position + 2 <= end else { return nil }
             let distance = Int(source[position]) | Int(source[position + 1]) << 8
             position += 2
-            guard let code = extended(token & 15) else { return nil }
-            let match = code + minimumMatch
+            var match = token & 15
+            if match == 15 {
+                var byte = 255
+                while byte == 255 {
+                    guard position < end else { return nil }
+                    byte = Int(source[position])
+                    position += 1
+                    match += byte
+                }
+            }
+            match += minimumMatch
             guard distance > 0, distance <= written, match <= capacity - written else { return nil }
             let to = target + written, from = UnsafePointer(to - distance)
-            if distance >= match {
-                to.update(from: from, count: match)
+            if distance >= 8 || distance >= match {
+                // Eight bytes at a time read only what is written by then.
+                copy(to, from: from, count: match)
             } else if distance == 1 {
                 to.update(repeating: from.pointee, count: match)
             } else {
@@ -236,5 +247,32 @@ enum IndexLZ {
             written += match
         }
         return written
+    }
+
+    /// Copies `count` bytes forward, 8 at a time up to 16, by `memmove`
+    /// past that: `from` may lie before `to` by 8 bytes or more, the
+    /// chunks read after the ones before them are written.
+    @inline(__always)
+    private static func copy(_ to: UnsafeMutablePointer<UInt8>, from: UnsafePointer<UInt8>, count: Int) {
+        let target = UnsafeMutableRawPointer(to), source = UnsafeRawPointer(from)
+        switch count {
+        case 0: return
+        case 1..<8:
+            for i in 0..<count { to[i] = from[i] }
+        case 8...16:
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            target.storeBytes(of: (source + count - 8).loadUnaligned(as: UInt64.self), toByteOffset: count - 8, as: UInt64.self)
+        default:
+            if UnsafeRawPointer(to) - source >= count {
+                target.copyMemory(from: source, byteCount: count)
+            } else {
+                var copied = 0
+                while copied + 8 <= count {
+                    (target + copied).storeBytes(of: (source + copied).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    copied += 8
+                }
+                for i in copied..<count { to[i] = from[i] }
+            }
+        }
     }
 }

@@ -15,8 +15,8 @@ import Darwin
 /// the source reading frames from its file, the player in a `GroupDriver`),
 /// the host drawing every frame with `Player.draw(into:bytesPerRow:)`.
 ///
-/// Child sides (`--player-probe feed WORKLOAD`, `--player-probe
-/// feed-memory WORKLOAD`), each in a fresh process:
+/// Child sides (`--player-probe feed-path PATH [cell]`, `--player-probe
+/// feed-memory PATH`), each in a fresh process:
 /// - `feed`: ``loops`` loops, the host ticking the `GroupDriver`
 ///   (``GroupDriver/tick(at:)``, as from a display link) at each frame
 ///   change and drawing the players it returns (waiting when a draw is
@@ -25,14 +25,16 @@ import Darwin
 ///   allocations counted. The least process CPU time of the steady loops
 ///   and of the C decodes (the same estimator over as many runs, taken in
 ///   pairs), the steady loops' giflib decodes and late draws, and the last
-///   loop's allocations are printed.
+///   loop's allocations are printed. With `cell`, the pool's cache and
+///   source are at the real-time grid's display size (``cell``).
 /// - `feed-memory`: the resident memory before the file is opened, then
 ///   one default player (`Player(source: GIFFrameSource(contentsOf:))`)
 ///   drawn into a canvas-sized buffer for three loops; the peak resident
 ///   memory over the starting one.
 ///
-/// Parent side (``printSection(preload:)``): one probe per animation, the
-/// ratios and their targets.
+/// Parent side (``printSection(preload:)``): for each animation a probe at
+/// full size, one in a cell and one of memory, the ratios and their
+/// targets.
 enum FeedPath {
     /// The target for a steady loop's CPU time over the C baseline's.
     static let target = 0.10
@@ -64,15 +66,22 @@ enum FeedPath {
         }
     }
 
-    /// The child side of the steady figure.
-    static func probe(path: String) async throws {
+    /// The display size of the figure's second row for each animation: the
+    /// real-time grid's cells.
+    static var cell: DisplaySize { RealTimeGrid.cell }
+
+    /// The child side of the steady figure: at full size, or in a ``cell``
+    /// with `inCell`.
+    static func probe(path: String, inCell: Bool = false) async throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var sink = 0
         // The real clock, as a display link's host has; the host ticks at
         // the instants the changes are due rather than waiting for them.
         let clock = ContinuousClock(), origin = clock.now
         let pool = FrameCachePool(budget: FrameMemoryBudget(byteBudget: budgetBytes))
-        let cache = try await pool.cache(for: path) { try GIFFrameSource(readingFramesFromFileAt: path) }
+        let cache = try await pool.cache(for: path, displaySize: inCell ? cell : nil) {
+            try GIFFrameSource(readingFramesFromFileAt: path)
+        }
         guard let source = cache.source as? GIFFrameSource else { throw PlayerWorkloadError.nothingScheduled }
         let player = try Player(
             source: source, configuration: PlayerConfiguration(loop: .forever), startingAt: origin, epoch: origin,
@@ -176,8 +185,10 @@ enum FeedPath {
     /// The parent side: the tables of the figures.
     static func printSection(preload: String?) {
         var rows: [[String]] = []
-        for (name, path) in animations() {
-            let (status, output) = ProcessProbe.runSelf(["--player-probe", "feed-path", path], preload: preload)
+        let runs = animations().flatMap { file in [(file.name, file.path, false), (file.name + " in cell", file.path, true)] }
+        for (name, path, inCell) in runs {
+            let (status, output) = ProcessProbe.runSelf(
+                ["--player-probe", "feed-path", path] + (inCell ? ["cell"] : []), preload: preload)
             guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
                 .first(where: { $0.label == "feed" })
             else {
@@ -205,24 +216,34 @@ enum FeedPath {
         print("Each animation in a fresh process: a FrameCachePool over one 24 MiB FrameMemoryBudget, the source")
         print("  reading frames from its file, one player in a GroupDriver that the host ticks at each frame change")
         print("  (GroupDriver.tick(at:), as a display link would), drawing the changed player with Player.draw into a")
-        print("  canvas-sized buffer (a late draw waits 1 ms and draws again).")
+        print("  canvas-sized buffer (a late draw waits 1 ms and draws again); \"in cell\": the cache and source at")
+        print("  the real-time grid's 200 × 200 display size, drawn into a buffer of the cell's size.")
         print("  Steady loop CPU: the least process CPU time (getrusage user + system, every thread) of one of loops")
         print("  4–8, driver and host included. ×C: over the least of 5 C baseline decode + composite of the whole")
         print("  file, same process, one just before each of loops 4–8 (the same estimator on both sides, taken in")
         print("  pairs). Decodes: frames giflib decoded in loops 4–8")
         print("  (GIFFrameSource.decodeCount).")
         print()
-        let recording = Workload.screenRecordingPath
-        let (status, output) = ProcessProbe.runSelf(["--player-probe", "feed-memory", recording])
-        if status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
-            .first(where: { $0.label == "feed-memory" }) {
+        var memoryRows: [[String]] = []
+        for (name, path) in animations() {
+            let (status, output) = ProcessProbe.runSelf(["--player-probe", "feed-memory", path])
+            guard status == 0, let line = output.split(separator: "\n").compactMap({ ProbeLine(parsing: $0) })
+                .first(where: { $0.label == "feed-memory" })
+            else {
+                memoryRows.append([name, "probe failed (status \(status))", ""])
+                continue
+            }
             let over = (line.fields["peak_kib"] ?? 0) - (line.fields["before_kib"] ?? 0)
-            print("One default player of Fixtures/screen-recording.gif (600 frames, 640×400), \(memoryLoops) loops drawn with")
-            print("  Player.draw: peak RSS \(Timing.format(Double(over) / 1024, digits: 1)) MiB over the process before it"
-                + " opened the file (≤ 24 MiB: \(over <= memoryTargetKiB ? "met" : "NOT MET"))")
-        } else {
-            print("feed-memory probe failed (status \(status))")
+            memoryRows.append([
+                name, "\(line.fields["frames"] ?? 0)",
+                Timing.format(Double(over) / 1024, digits: 1) + (over <= memoryTargetKiB ? " met" : " NOT MET"),
+            ])
         }
+        Timing.printTable(header: ["one default player, \(memoryLoops) loops", "frames drawn", "peak RSS over the process MiB (≤ 24)"],
+                          rows: memoryRows)
+        print()
+        print("Each animation in a fresh process: one default player (Player(source: GIFFrameSource(contentsOf:))) drawn")
+        print("  with Player.draw for \(memoryLoops) loops; its peak RSS over the process's before the file was opened.")
     }
 }
 

@@ -10,7 +10,7 @@ import Playback
 /// - `[--paced] WORKLOAD [LOOPS]`: one player, ``loops`` loops (or `LOOPS`);
 ///   `--paced` waits for the cache's prefetch before each frame change.
 /// - `playlist`: a ``Playlist`` of every workload file, one lap.
-/// - `feed-path PATH` / `feed-memory PATH`: the feed path's steady loop
+/// - `feed-path PATH [cell]` / `feed-memory PATH`: the feed path's steady loop
 ///   and one default player's memory (see ``FeedPath``).
 /// - `steady WORKLOAD`: one player, four paced loops, the last one's process
 ///   CPU time against the C baseline's (see ``SteadyLoop``).
@@ -46,7 +46,7 @@ enum PlayerProbe {
                 try await playlist()
             case "feed-path":
                 guard arguments.count > 1 else { return usage() }
-                try await FeedPath.probe(path: arguments[1])
+                try await FeedPath.probe(path: arguments[1], inCell: arguments.dropFirst(2).first == "cell")
             case "realtime-grid":
                 try await RealTimeGrid.probe(
                     seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? RealTimeGrid.seconds,

@@ -26,6 +26,8 @@ enum PlayerReport {
         print()
         SteadyLoop.printSection(preload: preload)
         print()
+        IndexRead.printSection(rounds: 5)
+        print()
         FeedPath.printSection(preload: preload)
         print()
         RealTimeGrid.printSection(seconds: RealTimeGrid.seconds)
