@@ -1,5 +1,6 @@
 @_spi(Engine) import EngineSupport
 import GIF
+import Playback
 import Synchronization
 
 /// The pixels each frame of a GIF changes, as drawn (at full size, or
@@ -211,10 +212,18 @@ final class FrameDeltaStore: Sendable {
 
     /// A store for the `frameCount` frames of a GIF, of at most `limit`
     /// bytes of pixels. Nothing is allocated until a delta is recorded.
-    init(frameCount: Int, limit: Int) {
+    ///
+    /// With `allowance`, each delta's bytes are asked of it before they
+    /// are held, frames alone making room (a draw never has another source
+    /// trim); a delta refused gives the set up, as one past the limit does.
+    init(frameCount: Int, limit: Int, allowance: StateAllowance? = nil) {
         self.limit = max(0, limit)
         self.frameCount = max(0, frameCount)
+        self.allowance = allowance
     }
+
+    /// What each delta's bytes are asked of before they are held.
+    private let allowance: StateAllowance?
 
     /// The whole set, once sealed.
     var sealed: Sealed? { table.withLock { $0.sealed } }
@@ -276,6 +285,10 @@ final class FrameDeltaStore: Sendable {
         guard let fits else { return false }
         guard fits else {
             recording.store(false, ordering: .relaxed)
+            return true
+        }
+        if let allowance, !allowance.reserve(size, takingState: false) {
+            drop()
             return true
         }
         let withSpans = rows != nil && !rect.isEmpty

@@ -49,7 +49,7 @@ import Synchronization
 /// So a source holds at most the `DecodingBudget`'s bytes of decoding
 /// state, with the checkpoint bytes twice, plus its working state
 /// (`workingStateByteCount`: the canvas and the decoder's buffers).
-public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sendable {
+public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, StateReservingSource, Sendable {
     /// The image the frames come from.
     public let image: GIFImage
     /// The threads this source's decodes run on.
@@ -93,6 +93,10 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// display size), within the checkpoint budget (see
     /// ``FrameDeltaStore``).
     let deltas: FrameDeltaStore?
+    /// What the stored indices and the recorded changes ask before they
+    /// grow: the shared budget counting this source, once a cache over
+    /// that budget connects it.
+    package let stateAllowance = StateAllowance()
 
     /// Wraps an opened image; `budget` bounds the canvases kept to make
     /// jumps back cheap (its checkpoints) and the frames' palette indices
@@ -138,7 +142,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.latest = nil
-        self.deltas = frameCount > 1 ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes) : nil
+        self.deltas = frameCount > 1
+            ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes, allowance: stateAllowance) : nil
+        indices.admit { [stateAllowance] in stateAllowance.reserve($0, takingState: false) }
     }
 
     /// The index tier of a source of `image` with `budget` bytes for
@@ -216,6 +222,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
         self.deltas = nil
+        indices.admit { [stateAllowance] in stateAllowance.reserve($0, takingState: false) }
     }
 
     /// Opens and scans the GIF at `path`, holding its bytes in memory; its

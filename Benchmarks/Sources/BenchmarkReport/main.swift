@@ -27,6 +27,7 @@ import Darwin
 //        BenchmarkReport --images   (the README's first example: currentImage per frame)
 //        BenchmarkReport --realtime-grid [SECONDS [cells|full|full-nopolicy]]
 //        BenchmarkReport --nine-grid
+//        BenchmarkReport --full-grid   (nine animations at full size under one 24 MiB budget)
 // The second form only runs one decoder, for `valgrind --tool=callgrind`.
 // The third is what the report spawns for each player figure (a fresh
 // process, so that its peak resident memory is the player's alone); see
@@ -73,6 +74,10 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--realtime-grid
     RealTimeGrid.printSection(
         seconds: CommandLine.arguments.dropFirst(2).first.flatMap { Double($0) } ?? RealTimeGrid.seconds,
         variant: CommandLine.arguments.dropFirst(3).first.flatMap { RealTimeGrid.Variant(rawValue: $0) } ?? .cells)
+    exit(0)
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--full-grid" {
+    FullGrid.printSection()
     exit(0)
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--images" {

@@ -203,6 +203,19 @@ package final class FrameIndexCache: Sendable {
     /// `keepsDrawnRows`.
     package static let drawnRowBytes = MemoryLayout<UInt32>.size
 
+    /// Asked before an offered frame is kept: whether its bytes may be
+    /// held (see ``admit(through:)``).
+    private let admission = LockedState<(@Sendable (Int) -> Bool)?>(nil)
+
+    /// Has every frame offered later be kept within the budget only when
+    /// `gate` grants its bytes first (a memory budget shared with other
+    /// sources, counting them before they are held); a frame refused is
+    /// kept as passing, when frames are, as one past the budget is. Called
+    /// with no lock of this store held.
+    package func admit(through gate: @escaping @Sendable (Int) -> Bool) {
+        admission.withLock { $0 = gate }
+    }
+
     /// Bytes of indices held now within the budget.
     package var byteCount: Int { table.withLock { $0.byteCount } }
     /// Bytes of passing frames held now.
@@ -325,8 +338,12 @@ package final class FrameIndexCache: Sendable {
         // A frame only passed on is drawn once or twice: not worth compressing.
         let entry = Self.entry(of: frame, whole, outcome: outcome, drawn: drawn, runnable: runnable,
                                compresses: compresses && fits, keepsDrawnRows: keepsDrawnRows)
+        // Room for the entry is asked before it is held: a frame the
+        // budget over this store has no room for is only passed on, in
+        // room this store's own last frames make.
+        let admitted = admission.withLock { $0 }?(entry.byteCount) ?? true
         table.withLock { table in
-            if fits, table.byteCount + entry.byteCount <= table.limit, entry.byteCount <= largestEntry {
+            if fits, admitted, table.byteCount + entry.byteCount <= table.limit, entry.byteCount <= largestEntry {
                 if frame.index >= table.entries.count {
                     table.entries.append(contentsOf: repeatElement(nil, count: frame.index + 1 - table.entries.count))
                 }
@@ -340,8 +357,23 @@ package final class FrameIndexCache: Sendable {
                     wholeFrames.store(table.wholePrefix, ordering: .releasing)
                 }
             } else if passing {
+                var freed = 0
                 if table.passing.count == Self.passingLimit {
-                    table.passingBytes -= table.passing.removeFirst().entry.byteCount
+                    freed = table.passing.removeFirst().entry.byteCount
+                    table.passingBytes -= freed
+                }
+                if !admitted {
+                    var index = table.entries.count - 1
+                    while freed < entry.byteCount, index >= 0 {
+                        freed += table.entries[index]?.byteCount ?? 0
+                        remove(index, from: &table)
+                        index -= 1
+                    }
+                    while let last = table.entries.last, last == nil { table.entries.removeLast() }
+                    if table.byteCount < table.limit {
+                        table.limit = table.byteCount
+                        table.trimmed = true
+                    }
                 }
                 table.passing.append((frame.index, entry))
                 table.passingBytes += entry.byteCount

@@ -108,6 +108,9 @@ public actor FrameCache {
         self.budgeted = source as? any BudgetedFrameSource
         self.memoryBudget = budget
         self.member = budget.register(source: source, budgeted: budgeted)
+        if budget.countsDecodingState, let reserving = source as? any StateReservingSource {
+            reserving.stateAllowance.connect(to: budget, member: member)
+        }
         self.lookahead = max(0, lookahead)
         let (requestStream, requests) = AsyncStream.makeStream(
             of: (number: Int, frames: [Int]).self, bufferingPolicy: .bufferingNewest(1))
@@ -131,6 +134,7 @@ public actor FrameCache {
             prefetcher?.wake.finish()
         }
         memoryBudget.unregister(member)
+        (source as? any StateReservingSource)?.stateAllowance.disconnect(from: memoryBudget, member: member)
         budgeted?.releaseDecodingState()
     }
 

@@ -57,6 +57,18 @@
 /// frames held (hundreds, not pixels), and nothing is allocated per frame
 /// once the tables have grown.
 ///
+/// **What a source adds is counted before it is held.** A source whose
+/// state grows on threads of its own (a `GIFFrameSource`'s stored indices
+/// on its decode thread, the changes its drawers record on the host's
+/// thread) asks the budget for the bytes first, through the cache that
+/// registered it. With room made from frames alone (a grow never has
+/// another source trim under it) or none left, the source holds less
+/// instead: a GIF passes the frame on (among a few passing frames, room
+/// made by its own last stored frames) and gives up its recorded changes.
+/// So what the members really hold stays within ``byteBudget`` whenever
+/// what the playing sources need to draw at all (their working state)
+/// fits.
+///
 /// **Any size a source reports is taken.** A source's
 /// `decodingStateByteCount` counts as reported, a negative one as 0; the
 /// sums over all sources are kept in 128 bits, so sources reporting up to
@@ -344,6 +356,39 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     func cancelReservation(_ id: Int) {
         ledger.withLock { $0.release(reservationOf: id) }
+    }
+
+    /// Counts `bytes` more of member `id`'s decoding state before the source
+    /// holds them (``StateAllowance/reserve(_:takingState:)``), making room
+    /// first as for a frame: frames, then other sources' state (only with
+    /// `takingState`), never `id`'s own. Returns whether they were counted;
+    /// `true` for a member this budget does not hold.
+    func reserveState(_ id: Int, bytes: Int, takingState: Bool) -> Bool {
+        guard countsDecodingState else { return true }
+        var counted = false
+        return passes { ledger, trimmed, trims -> Bool in
+            guard let member = ledger.members[id] else { return true }
+            guard !counted else {
+                // A source kept more than it was asked to give: the rest
+                // comes from others.
+                Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
+                return true
+            }
+            while ledger.room < Int128(bytes) {
+                switch EvictionPolicy.victim(
+                    in: ledger, requester: id, protecting: nil, keepingWork: true, atShare: nil, trimmed: trimmed)
+                {
+                case nil: return false
+                case .frame(let key): _ = ledger.evict(key)
+                case .state(let trim):
+                    guard takingState else { return false }
+                    trims.append(ledger.startTrim(trim))
+                }
+            }
+            ledger.setState(of: id, to: member.stateBytes + bytes)
+            counted = true
+            return true
+        }
     }
 
     /// Reads member `id`'s source's decoding state, then gives back what is

@@ -51,6 +51,8 @@ enum PlayerProbe {
                 try await RealTimeGrid.probe(
                     seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? RealTimeGrid.seconds,
                     variant: arguments.dropFirst(2).first.flatMap { RealTimeGrid.Variant(rawValue: $0) } ?? .cells)
+            case "full-grid":
+                try await FullGrid.probe(cutName: arguments.dropFirst().first, cutPath: arguments.dropFirst(2).first)
             case "feed-memory":
                 guard arguments.count > 1 else { return usage() }
                 try await FeedPath.memoryProbe(path: arguments[1])

@@ -1,0 +1,78 @@
+import DrawingContract
+import Foundation
+import GIF
+import GIFPlayback
+import Playback
+import Testing
+
+/// GIF sources under one budget too small for what they would keep: the
+/// indices their decodes store and the changes their drawers record are
+/// counted before they are held, so what the budget's members really hold
+/// never passes its limit, sampled after every draw of a host drawing
+/// every change.
+@Suite("GIF sources under a small shared budget")
+struct SharedBudgetTests {
+    /// What the budget's members hold now by their own count: its frames
+    /// and reservations, and each source's decoding state as the source
+    /// reports it (not as the budget last read it).
+    static func held(_ budget: FrameMemoryBudget, _ sources: [GIFFrameSource]) -> Int {
+        let statistics = budget.statistics
+        return statistics.frameBytes + statistics.reservedBytes + sources.reduce(0) { $0 + $1.decodingState.total }
+    }
+
+    /// Fixtures/README.md: demo.gif is 240 frames of 160 × 120 and
+    /// screen-recording.gif 600 frames of 640 × 400; with generated GIFs
+    /// beside them, at full size and in cells, under budgets from a
+    /// little over what the sources need to draw at all (their working
+    /// canvases and decoder buffers: about 5 MB, the screen recording's
+    /// two sources 2.3 MB each) to well under what their indices take.
+    @Test(arguments: [6 << 20, 8 << 20, 12 << 20])
+    func membersNeverHoldMoreThanTheLimit(limit: Int) async throws {
+        let budget = FrameMemoryBudget(byteBudget: limit)
+        let pool = FrameCachePool(budget: budget)
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        var players: [Player<ManualClock.Instant>] = []
+        var sources: [GIFFrameSource] = []
+        let paths = ["demo.gif", "screen-recording.gif"].map(GIFFrameSourceTests.fixture)
+        var images: [(key: String, image: @Sendable () throws -> GIFImage, size: DisplaySize?)] = paths.map { path in
+            (path, { try GIFImage(readingFramesFromFileAt: path) }, nil)
+        }
+        images.append((paths[1] + " cell", { try GIFImage(readingFramesFromFileAt: paths[1]) },
+                       DisplaySize(maxWidth: 100, maxHeight: 100)))
+        for seed in 1...3 as ClosedRange<UInt64> {
+            let bytes = GeneratedGIF.make(seed: seed)
+            images.append(("generated \(seed)", { try GIFImage(bytes: bytes) }, nil))
+        }
+        for (key, image, size) in images {
+            let cache = try await pool.cache(for: key, displaySize: size) { GIFFrameSource(image: try image()) }
+            let player = try Player(source: cache.source, configuration: PlayerConfiguration(loop: .count(1)),
+                                    startingAt: clock.now, epoch: clock.now, cache: cache)
+            await group.add(player)
+            players.append(player)
+            sources.append(try #require(cache.source as? GIFFrameSource))
+        }
+        for player in players { await player.play(at: clock.now) }
+        var buffers = players.map { [UInt8](repeating: 0, count: $0.drawer.width * $0.drawer.height * 4) }
+        var worst = 0, draws = 0
+        while let tick = group.tickPlayers(at: clock.now) {
+            for (index, player) in players.enumerated() where tick.changed.contains(ObjectIdentifier(player)) {
+                var waits = 0
+                while case .late = try buffers[index].withUnsafeMutableBytes({
+                    try player.draw(into: $0, bytesPerRow: player.drawer.width * 4)
+                }) {
+                    waits += 1
+                    try #require(waits < 20_000, "cell \(index) frame \(player.currentFrame): a late draw's decode never came; requests \(sources[index].indexRequestCount) decodes \(sources[index].decodeCount) state \(sources[index].decodingState) budget \(budget.statistics.bytesHeld)")
+                    try await Task.sleep(for: .microseconds(500))
+                }
+                draws += 1
+                let held = Self.held(budget, sources)
+                worst = max(worst, held)
+            }
+            guard let next = tick.nextChange else { break }
+            clock.advance(to: next)
+        }
+        #expect(draws > 800)
+        #expect(worst <= limit, "held \(worst) bytes under a limit of \(limit)")
+    }
+}
