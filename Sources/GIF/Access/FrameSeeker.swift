@@ -143,7 +143,7 @@ public struct FrameSeeker {
     /// The bytes of frame indices stored now (at most `indexBudget`).
     public var indexBytes: Int { indices.byteCount }
     /// The number of frames whose indices are stored now.
-    package var indexedFrameCount: Int { indices.frameCount }
+    @_spi(Benchmarks) public var indexedFrameCount: Int { indices.frameCount }
     /// The frames this seeker has had giflib decode so far. Frames drawn
     /// from stored indices do not count: in a steady loop over a GIF whose
     /// indices fit `indexBudget` it stops growing.

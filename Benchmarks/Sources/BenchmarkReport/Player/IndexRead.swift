@@ -1,5 +1,5 @@
 import BenchmarkSupport
-import GIF
+@_spi(Benchmarks) import GIF
 
 /// The index tier's compact form (``FrameSeeker``'s stored indices,
 /// compressed when a GIF's raw indices do not fit its budget): what reading
