@@ -56,7 +56,7 @@ package final class PlayerCore: Sendable {
     /// What the draws made of the frames published, for a group's pacing.
     let tally = DrawTally()
 
-    private struct State {
+    private struct State: HubState {
         var playhead: Playhead
         /// Observers, event streams, driver wake-ups and change watchers.
         var hub = EventHub<PlayerEvent>()
@@ -147,27 +147,17 @@ package final class PlayerCore: Sendable {
     }
 
     /// Runs `body` with the lock held, then delivers the events it posted
-    /// with the lock released.
+    /// with the lock released (see ``LockedState/changing(_:)``).
     private func changing<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let (result, due) = try state.withLock { (state) throws(Failure) -> (Result, Bool) in
-            (try body(&state), state.hub.deliveryDue)
-        }
-        if due { deliverEvents() }
-        return result
+        try state.changing(body)
     }
 
-    /// Hands the posted events to the listeners with no lock held, and
-    /// those posted meanwhile after them, unless another thread is doing
-    /// so (it takes them on). Called by every change once the lock is
-    /// released, and by a ``HostTickList`` once its own lock is.
-    func deliverEvents() {
-        guard var delivery = state.withLock({ $0.hub.beginDelivery() }) else { return }
-        repeat {
-            delivery.run()
-        } while state.withLock({ $0.hub.continueDelivery(&delivery) })
-    }
+    /// Hands the posted events to the listeners with no lock held (see
+    /// ``LockedState/deliverEvents()``); a ``HostTickList`` calls it once
+    /// its own lock is released.
+    func deliverEvents() { state.deliverEvents() }
 
     /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
     package func advance(to time: Duration) -> [PlayerEvent] {
@@ -361,44 +351,23 @@ package final class PlayerCore: Sendable {
     // MARK: Listeners
 
     /// Registers an event observer (see ``Player/addObserver(_:)``).
-    func addObserver(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
-        state.withLock { $0.hub.addObserver(handler) }
-    }
+    func addObserver(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int { state.addObserver(handler) }
 
     /// Forgets an event observer.
-    func removeObserver(_ token: Int) {
-        state.withLock { $0.hub.removeObserver(token) }
-    }
+    func removeObserver(_ token: Int) { state.removeObserver(token) }
 
-    /// A new event stream (see ``Player/events()``). Its end is handled on
-    /// a task of its own: a stream can end while the lock is held (when the
-    /// player goes away), and the lock is not taken twice.
-    func events() -> AsyncStream<PlayerEvent> {
-        state.withLock { state in
-            state.hub.makeStream { [weak self] token in
-                guard let self else { return }
-                Task { self.state.withLock { $0.hub.removeStream(token) } }
-            }
-        }
-    }
+    /// A new event stream (see ``Player/events()``).
+    func events() -> AsyncStream<PlayerEvent> { state.events() }
 
     /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
-    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
-        state.withLock { $0.hub.addWake(wake) }
-    }
+    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int { state.addWake(wake) }
 
     /// Forgets a driver's wake-up.
-    func removeWake(_ token: Int) {
-        state.withLock { $0.hub.removeWake(token) }
-    }
+    func removeWake(_ token: Int) { state.removeWake(token) }
 
     /// Registers a change watcher (see ``EventHub/addWatcher(_:)``).
-    func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
-        state.withLock { $0.hub.addWatcher(watch) }
-    }
+    func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int { state.addWatcher(watch) }
 
     /// Forgets a change watcher.
-    func removeWatcher(_ token: Int) {
-        state.withLock { $0.hub.removeWatcher(token) }
-    }
+    func removeWatcher(_ token: Int) { state.removeWatcher(token) }
 }
