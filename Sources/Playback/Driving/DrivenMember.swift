@@ -4,13 +4,6 @@
 protocol DrivenMember<Instant>: Actor {
     associatedtype Instant: InstantProtocol where Instant.Duration == Duration
 
-    /// Registers a driver's wake-up, called when the host changes the
-    /// schedule; returns its token.
-    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int
-
-    /// Forgets the driver wake-up registered under `token`.
-    func removeWake(_ token: Int)
-
     /// The instant the member measures host time from.
     nonisolated var origin: Instant { get }
 
@@ -27,6 +20,26 @@ enum DrivenEngine {
     case core(PlayerCore)
     /// A playlist's engine.
     case playlist(PlaylistCore)
+}
+
+extension DrivenMember {
+    /// Registers a driver's wake-up in the member's engine, called when the
+    /// host changes the schedule (see ``EventHub/addWake(_:)``); returns
+    /// its token.
+    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
+        switch engine {
+        case .core(let core): core.addWake(wake)
+        case .playlist(let core): core.addWake(wake)
+        }
+    }
+
+    /// Forgets the driver wake-up registered under `token`.
+    func removeWake(_ token: Int) {
+        switch engine {
+        case .core(let core): core.removeWake(token)
+        case .playlist(let core): core.removeWake(token)
+        }
+    }
 }
 
 extension Player: DrivenMember {

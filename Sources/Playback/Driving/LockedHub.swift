@@ -34,46 +34,65 @@ extension LockedState where State: HubState {
             delivery.run()
         } while withLock({ $0.hub.continueDelivery(&delivery) })
     }
+}
+
+/// An engine whose state and listeners are behind one lock (a
+/// ``PlayerCore``, a ``PlaylistCore``): the listener registrations both
+/// share.
+protocol EventEngine: AnyObject, Sendable {
+    associatedtype Locked: HubState
+    /// The state and its ``EventHub``.
+    var state: LockedState<Locked> { get }
+}
+
+extension EventEngine {
+    typealias Event = Locked.Event
+
+    /// Hands the posted events to the listeners with no lock held (see
+    /// ``LockedState/deliverEvents()``): called by every change once the
+    /// lock is released, and by a ``HostTickList`` once its own lock is.
+    func deliverEvents() { state.deliverEvents() }
 
     /// Registers an event observer (see ``EventHub/addObserver(_:)``).
-    func addObserver(_ handler: @escaping @Sendable (State.Event) -> Void) -> Int {
-        withLock { $0.hub.addObserver(handler) }
+    func addObserver(_ handler: @escaping @Sendable (Event) -> Void) -> Int {
+        state.withLock { $0.hub.addObserver(handler) }
     }
 
     /// Forgets an event observer.
     func removeObserver(_ token: Int) {
-        withLock { $0.hub.removeObserver(token) }
+        state.withLock { $0.hub.removeObserver(token) }
     }
 
     /// A new event stream. Its end is handled on a task of its own: a
     /// stream can end while the lock is held (when its owner goes away),
     /// and the lock is not taken twice.
-    func events() -> AsyncStream<State.Event> {
-        withLock { state in
-            state.hub.makeStream { [weak self] token in
-                guard let self else { return }
-                Task { self.withLock { $0.hub.removeStream(token) } }
+    func events() -> AsyncStream<Event> {
+        let lock = state
+        return lock.withLock { locked in
+            locked.hub.makeStream { [weak lock] token in
+                guard let lock else { return }
+                Task { lock.withLock { $0.hub.removeStream(token) } }
             }
         }
     }
 
     /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
     func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
-        withLock { $0.hub.addWake(wake) }
+        state.withLock { $0.hub.addWake(wake) }
     }
 
     /// Forgets a driver's wake-up.
     func removeWake(_ token: Int) {
-        withLock { $0.hub.removeWake(token) }
+        state.withLock { $0.hub.removeWake(token) }
     }
 
     /// Registers a change watcher (see ``EventHub/addWatcher(_:)``).
     func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
-        withLock { $0.hub.addWatcher(watch) }
+        state.withLock { $0.hub.addWatcher(watch) }
     }
 
     /// Forgets a change watcher.
     func removeWatcher(_ token: Int) {
-        withLock { $0.hub.removeWatcher(token) }
+        state.withLock { $0.hub.removeWatcher(token) }
     }
 }

@@ -27,13 +27,14 @@ import Synchronization
 /// its own) or the call comes from a listener (they follow once it
 /// returns). A tick through a group's ``HostTickList`` posts only; the list
 /// delivers once its own lock is released.
-package final class PlayerCore: Sendable {
+package final class PlayerCore: EventEngine {
     /// The cache the player reads through and tells when it plays.
     let cache: FrameCache
     /// What ``draw(into:bytesPerRow:)`` draws with.
     let drawer: any FrameDrawer
 
-    private let state: LockedState<State>
+    /// The state and its listeners, behind the one lock.
+    let state: LockedState<State>
     /// The frame a tick published for drawing. This and the two late-draw
     /// figures are the drawing side's own atomics, so a draw never waits for
     /// a tick and takes no lock of the player's.
@@ -56,7 +57,7 @@ package final class PlayerCore: Sendable {
     /// What the draws made of the frames published, for a group's pacing.
     let tally = DrawTally()
 
-    private struct State: HubState {
+    struct State: HubState {
         var playhead: Playhead
         /// Observers, event streams, driver wake-ups and change watchers.
         var hub = EventHub<PlayerEvent>()
@@ -154,10 +155,35 @@ package final class PlayerCore: Sendable {
         try state.changing(body)
     }
 
-    /// Hands the posted events to the listeners with no lock held (see
-    /// ``LockedState/deliverEvents()``); a ``HostTickList`` calls it once
-    /// its own lock is released.
-    func deliverEvents() { state.deliverEvents() }
+    // MARK: Transport: the controls ``Player`` and `DrawingPlayer` forward to
+
+    /// Starts or resumes at host time `time`, or the playhead's time (see
+    /// ``Playhead/play(at:)``).
+    package func play(at time: Duration?) -> [PlayerEvent] { perform { $0.play(at: time) } }
+
+    /// Freezes the position at host time `time` (see ``Playhead/pause(at:)``).
+    package func pause(at time: Duration?) -> [PlayerEvent] { perform { $0.pause(at: time) } }
+
+    /// Returns to frame 0, idle (see ``Playhead/stop(at:)``).
+    package func stop(at time: Duration?) -> [PlayerEvent] { perform { $0.stop(at: time) } }
+
+    /// Shows `frame` from its start (see ``Playhead/seek(toFrame:)``).
+    package func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
+        try perform { (playhead) throws(PlayerError) in try playhead.seek(toFrame: frame) }
+    }
+
+    /// Moves to a media-time offset (see ``Playhead/seek(toOffset:)``).
+    package func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
+        try perform { (playhead) throws(PlayerError) in try playhead.seek(toOffset: offset) }
+    }
+
+    /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
+    package func setRate(_ rate: Double) throws(PlayerError) {
+        try update { (playhead) throws(PlayerError) in try playhead.setRate(rate) }
+    }
+
+    /// Switches reduced-motion mode (see ``Playhead/setReducedMotion(_:)``).
+    package func setReducedMotion(_ on: Bool) -> [PlayerEvent] { perform { $0.setReducedMotion(on) } }
 
     /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
     package func advance(to time: Duration) -> [PlayerEvent] {
@@ -347,27 +373,4 @@ package final class PlayerCore: Sendable {
 
     /// See ``Player/lateDrawCount``.
     var lateDrawCount: Int { lateDraws.load(ordering: .relaxed) }
-
-    // MARK: Listeners
-
-    /// Registers an event observer (see ``Player/addObserver(_:)``).
-    func addObserver(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int { state.addObserver(handler) }
-
-    /// Forgets an event observer.
-    func removeObserver(_ token: Int) { state.removeObserver(token) }
-
-    /// A new event stream (see ``Player/events()``).
-    func events() -> AsyncStream<PlayerEvent> { state.events() }
-
-    /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
-    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int { state.addWake(wake) }
-
-    /// Forgets a driver's wake-up.
-    func removeWake(_ token: Int) { state.removeWake(token) }
-
-    /// Registers a change watcher (see ``EventHub/addWatcher(_:)``).
-    func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int { state.addWatcher(watch) }
-
-    /// Forgets a change watcher.
-    func removeWatcher(_ token: Int) { state.removeWatcher(token) }
 }

@@ -10,41 +10,21 @@ extension Playlist {
     /// - Parameter handler: The callback.
     /// - Returns: A token for ``removeObserver(_:)``.
     @discardableResult
-    public func addObserver(_ handler: @escaping @Sendable (PlaylistEvent) -> Void) -> Int {
-        core.addObserver(handler)
-    }
+    public func addObserver(_ handler: @escaping @Sendable (PlaylistEvent) -> Void) -> Int { core.addObserver(handler) }
 
     /// Stops calling the handler registered under `token`.
     /// - Parameter token: A value returned by ``addObserver(_:)``.
-    public func removeObserver(_ token: Int) {
-        core.removeObserver(token)
-    }
+    public func removeObserver(_ token: Int) { core.removeObserver(token) }
 
     /// A stream of every event from now on, in order, buffered without
     /// limit; it ends when the consumer stops iterating (or is cancelled),
     /// or when the playlist goes away.
-    public func events() -> AsyncStream<PlaylistEvent> {
-        core.events()
-    }
-
-    /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
-    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
-        core.addWake(wake)
-    }
-
-    /// Forgets a driver's wake-up.
-    func removeWake(_ token: Int) {
-        core.removeWake(token)
-    }
+    public func events() -> AsyncStream<PlaylistEvent> { core.events() }
 
     /// Registers a change watcher (see ``EventHub/addWatcher(_:)``): the
     /// package's tests wait on it instead of polling.
-    package func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
-        core.addWatcher(watch)
-    }
+    package func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int { core.addWatcher(watch) }
 
     /// Forgets a change watcher.
-    package func removeWatcher(_ token: Int) {
-        core.removeWatcher(token)
-    }
+    package func removeWatcher(_ token: Int) { core.removeWatcher(token) }
 }

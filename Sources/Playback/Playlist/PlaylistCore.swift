@@ -14,18 +14,19 @@
 /// player's engine's machinery (``LockedState/changing(_:)``).
 ///
 /// It measures time as host time, a `Duration` from the playlist's origin.
-final class PlaylistCore: Sendable {
+final class PlaylistCore: EventEngine {
     /// The rules in force.
     let configuration: PlaylistConfiguration
 
-    private let state: LockedState<State>
+    /// The state and its listeners, behind the one lock.
+    let state: LockedState<State>
     /// The item and frame shown, for ``draw(into:bytesPerRow:)``, which
     /// never waits for a tick.
     private let shown = LockedState(Shown())
     /// The tasks that hand progressive sources' timings in.
     private let growth = TimingSubscription()
 
-    private struct State: HubState {
+    struct State: HubState {
         var sequencer: PlaylistSequencer
         /// Observers, event streams, driver wake-ups and change watchers.
         var hub = EventHub<PlaylistEvent>()
@@ -134,10 +135,6 @@ final class PlaylistCore: Sendable {
             return (!events.isEmpty, state.sequencer.nextChangeTime, state.hub.deliveryDue)
         }
     }
-
-    /// Hands the posted events to the listeners with no lock held (see
-    /// ``LockedState/deliverEvents()``).
-    func deliverEvents() { state.deliverEvents() }
 
     /// After any change: loads started and cancelled, caches kept, the
     /// item shown published, the events posted.
@@ -345,27 +342,4 @@ final class PlaylistCore: Sendable {
 
     /// See ``Playlist/lateDrawCount``.
     var lateDrawCount: Int { shown.withLock { $0.lateDraws } }
-
-    // MARK: Listeners
-
-    /// Registers an event observer (see ``Playlist/addObserver(_:)``).
-    func addObserver(_ handler: @escaping @Sendable (PlaylistEvent) -> Void) -> Int { state.addObserver(handler) }
-
-    /// Forgets an event observer.
-    func removeObserver(_ token: Int) { state.removeObserver(token) }
-
-    /// A new event stream (see ``Playlist/events()``).
-    func events() -> AsyncStream<PlaylistEvent> { state.events() }
-
-    /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
-    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int { state.addWake(wake) }
-
-    /// Forgets a driver's wake-up.
-    func removeWake(_ token: Int) { state.removeWake(token) }
-
-    /// Registers a change watcher (see ``EventHub/addWatcher(_:)``).
-    func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int { state.addWatcher(watch) }
-
-    /// Forgets a change watcher.
-    func removeWatcher(_ token: Int) { state.removeWatcher(token) }
 }
