@@ -108,6 +108,11 @@ struct HostTickPlaylistTests {
         let (referenceEvents, subjectEvents) = (PlaylistRecorder(), PlaylistRecorder())
         await reference.addObserver { referenceEvents.record($0) }
         await subject.addObserver { subjectEvents.record($0) }
+        // The driver counts host time from the clock's time when it is
+        // made, not from the members' origin: made later, its members'
+        // time starts before its own.
+        let groupStart = start.advanced(by: .nanoseconds(Int64.random(in: 0...500_000_000, using: &generator)))
+        clock.advance(to: groupStart)
         let group = GroupDriver(clock: clock)
         await group.add(subjectPlayer)
         await group.add(subject)
@@ -125,7 +130,7 @@ struct HostTickPlaylistTests {
         await subjectPlayer.play(at: start)
         let subjectID = ObjectIdentifier(subject), playerID = ObjectIdentifier(subjectPlayer)
 
-        var now = start
+        var now = groupStart
         for (number, step) in steps.enumerated() {
             let note: Comment = "seed \(seed), step \(number): \(step)"
             let milliseconds: Int
