@@ -161,72 +161,54 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     /// Starts or resumes (see `Playhead.play(at:)`) at `instant` or ``now``.
     /// - Returns: The events, in order.
     @discardableResult
-    public func play(at instant: Instant? = nil) -> [PlayerEvent] {
-        core.perform { $0.play(at: instant.map(hostTime)) }
-    }
+    public func play(at instant: Instant? = nil) -> [PlayerEvent] { core.play(at: instant.map(hostTime)) }
 
     /// Freezes the position (see `Playhead.pause(at:)`) at `instant` or
     /// ``now``.
     /// - Returns: The events, in order.
     @discardableResult
-    public func pause(at instant: Instant? = nil) -> [PlayerEvent] {
-        core.perform { $0.pause(at: instant.map(hostTime)) }
-    }
+    public func pause(at instant: Instant? = nil) -> [PlayerEvent] { core.pause(at: instant.map(hostTime)) }
 
     /// Returns to frame 0, idle (see `Playhead.stop(at:)`), at `instant` or
     /// ``now``.
     /// - Returns: The events, in order.
     @discardableResult
-    public func stop(at instant: Instant? = nil) -> [PlayerEvent] {
-        core.perform { $0.stop(at: instant.map(hostTime)) }
-    }
+    public func stop(at instant: Instant? = nil) -> [PlayerEvent] { core.stop(at: instant.map(hostTime)) }
+
+    /// Moves time forward to `instant`; earlier instants are ignored (see
+    /// `Playhead.advance(to:)`).
+    /// - Returns: The events on the way, in order.
+    @discardableResult
+    public func advance(to instant: Instant) -> [PlayerEvent] { core.advance(to: hostTime(instant)) }
+
+    /// Moves time forward by `duration`; negative durations are ignored.
+    /// - Returns: The events on the way, in order.
+    @discardableResult
+    public func advance(by duration: Duration) -> [PlayerEvent] { core.advance(by: duration) }
 
     /// Shows `frame` from its start (see `Playhead.seek(toFrame:)`).
     /// - Returns: The events, in order.
     /// - Throws: `PlayerError.frameOutOfRange(_:frameCount:)`; the position
     ///   is kept then.
     @discardableResult
-    public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
-        try core.perform { (playhead) throws(PlayerError) in try playhead.seek(toFrame: frame) }
-    }
+    public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] { try core.seek(toFrame: frame) }
 
     /// Moves to a media-time offset (see `Playhead.seek(toOffset:)`).
     /// - Returns: The events, in order.
     /// - Throws: `PlayerError.offsetOutOfRange(_:totalDuration:)`; the
     ///   position is kept then.
     @discardableResult
-    public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
-        try core.perform { (playhead) throws(PlayerError) in try playhead.seek(toOffset: offset) }
-    }
+    public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] { try core.seek(toOffset: offset) }
 
     /// Changes the rate, keeping the position (see `Playhead.setRate(_:)`).
     /// - Throws: `PlayerError.invalidRate(_:)`.
-    public func setRate(_ rate: Double) throws(PlayerError) {
-        try core.update { (playhead) throws(PlayerError) in try playhead.setRate(rate) }
-    }
+    public func setRate(_ rate: Double) throws(PlayerError) { try core.setRate(rate) }
 
     /// Switches reduced-motion mode on or off (see
     /// `Playhead.setReducedMotion(_:)`).
     /// - Returns: The events, in order.
     @discardableResult
-    public func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
-        core.perform { $0.setReducedMotion(on) }
-    }
-
-    /// Moves time forward to `instant`; earlier instants are ignored (see
-    /// `Playhead.advance(to:)`).
-    /// - Returns: The events on the way, in order.
-    @discardableResult
-    public func advance(to instant: Instant) -> [PlayerEvent] {
-        core.advance(to: hostTime(instant))
-    }
-
-    /// Moves time forward by `duration`; negative durations are ignored.
-    /// - Returns: The events on the way, in order.
-    @discardableResult
-    public func advance(by duration: Duration) -> [PlayerEvent] {
-        core.advance(by: duration)
-    }
+    public func setReducedMotion(_ on: Bool) -> [PlayerEvent] { core.setReducedMotion(on) }
 
     /// Host time: from ``origin`` to `instant`.
     private func hostTime(_ instant: Instant) -> Duration {

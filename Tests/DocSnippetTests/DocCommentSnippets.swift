@@ -269,10 +269,9 @@ enum DocCommentSnippets {
         let group = GroupDriver(clock: clock)
         for player in players { await group.add(player) }
         // In the display link's callback, on its thread:
-        if let tick = group.tickPlayers(at: clock.now) {
-            for player in players where tick.changed.contains(ObjectIdentifier(player)) {
-                _ = try player.draw(into: buffer, bytesPerRow: bytesPerRow)
-            }
+        let tick = group.tickPlayers(at: clock.now)
+        for player in players where tick.changed.contains(ObjectIdentifier(player)) {
+            _ = try player.draw(into: buffer, bytesPerRow: bytesPerRow)
         }
         // end Sources/Playback/Driving/GroupDriver.swift#2
     }

@@ -223,14 +223,14 @@ enum Snippets {
         }
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:96
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:116
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
         // In a display link's callback, on its thread:
-        if let tick = linked.tickPlayers(at: clock.now), tick.changed.contains(ObjectIdentifier(linkedPlayer)) {
+        if linked.tickPlayers(at: clock.now).changed.contains(ObjectIdentifier(linkedPlayer)) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:116
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:139
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -243,7 +243,7 @@ enum Snippets {
             if case .drawn(let frame, let changed, _) = written { print(frame, changed) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:139
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.

@@ -55,7 +55,8 @@ struct SharedBudgetTests {
         for player in players { await player.play(at: clock.now) }
         var buffers = players.map { [UInt8](repeating: 0, count: $0.drawer.width * $0.drawer.height * 4) }
         var worst = 0, draws = 0
-        while let tick = group.tickPlayers(at: clock.now) {
+        while true {
+            let tick = group.tickPlayers(at: clock.now)
             for (index, player) in players.enumerated() where tick.changed.contains(ObjectIdentifier(player)) {
                 var waits = 0
                 while case .late = try buffers[index].withUnsafeMutableBytes({

@@ -36,7 +36,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     private struct Member {
         let id: ObjectIdentifier
         let target: any DrivenMember<C.Instant>
-        let engine: DrivenEngine<C.Instant>
+        let engine: DrivenEngine
         /// The instant the member's host time counts from.
         let origin: C.Instant
         /// The wake-up registered in the member while the driver runs.
@@ -169,15 +169,11 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
             hosted.remove(id)
             return
         }
-        let reference = reference
+        let offset = reference.duration(to: member.origin)
         let ticker: HostTickList.Ticker =
             switch member.engine {
-            case .core(let core): .player(core, offset: Nanoseconds.of(reference.duration(to: member.origin)))
-            case .actor(let target):
-                .playlist { time in
-                    let (moved, next) = await target.hostTick(to: reference.advanced(by: time))
-                    return (moved, next.map { reference.duration(to: $0) })
-                }
+            case .core(let core): .player(core, offset: Nanoseconds.of(offset))
+            case .playlist(let core): .playlist(core, offset: offset)
             }
         hosted.add(HostTickList.Entry(id: id, ticker: ticker))
     }
@@ -224,15 +220,20 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// from its display link (a `CADisplayLink`, a `CVDisplayLink`, a
     /// compositor's frame callback) instead of letting ``run()`` sleep on
     /// the clock: call it once per refresh with the refresh's time, then
-    /// redraw only the members it returns (with ``Player/draw(into:bytesPerRow:)``,
-    /// which says which rectangle changed). Members added or removed since
-    /// the last call count from the call that follows them. Use either this or ``run()``, not
-    /// both at once. A player whose next change comes after `instant`, and
-    /// that nothing else changed since its last tick, costs a lock and a
+    /// redraw only the members it returns (with ``Player/draw(into:bytesPerRow:)``
+    /// or ``Playlist/draw(into:bytesPerRow:)``, which say which rectangle
+    /// changed). Members added or removed since the last call count from
+    /// the call that follows them. Use either this or ``run()``, not both
+    /// at once. A player whose next change comes after `instant`, and that
+    /// nothing else changed since its last tick, costs a lock and a
     /// comparison: a host may tick the group at every refresh. The
-    /// players' events reach their observers and streams before it returns,
-    /// once the group's and the players' locks are released, so an observer
-    /// may call back into a player or the group.
+    /// members' events reach their observers and streams before it returns,
+    /// once the group's and the members' locks are released, so an
+    /// observer may call back into a member or the group.
+    ///
+    /// Players and playlists alike are ticked on the calling thread,
+    /// without waiting for their actors: this is ``tickPlayers(at:)`` for
+    /// a caller that is already asynchronous.
     ///
     /// A player whose latest draw was ``FrameDraw/late(frame:shown:)`` is
     /// named among the changed members at every tick, with its next change
@@ -242,10 +243,37 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     ///
     /// - Parameter instant: The refresh's time on ``clock``.
     /// - Returns: The members whose shown frame changed (or whose frame is
-    ///   owed), and when the next change of any member is due (a host may
-    ///   pause its display link until then).
+    ///   owed; a playlist's item, frame or load), and when the next change
+    ///   of any member is due (a host may pause its display link until
+    ///   then).
     @inlinable
     public final nonisolated func tick(at instant: C.Instant) async -> GroupDriverTick<C.Instant> {
+        tickPlayers(at: instant)
+    }
+
+    /// ``tick(at:)`` on the calling thread, without waiting, for a display
+    /// link's callback (a `CADisplayLink`'s or a `CVDisplayLink`'s, or a
+    /// render thread's loop), which cannot await: every member, player or
+    /// playlist, is advanced to `instant` there and then, as ``tick(at:)``
+    /// does (a player not due yet costs a lock and a comparison). Events
+    /// are delivered as ``tick(at:)`` delivers them; a playlist's loads run
+    /// on tasks of its own.
+    ///
+    /// ```swift
+    /// let group = GroupDriver(clock: clock)
+    /// for player in players { await group.add(player) }
+    /// // In the display link's callback, on its thread:
+    /// let tick = group.tickPlayers(at: clock.now)
+    /// for player in players where tick.changed.contains(ObjectIdentifier(player)) {
+    ///     _ = try player.draw(into: buffer, bytesPerRow: bytesPerRow)
+    /// }
+    /// ```
+    ///
+    /// - Parameter instant: The refresh's time on ``clock``.
+    /// - Returns: The members whose shown frame changed and when the next
+    ///   change is due, as ``tick(at:)`` returns them.
+    @inlinable
+    public final nonisolated func tickPlayers(at instant: C.Instant) -> GroupDriverTick<C.Instant> {
         // Inlined into the host's code and so specialized for its clock:
         // generic over the clock, building the result would look up the
         // type metadata of an optional instant on every call. The result
@@ -253,43 +281,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         // instant type is resilient (`ContinuousClock.Instant` is), so
         // every optional of it, and of a result holding it, is handled
         // through its value witnesses.
-        let time = reference.duration(to: instant)
-        guard let (changed, next) = tickPlayers(to: time) else {
-            let (changed, next) = await tickMembers(to: time)
-            return tick(changed: changed, next: next)
-        }
-        return tick(changed: changed, next: next)
-    }
-
-    /// ``tick(at:)`` on the calling thread, without waiting, for a display
-    /// link's callback (a `CADisplayLink`'s or a `CVDisplayLink`'s, or a
-    /// render thread's loop), which cannot await: every member is advanced
-    /// to `instant` there and then, as ``tick(at:)`` does (a player not
-    /// due yet costs a lock and a comparison). Events are delivered as
-    /// ``tick(at:)`` delivers them.
-    ///
-    /// Returns `nil`, ticking nothing, while a ``Playlist`` is a member: a
-    /// playlist's tick is a call to its actor, so a group holding one is
-    /// ticked with ``tick(at:)``.
-    ///
-    /// ```swift
-    /// let group = GroupDriver(clock: clock)
-    /// for player in players { await group.add(player) }
-    /// // In the display link's callback, on its thread:
-    /// if let tick = group.tickPlayers(at: clock.now) {
-    ///     for player in players where tick.changed.contains(ObjectIdentifier(player)) {
-    ///         _ = try player.draw(into: buffer, bytesPerRow: bytesPerRow)
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameter instant: The refresh's time on ``clock``.
-    /// - Returns: The members whose shown frame changed and when the next
-    ///   change is due, as ``tick(at:)`` returns them; `nil` when a member
-    ///   is a playlist.
-    @inlinable
-    public final nonisolated func tickPlayers(at instant: C.Instant) -> GroupDriverTick<C.Instant>? {
-        guard let (changed, next) = tickPlayers(to: reference.duration(to: instant)) else { return nil }
+        let (changed, next) = tickMembers(to: reference.duration(to: instant))
         return tick(changed: changed, next: next)
     }
 
@@ -301,19 +293,11 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
         return GroupDriverTick(changed: changed, nextChange: reference.advanced(by: next))
     }
 
-    /// ``tick(at:)`` in host time from ``reference``, on the calling thread
-    /// when every member is a player; `nil` when one is a playlist.
+    /// ``tick(at:)`` in host time from ``reference``, on the calling thread.
     @usableFromInline
-    final nonisolated func tickPlayers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?)? {
-        // Called from outside the actor: a player is ticked on this thread.
-        hosted.tickPlayers(to: time)
-    }
-
-    /// ``tick(at:)`` in host time from ``reference``: players on the
-    /// calling thread, playlists one call away.
-    @usableFromInline
-    final nonisolated func tickMembers(to time: Duration) async -> (changed: [ObjectIdentifier], next: Duration?) {
-        await hosted.tick(to: time)
+    final nonisolated func tickMembers(to time: Duration) -> (changed: [ObjectIdentifier], next: Duration?) {
+        // Called from outside the actor: every member is ticked on this thread.
+        hosted.tick(to: time)
     }
 
     /// Drives `member` alone until the calling task is cancelled: a
@@ -363,9 +347,9 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
             let next = core.tick(to: time, wake: token).map(Nanoseconds.of)
             members[index].deadline = hosted.ticked(id, core, at: Nanoseconds.of(time), next: next, owes: owes)
                 .map { origin.advanced(by: Nanoseconds.duration($0)) }
-        case .actor(let target):
+        case .playlist(let core):
             counters.ticks += 1
-            members[index].deadline = await target.tick(to: now, wake: token)
+            members[index].deadline = core.tick(to: origin.duration(to: now), wake: token).map(origin.advanced(by:))
         }
     }
 

@@ -153,32 +153,24 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
 
     /// Starts or resumes (see ``Playhead/play(at:)``) at `instant` or ``now``.
     @discardableResult
-    public func play(at instant: Instant? = nil) -> [PlayerEvent] {
-        playerCore.perform { $0.play(at: instant.map(hostTime)) }
-    }
+    public func play(at instant: Instant? = nil) -> [PlayerEvent] { playerCore.play(at: instant.map(hostTime)) }
 
     /// Freezes the position (see ``Playhead/pause(at:)``).
     @discardableResult
-    public func pause(at instant: Instant? = nil) -> [PlayerEvent] {
-        playerCore.perform { $0.pause(at: instant.map(hostTime)) }
-    }
+    public func pause(at instant: Instant? = nil) -> [PlayerEvent] { playerCore.pause(at: instant.map(hostTime)) }
 
     /// Returns to frame 0, idle (see ``Playhead/stop(at:)``).
     @discardableResult
-    public func stop(at instant: Instant? = nil) -> [PlayerEvent] {
-        playerCore.perform { $0.stop(at: instant.map(hostTime)) }
-    }
+    public func stop(at instant: Instant? = nil) -> [PlayerEvent] { playerCore.stop(at: instant.map(hostTime)) }
 
     /// Shows `frame` from its start (see ``Playhead/seek(toFrame:)``).
     @discardableResult
-    public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
-        try playerCore.perform { (playhead) throws(PlayerError) in try playhead.seek(toFrame: frame) }
-    }
+    public func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] { try playerCore.seek(toFrame: frame) }
 
     /// Moves to a media-time offset (see ``Playhead/seek(toOffset:)``).
     @discardableResult
     public func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
-        try playerCore.perform { (playhead) throws(PlayerError) in try playhead.seek(toOffset: offset) }
+        try playerCore.seek(toOffset: offset)
     }
 
     /// Whether reduced-motion mode is on (see
@@ -190,9 +182,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     /// mid-play, the player stops on its ``PlayerConfiguration/stillFrame``,
     /// idle; `play()` still plays on demand, from the beginning.
     @discardableResult
-    public func setReducedMotion(_ on: Bool) -> [PlayerEvent] {
-        playerCore.perform { $0.setReducedMotion(on) }
-    }
+    public func setReducedMotion(_ on: Bool) -> [PlayerEvent] { playerCore.setReducedMotion(on) }
 
     /// Writes the frame the player shows into `buffer`, memory the host owns
     /// (a bitmap context's, a texture upload buffer's), `bytesPerRow` bytes
@@ -224,9 +214,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     public nonisolated var lateDrawCount: Int { playerCore.lateDrawCount }
 
     /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
-    public func setRate(_ rate: Double) throws(PlayerError) {
-        try playerCore.update { (playhead) throws(PlayerError) in try playhead.setRate(rate) }
-    }
+    public func setRate(_ rate: Double) throws(PlayerError) { try playerCore.setRate(rate) }
 
     /// Moves time forward to `instant`; earlier instants are ignored.
     ///

@@ -27,13 +27,14 @@ import Synchronization
 /// its own) or the call comes from a listener (they follow once it
 /// returns). A tick through a group's ``HostTickList`` posts only; the list
 /// delivers once its own lock is released.
-package final class PlayerCore: Sendable {
+package final class PlayerCore: EventEngine {
     /// The cache the player reads through and tells when it plays.
     let cache: FrameCache
     /// What ``draw(into:bytesPerRow:)`` draws with.
     let drawer: any FrameDrawer
 
-    private let state: LockedState<State>
+    /// The state and its listeners, behind the one lock.
+    let state: LockedState<State>
     /// The frame a tick published for drawing. This and the two late-draw
     /// figures are the drawing side's own atomics, so a draw never waits for
     /// a tick and takes no lock of the player's.
@@ -56,7 +57,7 @@ package final class PlayerCore: Sendable {
     /// What the draws made of the frames published, for a group's pacing.
     let tally = DrawTally()
 
-    private struct State {
+    struct State: HubState {
         var playhead: Playhead
         /// Observers, event streams, driver wake-ups and change watchers.
         var hub = EventHub<PlayerEvent>()
@@ -147,27 +148,42 @@ package final class PlayerCore: Sendable {
     }
 
     /// Runs `body` with the lock held, then delivers the events it posted
-    /// with the lock released.
+    /// with the lock released (see ``LockedState/changing(_:)``).
     private func changing<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let (result, due) = try state.withLock { (state) throws(Failure) -> (Result, Bool) in
-            (try body(&state), state.hub.deliveryDue)
-        }
-        if due { deliverEvents() }
-        return result
+        try state.changing(body)
     }
 
-    /// Hands the posted events to the listeners with no lock held, and
-    /// those posted meanwhile after them, unless another thread is doing
-    /// so (it takes them on). Called by every change once the lock is
-    /// released, and by a ``HostTickList`` once its own lock is.
-    func deliverEvents() {
-        guard var delivery = state.withLock({ $0.hub.beginDelivery() }) else { return }
-        repeat {
-            delivery.run()
-        } while state.withLock({ $0.hub.continueDelivery(&delivery) })
+    // MARK: Transport: the controls ``Player`` and `DrawingPlayer` forward to
+
+    /// Starts or resumes at host time `time`, or the playhead's time (see
+    /// ``Playhead/play(at:)``).
+    package func play(at time: Duration?) -> [PlayerEvent] { perform { $0.play(at: time) } }
+
+    /// Freezes the position at host time `time` (see ``Playhead/pause(at:)``).
+    package func pause(at time: Duration?) -> [PlayerEvent] { perform { $0.pause(at: time) } }
+
+    /// Returns to frame 0, idle (see ``Playhead/stop(at:)``).
+    package func stop(at time: Duration?) -> [PlayerEvent] { perform { $0.stop(at: time) } }
+
+    /// Shows `frame` from its start (see ``Playhead/seek(toFrame:)``).
+    package func seek(toFrame frame: Int) throws(PlayerError) -> [PlayerEvent] {
+        try perform { (playhead) throws(PlayerError) in try playhead.seek(toFrame: frame) }
     }
+
+    /// Moves to a media-time offset (see ``Playhead/seek(toOffset:)``).
+    package func seek(toOffset offset: Duration) throws(PlayerError) -> [PlayerEvent] {
+        try perform { (playhead) throws(PlayerError) in try playhead.seek(toOffset: offset) }
+    }
+
+    /// Changes the rate, keeping the position (see ``Playhead/setRate(_:)``).
+    package func setRate(_ rate: Double) throws(PlayerError) {
+        try update { (playhead) throws(PlayerError) in try playhead.setRate(rate) }
+    }
+
+    /// Switches reduced-motion mode (see ``Playhead/setReducedMotion(_:)``).
+    package func setReducedMotion(_ on: Bool) -> [PlayerEvent] { perform { $0.setReducedMotion(on) } }
 
     /// Moves time forward to host time `time` (see ``Player/advance(to:)``).
     package func advance(to time: Duration) -> [PlayerEvent] {
@@ -357,48 +373,4 @@ package final class PlayerCore: Sendable {
 
     /// See ``Player/lateDrawCount``.
     var lateDrawCount: Int { lateDraws.load(ordering: .relaxed) }
-
-    // MARK: Listeners
-
-    /// Registers an event observer (see ``Player/addObserver(_:)``).
-    func addObserver(_ handler: @escaping @Sendable (PlayerEvent) -> Void) -> Int {
-        state.withLock { $0.hub.addObserver(handler) }
-    }
-
-    /// Forgets an event observer.
-    func removeObserver(_ token: Int) {
-        state.withLock { $0.hub.removeObserver(token) }
-    }
-
-    /// A new event stream (see ``Player/events()``). Its end is handled on
-    /// a task of its own: a stream can end while the lock is held (when the
-    /// player goes away), and the lock is not taken twice.
-    func events() -> AsyncStream<PlayerEvent> {
-        state.withLock { state in
-            state.hub.makeStream { [weak self] token in
-                guard let self else { return }
-                Task { self.state.withLock { $0.hub.removeStream(token) } }
-            }
-        }
-    }
-
-    /// Registers a driver's wake-up (see ``EventHub/addWake(_:)``).
-    func addWake(_ wake: @escaping @Sendable () -> Void) -> Int {
-        state.withLock { $0.hub.addWake(wake) }
-    }
-
-    /// Forgets a driver's wake-up.
-    func removeWake(_ token: Int) {
-        state.withLock { $0.hub.removeWake(token) }
-    }
-
-    /// Registers a change watcher (see ``EventHub/addWatcher(_:)``).
-    func addWatcher(_ watch: @escaping @Sendable () -> Void) -> Int {
-        state.withLock { $0.hub.addWatcher(watch) }
-    }
-
-    /// Forgets a change watcher.
-    func removeWatcher(_ token: Int) {
-        state.withLock { $0.hub.removeWatcher(token) }
-    }
 }

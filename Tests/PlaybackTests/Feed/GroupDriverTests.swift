@@ -201,7 +201,7 @@ struct GroupDriverTests {
         // At 100 ms both moved on a frame (at 100 and at 70 ms); the next
         // change is the second's, at 140 ms.
         clock.advance(to: at(100))
-        let both = try #require(group.tickPlayers(at: at(100)))
+        let both = group.tickPlayers(at: at(100))
         #expect(both.changed == [ObjectIdentifier(first), ObjectIdentifier(second)])
         #expect(both.nextChange == at(140))
 
@@ -209,7 +209,7 @@ struct GroupDriverTests {
         // At 200 ms both went back to frame 0 (the first at 200, the second
         // at 140): only the second is ticked, next due at 210 ms.
         clock.advance(to: at(200))
-        let one = try #require(group.tickPlayers(at: at(200)))
+        let one = group.tickPlayers(at: at(200))
         #expect(one.changed == [ObjectIdentifier(second)])
         #expect(one.nextChange == at(210))
         #expect(second.currentFrame == 0)
@@ -248,7 +248,7 @@ struct GroupDriverTests {
             }
             await alone.advance(to: now)
             let before = grouped.currentFrame
-            let tick = try #require(group.tickPlayers(at: now))
+            let tick = group.tickPlayers(at: now)
             let frame = grouped.currentFrame
             #expect(frame == (alone.currentFrame), "frame at \(milliseconds) ms")
             #expect(tick.changed.contains(ObjectIdentifier(grouped)) == (frame != before), "changed at \(milliseconds) ms")
@@ -275,7 +275,7 @@ struct GroupDriverTests {
         await group.add(player)
         let events = EventRecorder()
         _ = await player.addObserver { events.record($0) }
-        let first = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(10))))
+        let first = group.tickPlayers(at: start.advanced(by: .milliseconds(10)))
         #expect(first.nextChange == start.advanced(by: .milliseconds(100)))
 
         var pixels = [UInt8](repeating: 0, count: 8)
@@ -283,12 +283,12 @@ struct GroupDriverTests {
         #expect(drawn == .late(frame: 0, shown: nil))
         #expect(events.events.isEmpty)
         let id = ObjectIdentifier(player)
-        let quiet = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(20))))
+        let quiet = group.tickPlayers(at: start.advanced(by: .milliseconds(20)))
         #expect(quiet.changed == [id])
         #expect(quiet.nextChange == start.advanced(by: .milliseconds(20)))
         #expect(events.events == [.drawnLate(frame: 0)])
         // Still owed at the next refresh, though no frame is due.
-        let again = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(30))))
+        let again = group.tickPlayers(at: start.advanced(by: .milliseconds(30)))
         #expect(again.changed == [id])
         #expect(again.nextChange == start.advanced(by: .milliseconds(30)))
 
@@ -301,7 +301,7 @@ struct GroupDriverTests {
         }
         #expect(result.shownFrame == 0)
         // Drawn: the ticks before the next frame are quiet again.
-        let drawnTick = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(40))))
+        let drawnTick = group.tickPlayers(at: start.advanced(by: .milliseconds(40)))
         #expect(drawnTick.changed.isEmpty)
         #expect(drawnTick.nextChange == start.advanced(by: .milliseconds(100)))
     }
@@ -316,13 +316,13 @@ struct GroupDriverTests {
         let group = GroupDriver(clock: clock)
         await player.play(at: start)
         await group.add(player)
-        let waiting = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(120))))
+        let waiting = group.tickPlayers(at: start.advanced(by: .milliseconds(120)))
         #expect(waiting.nextChange == nil)
-        #expect(try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(125)))).changed.isEmpty)
+        #expect(group.tickPlayers(at: start.advanced(by: .milliseconds(125))).changed.isEmpty)
 
         source.append(.milliseconds(100))
         #expect(await eventually(watching: [player]) { player.timeline.frameCount == 2 })
-        let arrived = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(130))))
+        let arrived = group.tickPlayers(at: start.advanced(by: .milliseconds(130)))
         #expect(arrived.changed == [ObjectIdentifier(player)])
         #expect(player.currentFrame == 1)
         source.finish()
@@ -340,10 +340,10 @@ struct GroupDriverTests {
         let token = await player.addWatcher { signals.withLock { $0 += 1 } }
         defer { Task { await player.removeWatcher(token) } }
 
-        let still = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(50))))
+        let still = group.tickPlayers(at: start.advanced(by: .milliseconds(50)))
         #expect(still.changed.isEmpty)
         #expect(signals.withLock { $0 } == 0)
-        let moved = try #require(group.tickPlayers(at: start.advanced(by: .milliseconds(100))))
+        let moved = group.tickPlayers(at: start.advanced(by: .milliseconds(100)))
         #expect(moved.changed == [ObjectIdentifier(player)])
         #expect(signals.withLock { $0 } > 0)
     }

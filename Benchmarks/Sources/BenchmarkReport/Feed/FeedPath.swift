@@ -458,7 +458,7 @@ struct DisplayLinkHost: Sendable {
             refreshAt = refreshAt.advanced(by: refresh)
             guard refreshAt >= wakeAt || owed.contains(true) else { continue }
             if Self.sleep(until: refreshAt, on: clock) { counts.wakes += 1 }
-            guard let tick = group.tickPlayers(at: clock.now) else { fatalError("the grid holds players only") }
+            let tick = group.tickPlayers(at: clock.now)
             wakeAt = tick.nextChange ?? end
             for id in tick.changed {
                 guard let index = ids.firstIndex(of: id) else { continue }

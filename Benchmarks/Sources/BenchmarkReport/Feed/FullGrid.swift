@@ -75,7 +75,7 @@ enum FullGrid {
             peak = max(peak, held)
         }
         while true {
-            let tick = group.tickPlayers(at: now)!
+            let tick = group.tickPlayers(at: now)
             refreshes += 1
             for id in tick.changed { if let index = ids.firstIndex(of: id) { owed[index] = true } }
             for index in players.indices where owed[index] {
