@@ -222,7 +222,12 @@ final class GIFFrameDrawer: FrameDrawer {
         // recorded changes under their locks) never holds up this draw.
         if deltasGrew || bytesGrew { source.drawnStateGrew() }
         if let late {
-            var wanted = Array(late...min(source.frameCount - 1, max(late, index) + Self.lateLookahead))
+            // The late frame and a few past it, not the whole way to a
+            // frame far ahead: when the budget is full those go to the few
+            // passing frames, which the frames decoded after them would
+            // push out before the canvas stepped through them.
+            let last = min(source.frameCount - 1, max(late, index) + Self.lateLookahead, late + Self.lateLookahead)
+            var wanted = Array(late...last)
             if index < late { wanted.insert(index, at: 0) }
             source.requestIndices(wanted, urgent: true)
         }
@@ -268,6 +273,13 @@ final class GIFFrameDrawer: FrameDrawer {
                 ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
                 : state.seeker.firstFrameToDecode(reaching: index)
             if let missing {
+                // Far behind (a seek, a capped rate, a slow host), the
+                // canvas steps on through the frames held up to the first
+                // one missing, the buffer left as it is: so the draw never
+                // needs more frames held at once than the few passing
+                // frames a full budget leaves, and each of the gap's
+                // frames is decoded about once.
+                if missing > state.seeker.position { _ = try? state.seeker.composite(at: missing - 1) }
                 late = missing
                 return .late(frame: index, shown: shown)
             }
