@@ -14,7 +14,7 @@ extension GIFFrameSource {
     /// asks this source's decode-ahead for it; `decoded`
     /// is called after each frame the decode-ahead adds, and after draws
     /// grew what the drawers hold (`drawnStateGrew()`), both on the
-    /// ``executor``'s thread, so that a shared memory budget counts them.
+    /// `executor`'s thread, so that a shared memory budget counts them.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
         // A progressive source's frames change as bytes arrive, and a source
         // shown at a display size whose small frames take fewer bytes than

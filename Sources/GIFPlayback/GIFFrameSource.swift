@@ -1,5 +1,5 @@
 @_spi(Engine) import EngineSupport
-import GIF
+@_spi(Benchmarks) import GIF
 import Playback
 import Synchronization
 
@@ -53,7 +53,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The image the frames come from.
     public let image: GIFImage
     /// The threads this source's decodes run on.
-    public let executor: FrameDecodeExecutor
+    package let executor: FrameDecodeExecutor
     /// The layout of every frame's pixels, chosen at creation.
     public let pixelFormat: PixelFormat
     /// The cell the frames are made for, or `nil` for full size.
@@ -243,7 +243,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
 
     /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
     /// diagnostics and memory accounting: the figure after the latest decode.
-    public var indexBytes: Int { indices.byteCount }
+    @_spi(Benchmarks) public var indexBytes: Int { indices.byteCount }
 
     /// The bytes of checkpoints and stored indices (with those of frames
     /// handed over in passing) held after the latest decode: the decoding
@@ -255,7 +255,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The frames giflib has decoded for this source so far, across
     /// releases. A player looping over a GIF whose indices fit the index
     /// budget sees it stop growing after the first loop.
-    public var decodeCount: Int { probeDecodes + scheduler.holdings.decodeCount }
+    @_spi(Benchmarks) public var decodeCount: Int { probeDecodes + scheduler.holdings.decodeCount }
 
     /// The number of frames the scan found (stored: a drawer and its
     /// player's ticks read it on every frame).
@@ -376,7 +376,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sen
     /// The composited frame at `index`, as `frame(at:reusing:)`, queued
     /// with `priority`: it runs before this source's less urgent requests,
     /// and this source goes before sources with only less urgent ones on
-    /// the ``executor``.
+    /// the `executor`.
     /// - Throws: As ``frame(at:)``, or `CancellationError`.
     public func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority

@@ -32,7 +32,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public nonisolated let origin: Instant
 
     /// The rules in force.
-    public nonisolated let configuration: PlaylistConfiguration
+    package nonisolated let configuration: PlaylistConfiguration
 
     var sequencer: PlaylistSequencer
     /// Observers, event streams and driver wake-ups.
@@ -96,7 +96,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     // MARK: Reading the state
 
     /// A copy of the deterministic state, for inspection or tests.
-    public var snapshot: PlaylistSequencer { sequencer }
+    package var snapshot: PlaylistSequencer { sequencer }
 
     /// The life-cycle state.
     public var state: PlaylistState { sequencer.state }
@@ -108,7 +108,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public var currentKey: String? { sequencer.currentKey }
 
     /// The current item's position in the list.
-    public var currentIndex: Int? { sequencer.currentIndex }
+    @_spi(Benchmarks) public var currentIndex: Int? { sequencer.currentIndex }
 
     /// The current item's frame shown now, or `nil` before it is loaded.
     public var currentFrame: Int? { sequencer.currentFrame }
@@ -121,7 +121,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public var isWaiting: Bool { sequencer.isWaiting }
 
     /// Laps completed.
-    public var lapsDone: Int { sequencer.lapsDone }
+    @_spi(Benchmarks) public var lapsDone: Int { sequencer.lapsDone }
 
     /// The load state of the item with `key`, or `nil` when no item has it.
     /// - Parameter key: An item's key.
@@ -150,7 +150,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     }
 
     /// Host time until the next change, or `nil` when nothing is scheduled.
-    public var timeUntilNextChange: Duration? { sequencer.timeUntilNextChange }
+    package var timeUntilNextChange: Duration? { sequencer.timeUntilNextChange }
 
     /// The pixels of the current item's frame shown now, or `nil` when no
     /// item is loaded yet: drawn into at most two canvases of the item's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GIF
+@_spi(Benchmarks) @testable import GIF
 
 /// The index tier (a seeker's stored palette indices) composites every
 /// frame exactly as the plain iterator does, in loops and after seeks, with

@@ -1,5 +1,5 @@
 import BenchmarkSupport
-import GIF
+@_spi(Benchmarks) import GIF
 
 /// The index tier's compact form (``FrameSeeker``'s stored indices,
 /// compressed when a GIF's raw indices do not fit its budget): what reading
@@ -43,7 +43,7 @@ enum IndexRead {
         var sink = 0
         for (name, path) in FeedPath.animations() {
             let image = Workload.scanned(path, for: "the index read figure")
-            let raw = image.info.frames.reduce(0) { $0 + $1.rect.area }
+            let raw = image.info.frames.reduce(0) { $0 + $1.rect.width * $1.rect.height }
             var decode = seeker(image, indexBytes: 0)
             var stored = seeker(image, indexBytes: raw)
             var compact = seeker(image, indexBytes: max(0, raw - 1))
