@@ -36,7 +36,7 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     /// Bytes of the canvases this cache's players draw their images into
     /// (``Player/currentImage(isolation:)`` on a source that draws: two canvases a
     /// player at most), counted by the budget and never given back by it.
-    package var imageBytes = 0
+    public var imageBytes = 0
 
     /// Whether a player playing this cache's frames has said so
     /// (`FrameCache.beginPlaying()`): its frames are given back after

@@ -13,7 +13,7 @@ public struct GroupDriverStatistics: Sendable, Hashable {
 
     /// Member ticks, all causes together: the driver's own and the host's
     /// (a member of a host's ``GroupDriver/tick(at:)`` counts once).
-    package var ticks = 0
+    public var ticks = 0
 
     /// The host's calls of ``GroupDriver/tick(at:)`` and
     /// ``GroupDriver/tickPlayers(at:)`` that ticked the members.
