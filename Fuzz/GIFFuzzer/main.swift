@@ -7,7 +7,7 @@
 // Whatever the bytes, the library must return frames or a typed error and the
 // playhead must never trap; a broken invariant below is a crash on purpose, so
 // libFuzzer reports it with the input that caused it.
-import GIF
+@_spi(Benchmarks) import GIF
 import GIFPlayback
 import Playback
 

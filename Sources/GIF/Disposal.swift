@@ -36,7 +36,7 @@ public enum Disposal: Sendable, Hashable, CustomStringConvertible {
 
     /// The rule the compositor applies: `.keep`, `.restoreBackground` or
     /// `.restorePrevious` (0, 1, 5, 6, 7 keep; 4 acts as 3).
-    public var effective: Disposal {
+    package var effective: Disposal {
         switch rawValue {
         case 2: .restoreBackground
         case 3, 4: .restorePrevious

@@ -5,14 +5,14 @@ public struct FrameInfo: Sendable, Hashable {
     /// The rectangle from the image descriptor, unclipped.
     public var rect: PixelRect
     /// Whether the rows are stored in four interlaced passes.
-    public var isInterlaced: Bool
+    package var isInterlaced: Bool
     /// The local colour table, if the frame has one.
-    public var localPalette: Palette?
+    package var localPalette: Palette?
     /// The disposal from the frame's graphic control extension
     /// (``Disposal/unspecified`` without one).
     public var disposal: Disposal
     /// The transparent colour index, when the GCE's transparency flag is set.
-    public var transparentIndex: UInt8?
+    package var transparentIndex: UInt8?
     /// The delay as stored, in centiseconds (0 without a GCE).
     public var delayCentiseconds: Int
     /// Whether a graphic control extension preceded this frame.
@@ -20,14 +20,14 @@ public struct FrameInfo: Sendable, Hashable {
     /// Byte offset of the image descriptor (its `0x2C` introducer).
     package var descriptorOffset: Int
     /// Byte offset of the image data: the LZW minimum code size byte.
-    public var dataOffset: Int
+    @_spi(Benchmarks) public var dataOffset: Int
     /// Byte offset just past the image data's block terminator (or the end of
     /// the file when the data is cut short).
-    public var dataEnd: Int
+    @_spi(Benchmarks) public var dataEnd: Int
     /// The LZW minimum code size byte.
     package var lzwMinimumCodeSize: UInt8
     /// Whether the file ends inside this frame's data.
-    public var isTruncated: Bool
+    package var isTruncated: Bool
     /// The loop count known when this frame's descriptor was read: the
     /// latest loop extension before it (``GIFInfo/loopCount`` is the latest
     /// in the whole file). NIA's footer records the last written frame's

@@ -25,7 +25,7 @@ public struct GIFImage: Sendable {
     /// What the scanner found.
     public let info: GIFInfo
     /// The limits this image was opened with.
-    public let limits: DecodingLimits
+    package let limits: DecodingLimits
 
     /// The file's bytes. For an image that reads its frames from the file
     /// (``readsFramesFromFile``), each access reads the whole file again, as
@@ -134,7 +134,7 @@ public struct GIFImage: Sendable {
     ///     try PNMWriter.writePPM(frame, buffer: &buffer) { bytes in try output.write(contentsOf: bytes) }
     /// }
     /// ```
-    public func makeFrameIterator(parallel: Bool = false, background: Palette.Color) -> FrameIterator {
+    package func makeFrameIterator(parallel: Bool = false, background: Palette.Color) -> FrameIterator {
         FrameIterator(image: self, parallel: parallel, background: background)
     }
 

@@ -3,16 +3,16 @@
 /// count and the metadata.
 public struct GIFInfo: Sendable, Hashable {
     /// `GIF87a` or `GIF89a`.
-    public var version: ImageFormat
+    package var version: ImageFormat
     /// The logical screen size stored in the header.
-    public var screenSize: PixelSize
+    package var screenSize: PixelSize
     /// The canvas frames are composited on: the logical screen, grown to
     /// include the first frame when that frame reaches beyond it.
     public var canvasSize: PixelSize
     /// The background colour index. Metadata only: it is never painted.
-    public var backgroundIndex: UInt8
+    package var backgroundIndex: UInt8
     /// The pixel aspect ratio byte (0 when unset).
-    public var aspectRatioByte: UInt8
+    package var aspectRatioByte: UInt8
     /// The global colour table, if the file has one.
     public var globalPalette: Palette?
     /// Every frame, in file order.
@@ -20,14 +20,14 @@ public struct GIFInfo: Sendable, Hashable {
     /// The loop count; the latest loop extension in the file wins.
     public var loopCount: LoopCount
     /// The text of each comment extension, decoded as Latin-1.
-    public var comments: [String]
+    package var comments: [String]
     /// Application extensions other than the loop extension's.
     package var applicationExtensions: [ApplicationExtension]
     /// Byte offset where the block structure ended (the trailer, an unknown
     /// block byte, or the end of the file).
     package var endOffset: Int
     /// Whether the structure ended at a `0x3B` trailer.
-    public var hasTrailer: Bool
+    package var hasTrailer: Bool
     /// The structural problem that ended the scan early (a truncated block),
     /// if any. Frames before it are listed in ``frames``.
     public var error: GIFError?

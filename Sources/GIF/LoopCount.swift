@@ -6,7 +6,7 @@ public struct LoopCount: Sendable, Hashable, CustomStringConvertible {
     public var stored: Int?
 
     /// Creates a loop count from the stored value.
-    public init(stored: Int?) {
+    package init(stored: Int?) {
         self.stored = stored
     }
 
@@ -19,7 +19,7 @@ public struct LoopCount: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the animation repeats forever.
-    public var isForever: Bool { plays == nil }
+    package var isForever: Bool { plays == nil }
 
     /// `"forever"`, `"1 play (no extension)"`, `"3 plays (stored 2)"`.
     public var description: String {

@@ -1,5 +1,5 @@
 import GIF
-import Playback
+@_spi(Benchmarks) import Playback
 
 /// A GIF played by the host's own loop and drawn into a buffer the host
 /// owns, on the calling thread, with only the rectangle that changed since
@@ -68,7 +68,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     }
 
     /// The image played.
-    public var image: GIFImage { source.image }
+    @_spi(Benchmarks) public var image: GIFImage { source.image }
 
     /// The width drawn in pixels (the canvas's, or the display size's):
     /// each row drawn is `width × 4` bytes.
@@ -78,7 +78,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     public var height: Int { source.canvasHeight }
 
     /// The layout of the pixels drawn.
-    public var pixelFormat: PixelFormat { source.pixelFormat }
+    package var pixelFormat: PixelFormat { source.pixelFormat }
 
     /// The most bytes of stored frame indices: the budget asked for, or the
     /// GIF's indices when they take less.
@@ -231,7 +231,7 @@ public final class DrawingPlayer<Instant: InstantProtocol> where Instant.Duratio
     }
 
     /// Writes the frame the ``playhead`` shows into `buffer`, `bytesPerRow`
-    /// bytes from one row's start to the next, in ``pixelFormat``, when the
+    /// bytes from one row's start to the next, in `pixelFormat`, when the
     /// buffer does not hold it already.
     ///
     /// The buffer is taken to hold `drawnFrame`. When the frame shown is

@@ -22,7 +22,7 @@ import Darwin
 /// that asked for a frame is suspended, holding no thread, until its frame
 /// is ready.
 ///
-/// - **Bounded.** At most ``threadCount`` threads, started when work first
+/// - **Bounded.** At most `threadCount` threads, started when work first
 ///   arrives.
 /// - **Most urgent first.** A source waits in the queue with the priority of
 ///   its most urgent request (`FrameRequestPriority`): sources with a frame
@@ -43,7 +43,7 @@ import Darwin
 /// passes it to its sources. An executor's idle threads end when it goes
 /// away.
 public final class FrameDecodeExecutor: Sendable {
-    /// The executor sources use by default: ``defaultThreadCount`` threads.
+    /// The executor sources use by default: `defaultThreadCount` threads.
     public static let shared = FrameDecodeExecutor(threadCount: defaultThreadCount)
 
     /// Half the active processors, at least one and at most four: one
@@ -57,10 +57,10 @@ public final class FrameDecodeExecutor: Sendable {
     /// (one thread below four cores, two from four). In the nine-grid
     /// benchmark on two cores, one thread peaks about 3 MiB lower than two
     /// for the same frames (`BenchmarkReport --nine-grid`).
-    public static var defaultThreadCount: Int { min(4, max(1, WorkerThread.processorCount / 2)) }
+    @_spi(Benchmarks) public static var defaultThreadCount: Int { min(4, max(1, WorkerThread.processorCount / 2)) }
 
     /// The most threads decoding at once.
-    public let threadCount: Int
+    package let threadCount: Int
 
     private let core: Core
 

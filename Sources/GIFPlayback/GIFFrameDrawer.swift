@@ -1,5 +1,5 @@
 @_spi(Engine) import EngineSupport
-import GIF
+@_spi(Benchmarks) import GIF
 import Playback
 import Synchronization
 

@@ -1,7 +1,5 @@
-@_spi(Engine) import EngineSupport
 import GIF
 import Playback
-import Synchronization
 
 /// The drawing side of the source: making drawers, knowing what they hold,
 /// and queueing the indices they ask for on the decode-ahead.
@@ -14,7 +12,7 @@ extension GIFFrameSource {
     /// asks this source's decode-ahead for it; `decoded`
     /// is called after each frame the decode-ahead adds, and after draws
     /// grew what the drawers hold (`drawnStateGrew()`), both on the
-    /// ``executor``'s thread, so that a shared memory budget counts them.
+    /// `executor`'s thread, so that a shared memory budget counts them.
     public func makeDrawer(notifying decoded: (@Sendable () -> Void)?) -> (any FrameDrawer)? {
         // A progressive source's frames change as bytes arrive, and a source
         // shown at a display size whose small frames take fewer bytes than
@@ -54,24 +52,13 @@ extension GIFFrameSource {
     /// A new drawer's id, with `decoded` kept for it (see
     /// ``makeDrawer(notifying:)``).
     private func nextDrawerID(notifying decoded: (@Sendable () -> Void)?) -> Int {
-        drawers.withLock { drawers -> Int in
-            drawers.lastID += 1
-            if let decoded {
-                drawers.decodedCallbacks[drawers.lastID] = decoded
-                notifiedDrawers.add(1, ordering: .relaxed)
-            }
-            return drawers.lastID
-        }
+        drawers.register(notifying: decoded)
     }
 
     /// Forgets drawer `id`'s callback and its canvases' bytes: the drawer
     /// went away.
     func drawerEnded(_ id: Int, bytes: Int) {
-        drawers.withLock { drawers in
-            if drawers.decodedCallbacks.removeValue(forKey: id) != nil { notifiedDrawers.subtract(1, ordering: .relaxed) }
-            drawers.releases[id] = nil
-        }
-        drawerBytes.subtract(bytes, ordering: .relaxed)
+        drawers.ended(id, bytes: bytes)
     }
 
     /// Whether every frame's indices are stored (within the index budget):
@@ -83,39 +70,18 @@ extension GIFFrameSource {
     /// late draws, each a lock and a lookup even when every frame asked
     /// for is stored), for tests: once ``holdsEveryFrame``, ticks and
     /// draws make none.
-    package var indexRequestCount: Int { indexRequests.load(ordering: .relaxed) }
+    package var indexRequestCount: Int { window.requestCount }
 
     /// Queues decode-ahead of `frames`' indices (those not stored nor
     /// queued already), as ``FrameRequestPriority/needed`` when `urgent`,
-    /// else as look-ahead.
+    /// else as look-ahead, widened by the ``window``.
     func requestIndices(_ frames: [Int], urgent: Bool) {
-        indexRequests.add(1, ordering: .relaxed)
+        window.countRequest()
         guard !indices.holdsAll(frames) else { return }
-        scheduler.requestIndices(urgent ? frames : widened(frames), priority: urgent ? .now : .prefetch, decoder: self) {
+        let queued = window.frames(for: frames, urgent: urgent)
+        scheduler.requestIndices(queued, priority: urgent ? .now : .prefetch, decoder: self) {
             indices.entry($0) != nil
         }
-    }
-
-    /// Look-ahead `frames` (the frame shown, then the frames due next) and
-    /// as many frames again past its last, in the direction it steps, up to
-    /// as many frames in all as the index tier keeps past its budget (so
-    /// that a GIF whose indices do not fit still finds the frame it shows
-    /// among them): the next ticks then find their look-ahead held and ask
-    /// for nothing, and the decode-ahead's thread wakes once for a window
-    /// of frames rather than once a frame as the player moves on.
-    private func widened(_ frames: [Int]) -> [Int] {
-        let count = frameCount
-        let extra = min(frames.count - 1, FrameIndexCache.passingLimit - frames.count)
-        guard frames.count >= 2, count > 1, extra > 0 else { return frames }
-        let step = (frames[frames.count - 1] - frames[frames.count - 2] + count) % count
-        guard step == 1 || step == count - 1 else { return frames }
-        var wide = frames
-        var frame = frames[frames.count - 1]
-        for _ in 0..<extra {
-            frame = (frame + step) % count
-            wide.append(frame)
-        }
-        return wide
     }
 
     /// A drawer's canvases grew or shrank by `delta` bytes: an atomic add,
@@ -123,6 +89,51 @@ extension GIFFrameSource {
     /// of the source's for it. A shared budget counts the new figure when
     /// next told (see ``drawnStateGrew()``).
     func drawerBytesChanged(by delta: Int) {
-        drawerBytes.add(delta, ordering: .relaxed)
+        drawers.bytesChanged(by: delta)
+    }
+
+    /// Registers drawer `id`'s letting go of the recorded changes it holds,
+    /// called when they are dropped.
+    func onRecordedChangesDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
+        drawers.onRecordedChangesDropped(for: id, release)
+    }
+
+    /// Whether every frame's recorded change is held, so that drawers
+    /// stepping through a loop copy them (for tests).
+    package var drawsFromRecordedChanges: Bool { recordedChangesObject != nil }
+
+    /// The sealed set of recorded changes, as an object whose lifetime a
+    /// test can watch (`nil` when none is held).
+    package var recordedChangesObject: AnyObject? { deltas?.sealed }
+
+    /// A draw changed what the drawers hold enough for a shared memory
+    /// budget to count this source's state again: the recorded changes
+    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:projectedWithin:)``),
+    /// or a drawer's working bytes did. Called by the drawer with its lock
+    /// released.
+    ///
+    /// The budget is not told here, on the drawing thread: counting may
+    /// have it trim another source, whose drawers let go of their recorded
+    /// changes under their own locks, so a draw would wait for another
+    /// drawer's draw. The draw only sets a flag (an atomic exchange; the
+    /// first since the last settling also queues it, one short lock), and
+    /// the `decoded` callbacks run on this source's decode thread
+    /// (``executor``), ahead of its queued decodes (see
+    /// ``settleDrawnState()``). Until then the budget counts the state as
+    /// it stood: it may be over its limit by what the draws added, for as
+    /// long as the decode thread takes to get there. A source whose
+    /// drawers have no callback (a ``DrawingPlayer``'s) asks for nothing.
+    func drawnStateGrew() {
+        guard drawers.settleNeeded() else { return }
+        scheduler.settleDrawnState(decoder: self)
+    }
+
+    /// Tells the drawers' `decoded` callbacks (a shared memory budget
+    /// counting this source) of the state the draws left, on the decode
+    /// thread (see ``drawnStateGrew()``). The flag is cleared first, so a
+    /// draw growing the state while the callbacks run asks again.
+    func settleDrawnState() {
+        drawers.settleStarted()
+        indicesStored()
     }
 }

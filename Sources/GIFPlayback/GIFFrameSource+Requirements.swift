@@ -1,7 +1,8 @@
 import Playback
 
 // GIFFrameSource's answers to the FrameSource and BudgetedFrameSource
-// requirements that read several of its own members at once.
+// requirements that read several of its own members at once, and its
+// memory accounting: what it holds and how it gives it back.
 extension GIFFrameSource {
     /// The canvas size, after the first-frame growth rule (at a display
     /// size, the frame size the cell shows).
@@ -21,5 +22,71 @@ extension GIFFrameSource {
     /// Both 0 after `releaseDecodingState()` until the next decode.
     public var decodingState: DecodingStateBytes {
         DecodingStateBytes(total: decodingStateByteCount, working: workingStateByteCount)
+    }
+
+    /// Drops the seek checkpoints, the frames' recorded changes (for good)
+    /// and the decoder's canvas and giflib handle
+    /// (the `FrameCache` reading this source went away); the next frame
+    /// request starts again from frame 0 or a new checkpoint. A decode
+    /// running now finishes, and its seeker is dropped after it.
+    package func releaseDecodingState() {
+        scheduler.release()
+        indices.removeAll()
+        dropRecordedChanges()
+    }
+
+    /// Drops the recorded changes for good and has every drawer let go of
+    /// the set it holds (one waits for a draw in progress), so the memory
+    /// is given back on return.
+    func dropRecordedChanges() {
+        guard let deltas else { return }
+        deltas.drop()
+        drawers.releaseRecordedChanges()
+    }
+
+    /// Drops the frames' recorded changes (for good: they are not recorded
+    /// again), then seek checkpoints, then stored frame indices (the last
+    /// frames first), until at most `bytes` of decoding state remain, for a
+    /// memory budget shared across sources. Done now when no decode runs, else when
+    /// the running decode ends. Later decodes may store again within this
+    /// source's budgets.
+    ///
+    /// The working state (`workingStateByteCount`: the full-size canvas
+    /// and the decoder's buffers, kept between decodes so that playing on
+    /// costs one frame) counts in `decodingStateByteCount` too: asked for
+    /// less than it, the source drops its whole decoding state, as
+    /// `releaseDecodingState()` does, and the next frame starts again
+    /// from frame 0.
+    public func trimDecodingState(toBytes bytes: Int) {
+        if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { dropRecordedChanges() }
+        switch scheduler.trim(toBytes: bytes, besides: drawers.bytes) {
+        case .trimmed:
+            break
+        case .noSeeker(let left):
+            indices.trim(toBytes: left)
+        case .belowWorkingState:
+            if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
+        }
+    }
+
+    /// The bytes of the seeker kept between decodes, for a shared memory
+    /// budget: its stored indices, its checkpoints, the frames' recorded
+    /// changes and its working state (`workingStateByteCount`); 0 after
+    /// `releaseDecodingState()` until the next decode.
+    package var decodingStateByteCount: Int {
+        let holdings = scheduler.holdings
+        return holdings.checkpointBytes + holdings.workingBytes + drawers.bytes + indices.byteCount
+            + indices.passingByteCount + (deltas?.byteCount ?? 0)
+    }
+
+    /// What the seeker keeps between decodes so that playing on costs one
+    /// frame (`FrameSeeker.workingStateBytes`): the full-size canvas
+    /// (display-size frames are scaled from it) with the area saved for a
+    /// frame that restores what was under it, and the decoder's buffers
+    /// (the largest frame's indices so far, the code check's scratch,
+    /// giflib's handle). It is the floor a shared budget trims a playing
+    /// source's state to. 0 when no decoding state is held.
+    package var workingStateByteCount: Int {
+        scheduler.holdings.workingBytes + drawers.bytes
     }
 }

@@ -1,7 +1,5 @@
-@_spi(Engine) import EngineSupport
 import GIF
 import Playback
-import Synchronization
 
 /// A GIF as a `Playback` frame source: the glue between the two modules.
 ///
@@ -53,7 +51,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
     /// The image the frames come from.
     public let image: GIFImage
     /// The threads this source's decodes run on.
-    public let executor: FrameDecodeExecutor
+    package let executor: FrameDecodeExecutor
     /// The layout of every frame's pixels, chosen at creation.
     public let pixelFormat: PixelFormat
     /// The cell the frames are made for, or `nil` for full size.
@@ -68,27 +66,20 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
     /// The request queue and the seeker and decode-ahead decoder lent to
     /// the request that runs.
     let scheduler: FrameDecodeScheduler
-    /// The drawers' callbacks.
-    let drawers = LockedState(Drawers())
-    /// The drawers' working bytes (see ``GIFFrameDrawer``), changed by
-    /// their draws without a lock.
-    let drawerBytes = Atomic<Int>(0)
-    /// How many drawers have a `decoded` callback (see
-    /// ``makeDrawer(notifying:)``): a draw asks for no settling without one.
-    let notifiedDrawers = Atomic<Int>(0)
-    /// Whether a draw asked for the drawers' state to be settled with the
-    /// budgets (``drawnStateGrew()``) and the settling has not started yet.
-    let settleDue = Atomic<Bool>(false)
-    /// The frames' stored palette indices, shared by this source's seeker,
-    /// its decode-ahead for drawers and every drawer's seeker.
-    let indices: FrameIndexCache
+    /// The drawers' ids, callbacks and working bytes (see
+    /// ``makeDrawer(notifying:)`` and ``drawnStateGrew()``).
+    let drawers = DrawerRegistry()
+    /// The index tier: the frames' stored palette indices, shared by this
+    /// source's seeker, its decode-ahead for drawers and every drawer's
+    /// seeker.
+    let tier: IndexTier
+    /// The stored indices of the ``tier``.
+    var indices: FrameIndexCache { tier.indices }
     /// For a ``ProgressiveGIFFrameSource``: the image read furthest so far
     /// and its version, taken on by the seeker before each decode.
     let latest: (@Sendable () -> (version: Int, image: GIFImage)?)?
-    /// See ``indexRequestCount``.
-    let indexRequests = Atomic<Int>(0)
-    /// The frames giflib decoded at creation to choose the index tier.
-    let probeDecodes: Int
+    /// The frames the decode-ahead queues for the drawers' requests.
+    let window: DecodeAheadWindow
     /// Each frame's changed pixels as the drawers drew them (scaled, at a
     /// display size), within the checkpoint budget (see
     /// ``FrameDeltaStore``).
@@ -134,64 +125,18 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
         (self.displaySize, self.filter) = Self.scaling(image.info.canvasSize, to: displaySize)
         let indexBudget = max(0, budget.indexBytes)
         self.askedBudget = budget
-        (self.indices, self.probeDecodes) = Self.indexTier(of: image, budget: indexBudget, filter: filter)
-        self.indexBudget = indices.budget
+        self.tier = IndexTier(of: image, budget: indexBudget, filter: filter)
+        self.indexBudget = tier.indices.budget
         // At full size the indices' unused share goes to seek checkpoints; a
         // display-size source is a cell of a feed, which plays forward, so
         // its share is left to the frames.
         self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
+        self.window = DecodeAheadWindow(frameCount: frameCount)
         self.latest = nil
         self.deltas = frameCount > 1
             ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes, allowance: stateAllowance) : nil
         indices.admit { [stateAllowance] in stateAllowance.reserve($0, takingState: false) }
-    }
-
-    /// The index tier of a source of `image` with `budget` bytes for
-    /// indices, and the frames giflib decoded to choose it.
-    ///
-    /// Indices are kept only where they take fewer bytes than the frames
-    /// they stand for: always at full size. At a display size, when the
-    /// indices as they are take more bytes than the small frames (a large
-    /// GIF in a small cell), what they would take is known only from
-    /// decoded frames, as a whole frame mostly one index is kept as runs
-    /// (often a hundredth of it). Frame 0 is decoded here (and kept when it
-    /// fits) and its runs' bytes per byte of its LZW data stand for every
-    /// frame's: when the file's frames would take fewer bytes so than the
-    /// small frames, the tier keeps every frame that takes fewer bytes than
-    /// its small frame, up to the small frames' bytes in all, and the
-    /// player draws from the indices. Otherwise the tier keeps nothing
-    /// for a player that fetches small frames: they are cheaper to keep
-    /// (and cost nothing to show again). Once a drawer draws from the
-    /// tier (``makeDrawer(notifying:)``), which keeps no small frames,
-    /// either keeps every frame's indices up to the whole budget
-    /// (`FrameIndexCache.serveDrawers()`), compressed where the GIF's raw
-    /// indices would not fit it.
-    private static func indexTier(of image: GIFImage, budget: Int, filter: BoxFilter?) -> (FrameIndexCache, Int) {
-        // At a display size, indices kept as they are keep each row's
-        // drawn pixels too, so that a draw scales each changed row's.
-        let scaled = filter != nil
-        let rowsNeed = scaled ? image.info.frames.reduce(0) { $0 + $1.rect.height } * FrameIndexCache.drawnRowBytes : 0
-        let indexNeed = image.info.framePixelCount + rowsNeed
-        let frameBytes = filter?.outputByteCount ?? image.info.canvasSize.area * 4
-        let framesBytes = frameBytes * image.info.frameCount
-        let tierBudget = min(budget, indexNeed)
-        if indexNeed < framesBytes {
-            return (FrameIndexCache(budget: tierBudget, keepsDrawnRows: scaled, rawBytes: indexNeed), 0)
-        }
-        guard scaled, budget > 0, let first = image.info.frames.first else { return (FrameIndexCache(budget: 0), 0) }
-        // A drawer keeps no small frames: with one, every frame's indices
-        // are kept, up to the budget (see `FrameIndexCache.serveDrawers()`).
-        let keeps = FrameIndexCache(
-            budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed,
-            undrawn: FrameIndexCache.Undrawn(budget: min(budget, framesBytes), largestEntry: frameBytes - 1))
-        let decoder = FrameIndexDecoder()
-        let runs = decoder.measureRuns(keeps, frame: 0, of: image)
-        let encoded = image.info.frames.reduce(0) { $0 + max(0, $1.dataEnd - $1.dataOffset) }
-        let estimate = runs.map { Double($0) * Double(encoded) / Double(max(1, first.dataEnd - first.dataOffset)) }
-        let tier = estimate.map { $0 < Double(framesBytes) } ?? false ? keeps : FrameIndexCache(
-            budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed, undrawn: FrameIndexCache.Undrawn(budget: 0))
-        return (tier, decoder.decodeCount)
     }
 
     /// The display size and the filter for a canvas: none when the canvas
@@ -216,9 +161,9 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
         self.checkpointBudget = budget.checkpointBytes
         self.indexBudget = max(0, budget.indexBytes)
         self.askedBudget = budget
-        self.indices = FrameIndexCache(budget: self.indexBudget)
-        self.probeDecodes = 0
+        self.tier = IndexTier(progressiveBudget: self.indexBudget)
         self.scheduler = FrameDecodeScheduler(executor: executor)
+        self.window = DecodeAheadWindow(frameCount: frameCount)
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
         self.deltas = nil
@@ -250,7 +195,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
 
     /// The bytes of frame indices the seeker holds (see `FrameSeeker`), for
     /// diagnostics and memory accounting: the figure after the latest decode.
-    public var indexBytes: Int { indices.byteCount }
+    @_spi(Benchmarks) public var indexBytes: Int { indices.byteCount }
 
     /// The bytes of checkpoints and stored indices (with those of frames
     /// handed over in passing) held after the latest decode: the decoding
@@ -262,7 +207,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
     /// The frames giflib has decoded for this source so far, across
     /// releases. A player looping over a GIF whose indices fit the index
     /// budget sees it stop growing after the first loop.
-    public var decodeCount: Int { probeDecodes + scheduler.holdings.decodeCount }
+    @_spi(Benchmarks) public var decodeCount: Int { tier.probeDecodes + scheduler.holdings.decodeCount }
 
     /// The number of frames the scan found (stored: a drawer and its
     /// player's ticks read it on every frame).
@@ -282,78 +227,6 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
     ///   data fails part-way is returned with the rows decoded.
     public func frame(at index: Int) async throws -> RenderedFrame {
         try await frame(at: index, reusing: [])
-    }
-
-    /// Drops the seek checkpoints, the frames' recorded changes (for good)
-    /// and the decoder's canvas and giflib handle
-    /// (the `FrameCache` reading this source went away); the next frame
-    /// request starts again from frame 0 or a new checkpoint. A decode
-    /// running now finishes, and its seeker is dropped after it.
-    package func releaseDecodingState() {
-        scheduler.release()
-        indices.removeAll()
-        dropRecordedChanges()
-    }
-
-    /// Drops the recorded changes for good and has every drawer let go of
-    /// the set it holds (one waits for a draw in progress), so the memory
-    /// is given back on return.
-    private func dropRecordedChanges() {
-        guard let deltas else { return }
-        deltas.drop()
-        for release in drawers.withLock({ Array($0.releases.values) }) { release() }
-    }
-
-    /// Registers drawer `id`'s letting go of the recorded changes it holds,
-    /// called when they are dropped.
-    func onRecordedChangesDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
-        drawers.withLock { $0.releases[id] = release }
-    }
-
-    /// Drops the frames' recorded changes (for good: they are not recorded
-    /// again), then seek checkpoints, then stored frame indices (the last
-    /// frames first), until at most `bytes` of decoding state remain, for a
-    /// memory budget shared across sources. Done now when no decode runs, else when
-    /// the running decode ends. Later decodes may store again within this
-    /// source's budgets.
-    ///
-    /// The working state (`workingStateByteCount`: the full-size canvas
-    /// and the decoder's buffers, kept between decodes so that playing on
-    /// costs one frame) counts in `decodingStateByteCount` too: asked for
-    /// less than it, the source drops its whole decoding state, as
-    /// `releaseDecodingState()` does, and the next frame starts again
-    /// from frame 0.
-    public func trimDecodingState(toBytes bytes: Int) {
-        if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { dropRecordedChanges() }
-        switch scheduler.trim(toBytes: bytes, besides: drawerBytes.load(ordering: .relaxed)) {
-        case .trimmed:
-            break
-        case .noSeeker(let left):
-            indices.trim(toBytes: left)
-        case .belowWorkingState:
-            if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
-        }
-    }
-
-    /// The bytes of the seeker kept between decodes, for a shared memory
-    /// budget: its stored indices, its checkpoints, the frames' recorded
-    /// changes and its working state (`workingStateByteCount`); 0 after
-    /// `releaseDecodingState()` until the next decode.
-    package var decodingStateByteCount: Int {
-        let holdings = scheduler.holdings
-        return holdings.checkpointBytes + holdings.workingBytes + drawerBytes.load(ordering: .relaxed) + indices.byteCount
-            + indices.passingByteCount + (deltas?.byteCount ?? 0)
-    }
-
-    /// What the seeker keeps between decodes so that playing on costs one
-    /// frame (`FrameSeeker.workingStateBytes`): the full-size canvas
-    /// (display-size frames are scaled from it) with the area saved for a
-    /// frame that restores what was under it, and the decoder's buffers
-    /// (the largest frame's indices so far, the code check's scratch,
-    /// giflib's handle). It is the floor a shared budget trims a playing
-    /// source's state to. 0 when no decoding state is held.
-    package var workingStateByteCount: Int {
-        scheduler.holdings.workingBytes + drawerBytes.load(ordering: .relaxed)
     }
 
     /// This GIF shown at `size`: a source over the same image that
@@ -383,109 +256,11 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
     /// The composited frame at `index`, as `frame(at:reusing:)`, queued
     /// with `priority`: it runs before this source's less urgent requests,
     /// and this source goes before sources with only less urgent ones on
-    /// the ``executor``.
+    /// the `executor`.
     /// - Throws: As ``frame(at:)``, or `CancellationError`.
     public func frame(
         at index: Int, reusing storage: consuming [UInt8], priority: FrameRequestPriority
     ) async throws -> RenderedFrame {
         try await scheduler.frame(at: index, reusing: storage, priority: priority, decoder: self)
-    }
-
-    // MARK: Decoding a request
-
-    /// What the drawers want to hear.
-    struct Drawers {
-        /// The latest drawer's id.
-        var lastID = 0
-        /// Called after the decode-ahead stores a frame (see
-        /// ``makeDrawer(notifying:)``).
-        var decodedCallbacks: [Int: @Sendable () -> Void] = [:]
-        /// Each drawer's letting go of the recorded changes it holds.
-        var releases: [Int: @Sendable () -> Void] = [:]
-    }
-
-    func makeSeeker() -> FrameSeeker {
-        FrameSeeker(image: image, memoryBudget: checkpointBudget, sharing: indices, pixelFormat: pixelFormat)
-    }
-
-    func decodeFrame(
-        _ index: Int, into pixels: inout [UInt8], with loan: inout FrameDecodeScheduler.SeekerLoan
-    ) -> Result<RenderedFrame, any Error> {
-        if let (version, grown) = latest?(), version != loan.version {
-            loan.seeker.adopt(grown: grown)
-            loan.version = version
-        }
-        do {
-            let changed: PixelRect
-            if let filter {
-                // Scaled straight from the seeker's canvas (the frame shares
-                // it and is dropped before the next decode draws on it), so
-                // no full-size copy is made or kept.
-                let full = try loan.seeker.frame(at: index)
-                filter.apply(full.pixels, into: &pixels, premultiplied: pixelFormat == .premultipliedBGRA8)
-                changed = filter.outputRect(covering: full.changedRect)
-            } else {
-                let canvasBytes = image.info.canvasSize.area * 4
-                if pixels.count != canvasBytes { pixels = [UInt8](repeating: 0, count: canvasBytes) }
-                let copy = try pixels.withUnsafeMutableBytes { buffer throws(GIFError) in
-                    try loan.seeker.copyFrame(at: index, into: buffer, bytesPerRow: canvasWidth * 4)
-                }
-                changed = copy.changedRect
-            }
-            return .success(
-                RenderedFrame(
-                    index: index, width: canvasWidth, height: canvasHeight, pixels: pixels,
-                    pixelFormat: pixelFormat, changedRect: changed))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    func decodeIndices(of index: Int, with decoder: FrameIndexDecoder) -> Bool {
-        decoder.fill(indices, frame: index, of: image)
-    }
-
-    func indicesStored() {
-        for callback in drawers.withLock({ $0.decodedCallbacks.values }) { callback() }
-    }
-
-    /// Whether every frame's recorded change is held, so that drawers
-    /// stepping through a loop copy them (for tests).
-    package var drawsFromRecordedChanges: Bool { recordedChangesObject != nil }
-
-    /// The sealed set of recorded changes, as an object whose lifetime a
-    /// test can watch (`nil` when none is held).
-    package var recordedChangesObject: AnyObject? { deltas?.sealed }
-
-    /// A draw changed what the drawers hold enough for a shared memory
-    /// budget to count this source's state again: the recorded changes
-    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:projectedWithin:)``),
-    /// or a drawer's working bytes did. Called by the drawer with its lock
-    /// released.
-    ///
-    /// The budget is not told here, on the drawing thread: counting may
-    /// have it trim another source, whose drawers let go of their recorded
-    /// changes under their own locks, so a draw would wait for another
-    /// drawer's draw. The draw only sets a flag (an atomic exchange; the
-    /// first since the last settling also queues it, one short lock), and
-    /// the `decoded` callbacks run on this source's decode thread
-    /// (``executor``), ahead of its queued decodes (see
-    /// ``settleDrawnState()``). Until then the budget counts the state as
-    /// it stood: it may be over its limit by what the draws added, for as
-    /// long as the decode thread takes to get there. A source whose
-    /// drawers have no callback (a ``DrawingPlayer``'s) asks for nothing.
-    func drawnStateGrew() {
-        guard notifiedDrawers.load(ordering: .relaxed) > 0, !settleDue.exchange(true, ordering: .acquiringAndReleasing)
-        else { return }
-        scheduler.settleDrawnState(decoder: self)
-    }
-
-    /// Tells the drawers' `decoded` callbacks (a shared memory budget
-    /// counting this source) of the state the draws left, on the decode
-    /// thread (see ``drawnStateGrew()``). The flag is cleared first, so a
-    /// draw growing the state while the callbacks run asks again.
-    func settleDrawnState() {
-        settleDue.store(false, ordering: .releasing)
-        indicesStored()
     }
 }

@@ -26,7 +26,7 @@ import Playback
 /// - **Frames.** ``frame(at:)`` gives any available frame, in any order, as
 ///   ``GIFFrameSource`` does: one `FrameSeeker` kept between calls, which
 ///   takes on the bytes read furthest before each decode, with checkpoints
-///   and stored indices within ``budget``. Decodes run on the ``executor``'s threads,
+///   and stored indices within `budget`. Decodes run on the `executor`'s threads,
 ///   never on Swift's cooperative pool.
 /// - **Memory.** The bytes received (held once: the seeker's image shares
 ///   them, and an append writes past what it reads, so appends cost the
@@ -43,11 +43,11 @@ import Playback
 /// frames from others.
 public final class ProgressiveGIFFrameSource: ProgressiveFrameSource, BudgetedFrameSource, Sendable {
     /// The limits the stream is read with.
-    public let limits: DecodingLimits
+    package let limits: DecodingLimits
     /// The threads decodes run on.
-    public let executor: FrameDecodeExecutor
+    package let executor: FrameDecodeExecutor
     /// The most bytes the seek checkpoints and the stored indices hold.
-    public let budget: DecodingBudget
+    package let budget: DecodingBudget
 
     private let state: LockedState<State>
 

@@ -17,7 +17,7 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
     case premultipliedBGRA8
 
     /// The bytes of one pixel: 4.
-    public static let bytesPerPixel = 4
+    package static let bytesPerPixel = 4
 
     /// `"rgba8"` or `"premultiplied-bgra8"`.
     public var description: String {

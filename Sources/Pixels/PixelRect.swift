@@ -22,17 +22,17 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
 
     /// The number of pixels, `width × height`.
     @inlinable
-    public var area: Int { width * height }
+    package var area: Int { width * height }
 
     /// Whether the rectangle holds no pixels.
     @inlinable
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The part of this rectangle inside a `width × height` canvas at the
     /// origin; empty when they do not overlap. Edges past `Int`'s range
     /// are clamped, not wrapped.
     @inlinable
-    public func clipped(toWidth canvasWidth: Int, height canvasHeight: Int) -> PixelRect {
+    package func clipped(toWidth canvasWidth: Int, height canvasHeight: Int) -> PixelRect {
         let canvasWidth = max(0, canvasWidth), canvasHeight = max(0, canvasHeight)
         let left = min(max(x, 0), canvasWidth), top = min(max(y, 0), canvasHeight)
         let (right0, o1) = x.addingReportingOverflow(width)

@@ -12,7 +12,7 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The number of pixels, `width × height`.
-    public var area: Int { width * height }
+    package var area: Int { width * height }
 
     /// `"WIDTHxHEIGHT"`.
     public var description: String { "\(width)x\(height)" }

@@ -73,7 +73,7 @@ public struct RenderedFrame: Sendable, Hashable {
 
     /// The bytes this frame occupies in a ``FrameCache``: the pixel count
     /// times four. The cache's budget is measured in these bytes.
-    public var byteCount: Int { pixels.count }
+    package var byteCount: Int { pixels.count }
 
     /// Writes the frame into memory the host owns (a bitmap context's, a
     /// texture upload buffer's), in ``pixelFormat``, with rows

@@ -1,6 +1,6 @@
 import GIF
 import GIFPlayback
-import Playback
+@_spi(Benchmarks) import Playback
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

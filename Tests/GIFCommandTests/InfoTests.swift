@@ -1,5 +1,5 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 import Testing
 
 @Suite("gif info")

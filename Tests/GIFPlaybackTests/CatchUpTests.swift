@@ -1,6 +1,6 @@
 import Foundation
 import GIF
-import GIFPlayback
+@_spi(Benchmarks) import GIFPlayback
 import Playback
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 @_spi(Benchmarks) import GIFPlayback
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// A host-drawn player writes into the host's buffer, changed rectangles

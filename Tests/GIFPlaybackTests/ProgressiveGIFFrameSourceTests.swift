@@ -1,7 +1,7 @@
 import Foundation
-import GIF
-import GIFPlayback
-import Playback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
+@_spi(Benchmarks) import Playback
 import Testing
 
 /// The fixture's bytes and its whole-file scan.

@@ -1,7 +1,7 @@
 import Foundation
-import GIF
-import GIFPlayback
-import Playback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
+@_spi(Benchmarks) import Playback
 import PlaybackTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import BenchmarkSupport
-import GIF
+@_spi(Benchmarks) import GIF
 
 /// The progressive decoding figures, measured in one run:
 ///

@@ -1,5 +1,5 @@
 import BenchmarkSupport
-import GIF
+@_spi(Benchmarks) import GIF
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Synchronization
-import GIF
-import GIFPlayback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
 @_spi(Benchmarks) import Playback
 
 /// Why a host-driven run stopped short.

@@ -11,9 +11,9 @@
 // in place of the grid's file whose name ends in NAME; prints one probe
 // line.
 import BenchmarkSupport
-import GIF
-import GIFPlayback
-import Playback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
+@_spi(Benchmarks) import Playback
 
 #if canImport(Glibc)
 import Glibc

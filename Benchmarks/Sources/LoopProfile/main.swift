@@ -16,7 +16,7 @@ import BenchmarkSupport
 import Dispatch
 import Foundation
 import GIF
-import GIFPlayback
+@_spi(Benchmarks) import GIFPlayback
 import Playback
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -25,12 +25,12 @@ public struct FrameIterator {
     /// processor and frame, and 524,288 pixels or more in all).
     public var isParallel: Bool { ahead != nil }
     /// The layout of the canvases it returns (the colour order of a canvas
-    /// over ``background``).
+    /// over `background`).
     public let pixelFormat: PixelFormat
     /// The opaque colour transparent pixels show on a canvas of three bytes
     /// a pixel (``GIFImage/makeFrameIterator(parallel:background:)``); `nil`
     /// for four bytes a pixel in ``pixelFormat``.
-    public let background: Palette.Color?
+    package let background: Palette.Color?
     /// The canvas state, once frame 0 began (``hasCompositor``); until
     /// then a shared empty one that holds no canvas. Not an optional: a
     /// field read through an optional copies the whole compositor,
@@ -52,7 +52,7 @@ public struct FrameIterator {
     /// a parallel iterator) on the threads ahead. A frame drawn from a
     /// seeker's stored indices does not count, so a seeker looping over a
     /// GIF whose indices it holds shows no growth after the first loop.
-    public private(set) var decodeCount = 0
+    @_spi(Benchmarks) public private(set) var decodeCount = 0
     /// Whether each frame's ``CompositedFrame/changedRect`` is narrowed to
     /// the pixels a frame with a transparent index draws (a pass over its
     /// indices, a small share of a decode): `true`, unless the caller never

@@ -4,7 +4,7 @@
 /// A GIF frame is drawn over what the frames before it left, so frame *n*
 /// depends on frames 0…*n* − 1. As a seeker decodes forward it saves
 /// checkpoints, the compositing state before every ``checkpointInterval``-th
-/// frame, as many as ``memoryBudget`` holds; a later request resumes from the
+/// frame, as many as `memoryBudget` holds; a later request resumes from the
 /// nearest checkpoint at or before the frame (or from where the last request
 /// left off, when that is nearer) and decodes at most
 /// ``checkpointInterval`` frames. The first checkpoint an animation saves
@@ -12,7 +12,7 @@
 /// starting again copies it back instead of compositing frame 0 again.
 ///
 /// The first request for a frame past any checkpoint still decodes the
-/// frames on the way, saving checkpoints as it goes; ``prepare()`` does that
+/// frames on the way, saving checkpoints as it goes; `prepare()` does that
 /// for the whole file at once.
 ///
 /// A seeker also keeps each decoded frame's palette indices (its own
@@ -21,7 +21,7 @@
 /// they are first decoded. A frame held there is
 /// composited again without giflib, about a tenth of a decode's cost, so a
 /// player looping over a GIF whose indices fit decodes each frame once
-/// (``decodeCount`` stops growing after the first loop), and a seek resumes
+/// (`decodeCount` stops growing after the first loop), and a seek resumes
 /// from a checkpoint by compositing stored frames. The two budgets split a
 /// seeker's memory: indices come first, as they save the most work per byte
 /// (a whole frame's decode for at most a quarter of a canvas, and for a
@@ -37,7 +37,7 @@ public struct FrameSeeker {
     /// The image being decoded.
     public private(set) var image: GIFImage
     /// The most bytes the checkpoints may hold.
-    public let memoryBudget: Int
+    package let memoryBudget: Int
     /// The most bytes of stored frame indices.
     package var indexBudget: Int { indices.budget }
     /// Frames between checkpoints: a request decodes at most this many.
@@ -137,17 +137,17 @@ public struct FrameSeeker {
     }
 
     /// The number of checkpoints saved so far.
-    public var checkpointCount: Int { checkpoints.count }
+    @_spi(Benchmarks) public var checkpointCount: Int { checkpoints.count }
     /// The bytes the saved checkpoints hold now (at most ``memoryBudget``).
     package var checkpointByteCount: Int { checkpointBytes }
     /// The bytes of frame indices stored now (at most `indexBudget`).
-    public var indexBytes: Int { indices.byteCount }
+    @_spi(Benchmarks) public var indexBytes: Int { indices.byteCount }
     /// The frames whose indices are stored now (for the benchmarks).
     @_spi(Benchmarks) public var indexedFrameCount: Int { indices.frameCount }
     /// The frames this seeker has had giflib decode so far. Frames drawn
     /// from stored indices do not count: in a steady loop over a GIF whose
     /// indices fit `indexBudget` it stops growing.
-    public var decodeCount: Int { live.decodeCount }
+    @_spi(Benchmarks) public var decodeCount: Int { live.decodeCount }
 
     /// Whether the canvas after frame 0 is held (for tests): a loop
     /// starting again then copies it back instead of compositing frame 0.
@@ -174,7 +174,7 @@ public struct FrameSeeker {
     /// again, up to the checkpoint budget; the index store keeps no more
     /// than the trim left it, until it is emptied (see
     /// `FrameIndexCache.trim(toBytes:)`).
-    public mutating func trim(toBytes bytes: Int) {
+    package mutating func trim(toBytes bytes: Int) {
         let target = max(0, bytes)
         for index in checkpoints.keys.sorted(by: >) where checkpointAndIndexBytes > target {
             checkpointBytes -= checkpoints.removeValue(forKey: index)!.stateByteCount
@@ -366,7 +366,7 @@ public struct FrameSeeker {
     /// ``checkpointInterval`` frames.
     ///
     /// - Throws: ``GIFError`` when a frame fails.
-    public mutating func prepare() throws(GIFError) {
+    @_spi(Benchmarks) public mutating func prepare() throws(GIFError) {
         guard image.info.frameCount > 0 else { return }
         _ = try frame(at: image.info.frameCount - 1)
     }

@@ -41,13 +41,13 @@ public struct CompositedFrame: Sendable, Hashable {
     public var isComplete: Bool
     /// The opaque colour every transparent pixel shows when the canvas was
     /// composited over a background
-    /// (``GIFImage/makeFrameIterator(parallel:background:)``): ``pixels``
+    /// (`GIFImage.makeFrameIterator(parallel:background:)`): ``pixels``
     /// are then three bytes a pixel, a binary PPM's pixels as they stand.
     /// `nil` for four bytes a pixel in ``pixelFormat``, with alpha.
     public var background: Palette.Color? = nil
 
     /// The bytes of one pixel of ``pixels``: 3 over ``background``, else 4.
-    public var bytesPerPixel: Int { background == nil ? 4 : 3 }
+    package var bytesPerPixel: Int { background == nil ? 4 : 3 }
 
     /// The frame's position in the file, from 0.
     public var index: Int { info.index }

@@ -14,7 +14,7 @@ public struct RawFrame: Sendable, Hashable {
     public var palette: Palette?
     /// How many pixels were decoded, in stream order; less than the area when
     /// the data failed part-way.
-    public var decodedPixelCount: Int
+    package var decodedPixelCount: Int
 
     /// Whether every pixel was decoded.
     public var isComplete: Bool { decodedPixelCount == info.rect.area }

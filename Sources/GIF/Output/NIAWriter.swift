@@ -264,14 +264,14 @@ public struct NIAWriter: Sendable {
     /// The 8-byte footer: the number of plays (0 forever, stored N > 0 gives
     /// N + 1, no extension gives 1; 0 when at most one frame was written).
     /// ``footer()`` picks the loop count NIA records.
-    public func footer(loopCount: LoopCount) -> [UInt8] {
+    package func footer(loopCount: LoopCount) -> [UInt8] {
         var out: [UInt8] = []
         appendFooter(loopCount: loopCount, to: &out)
         return out
     }
 
     /// Appends the 8-byte footer (see ``footer(loopCount:)``) to `out`.
-    public func appendFooter(loopCount: LoopCount, to out: inout [UInt8]) {
+    package func appendFooter(loopCount: LoopCount, to out: inout [UInt8]) {
         let plays = framesWritten <= 1 ? 0 : (loopCount.plays ?? 0)
         Self.appendU32(plays, to: &out)
         out.append(contentsOf: Self.footerMagic)

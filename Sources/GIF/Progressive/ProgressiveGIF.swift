@@ -15,7 +15,7 @@
 /// ```
 ///
 /// - The header (the logical screen size, the global palette) is read as
-///   soon as its bytes are in: ``screenSize`` is known from the 13th byte.
+///   soon as its bytes are in: `screenSize` is known from the 13th byte.
 ///   ``canvasSize`` is final once the first frame's descriptor is in (the
 ///   first frame may grow the canvas past the logical screen).
 /// - Each limit applies as soon as what it bounds is known: the input as
@@ -24,7 +24,7 @@
 ///   at its descriptor, a frame's data and extensions as their sub-blocks
 ///   arrive. A stream that never ends a block is refused at the first limit
 ///   it passes.
-/// - A frame counts in ``availableFrameCount`` from the append that brought
+/// - A frame counts in `availableFrameCount` from the append that brought
 ///   its last byte (its data's block terminator), not before.
 /// - The scan resumes where it stopped: each byte is looked at about once,
 ///   whatever the chunk sizes, and nothing is scanned again from the start.
@@ -42,7 +42,7 @@
 /// A value type like ``FrameIterator``: use it from one task at a time.
 public struct ProgressiveGIF {
     /// The limits the stream is read with.
-    public let limits: DecodingLimits
+    package let limits: DecodingLimits
 
     private var bytes = ArrivedBytes()
     private var scanned: GIFInfo?
@@ -69,7 +69,7 @@ public struct ProgressiveGIF {
 
     /// The logical screen size, once the header's first 13 bytes are in
     /// (before its global palette).
-    public var screenSize: PixelSize? {
+    package var screenSize: PixelSize? {
         if let scanned { return scanned.screenSize }
         let header = bytes.prefix(13)
         guard header.count == 13, Sniffer.format(of: Array(header.prefix(6))).isGIF else { return nil }
@@ -83,7 +83,7 @@ public struct ProgressiveGIF {
 
     /// The frames whose data has arrived whole (after ``finish()``, also a
     /// frame cut short).
-    public var availableFrameCount: Int { scanned?.frameCount ?? 0 }
+    package var availableFrameCount: Int { scanned?.frameCount ?? 0 }
 
     /// The index of the frame ``nextFrame()`` returns next.
     package var nextFrameIndex: Int { frames?.nextIndex ?? 0 }

@@ -1,4 +1,4 @@
-import GIF
+@_spi(Benchmarks) import GIF
 
 /// What `gif info` reports about one file; encoded as the `--json` output and
 /// rendered as the text output, so both carry the same facts.

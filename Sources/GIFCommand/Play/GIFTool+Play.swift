@@ -7,9 +7,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GIF
-import GIFPlayback
-import Playback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
+@_spi(Benchmarks) import Playback
 import EngineSupport
 
 extension GIFTool {

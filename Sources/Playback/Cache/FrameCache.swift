@@ -91,7 +91,7 @@ public actor FrameCache {
     ///   - byteBudget: The most pixel bytes held at once (negative means 0).
     ///     A 400 × 300 canvas takes 480,000 bytes per frame.
     ///   - lookahead: How many upcoming frames a player prefetches (at least 0).
-    public init(source: any FrameSource, byteBudget: Int, lookahead: Int = 4) {
+    @_spi(Benchmarks) public init(source: any FrameSource, byteBudget: Int, lookahead: Int = 4) {
         self.init(
             source: source, budget: FrameMemoryBudget(byteBudget: byteBudget, countsDecodingState: false),
             lookahead: lookahead)
@@ -103,7 +103,7 @@ public actor FrameCache {
     ///   - source: The frames' source.
     ///   - budget: The budget shared by the host's caches.
     ///   - lookahead: How many upcoming frames a player prefetches (at least 0).
-    public init(source: any FrameSource, budget: FrameMemoryBudget, lookahead: Int = 4) {
+    package init(source: any FrameSource, budget: FrameMemoryBudget, lookahead: Int = 4) {
         self.source = source
         self.budgeted = source as? any BudgetedFrameSource
         self.memoryBudget = budget
@@ -140,14 +140,14 @@ public actor FrameCache {
 
     /// The most bytes held at once: the cache's own budget, or the shared
     /// ``memoryBudget``'s limit.
-    public var byteBudget: Int { memoryBudget.byteBudget }
+    package var byteBudget: Int { memoryBudget.byteBudget }
 
     /// The counters as they are now.
     public var statistics: FrameCacheStatistics { memoryBudget.statistics(of: member) }
 
     /// Whether frame `index` is held now.
     /// - Parameter index: A frame index.
-    public func contains(_ index: Int) -> Bool { memoryBudget.contains(member, index) }
+    package func contains(_ index: Int) -> Bool { memoryBudget.contains(member, index) }
 
     /// Frame `index` if the cache holds it now, without waiting or
     /// counting a hit: what a drawer over the cache draws from.
@@ -289,7 +289,7 @@ public actor FrameCache {
     /// a cache over a shared ``FrameMemoryBudget`` this changes the shared
     /// limit (see ``FrameMemoryBudget/setByteBudget(_:)``).
     /// - Parameter bytes: The new budget (negative means 0).
-    public func setByteBudget(_ bytes: Int) {
+    package func setByteBudget(_ bytes: Int) {
         memoryBudget.setByteBudget(bytes)
     }
 

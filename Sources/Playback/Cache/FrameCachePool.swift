@@ -26,11 +26,11 @@
 public actor FrameCachePool {
     /// The byte budget of each cache the pool makes; with a shared
     /// ``memoryBudget``, that budget's limit when the pool was made.
-    public nonisolated let byteBudget: Int
+    package nonisolated let byteBudget: Int
 
     /// The budget all the pool's caches share, or `nil` when each has its
     /// own ``byteBudget``.
-    public nonisolated let memoryBudget: FrameMemoryBudget?
+    package nonisolated let memoryBudget: FrameMemoryBudget?
 
     /// The look-ahead of each cache the pool makes.
     package nonisolated let lookahead: Int

@@ -17,7 +17,7 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     public var evictions = 0
 
     /// Decodes the source refused by throwing; prefetch skips such frames.
-    public var failures = 0
+    @_spi(Benchmarks) public var failures = 0
 
     /// Bytes of pixels held now; never more than ``byteBudget``.
     public var bytesHeld = 0
@@ -31,7 +31,7 @@ public struct FrameCacheStatistics: Sendable, Hashable {
 
     /// Bytes of the source's decoding state (`BudgetedFrameSource.decodingStateByteCount`)
     /// as last read by the budget, after the latest decode.
-    public var decodingStateBytes = 0
+    package var decodingStateBytes = 0
 
     /// Bytes of the canvases this cache's players draw their images into
     /// (``Player/currentImage(isolation:)`` on a source that draws: two canvases a
@@ -41,9 +41,9 @@ public struct FrameCacheStatistics: Sendable, Hashable {
     /// Whether a player playing this cache's frames has said so
     /// (`FrameCache.beginPlaying()`): its frames are given back after
     /// those of caches not playing.
-    public var isPlaying = false
+    package var isPlaying = false
 
     /// A snapshot with every counter zero and ``isPlaying`` false: a
     /// starting point to add snapshots into.
-    public init() {}
+    @_spi(Benchmarks) public init() {}
 }

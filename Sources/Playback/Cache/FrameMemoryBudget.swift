@@ -31,7 +31,7 @@
 /// each other's frames, each a frame just before it is shown again: each
 /// keeps its share and draws its next frame into the pixels of its own
 /// evicted one, without the allocator churn that costs a feed memory.
-/// Trims and a lower limit (``trim(to:)``, ``setByteBudget(_:)``) follow the
+/// Trims and a lower limit (``trim(to:)``, `setByteBudget(_:)`) follow the
 /// order above alone.
 ///
 /// **What goes back leaves the process.** With glibc, the pages of freed
@@ -194,7 +194,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
 
     /// Changes the limit, giving back what is over it in the order above.
     /// - Parameter bytes: The new limit (negative means 0).
-    public func setByteBudget(_ bytes: Int) {
+    package func setByteBudget(_ bytes: Int) {
         passes { ledger, trimmed, trims in
             ledger.limit = max(0, bytes)
             Self.shed(&ledger, to: ledger.limit, sparing: nil, hard: true, trimmed: trimmed, trims: &trims)

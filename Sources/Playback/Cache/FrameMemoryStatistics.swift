@@ -9,14 +9,14 @@ public struct FrameMemoryStatistics: Sendable, Hashable {
     public var bytesHeld: Int
 
     /// Bytes of decoded frames held by all caches.
-    public var frameBytes: Int
+    @_spi(Benchmarks) public var frameBytes: Int
 
     /// Bytes of the sources' decoding state (seek checkpoints and the like;
     /// see `BudgetedFrameSource.decodingStateByteCount`) as last read.
-    public var decodingStateBytes: Int
+    package var decodingStateBytes: Int
 
     /// Bytes set aside for decodes running now.
-    public var reservedBytes: Int
+    @_spi(Benchmarks) public var reservedBytes: Int
 
     /// Frames held by all caches.
     public var framesHeld: Int
@@ -26,13 +26,13 @@ public struct FrameMemoryStatistics: Sendable, Hashable {
     public var evictions: Int
 
     /// Times the budget gave back a source's decoding state.
-    public var decodingStateTrims: Int
+    @_spi(Benchmarks) public var decodingStateTrims: Int
 
     /// Each live cache's counters, in the order the caches were made.
     public var caches: [FrameCacheStatistics]
 
     /// Creates a snapshot; every count defaults to zero.
-    public init(
+    package init(
         byteBudget: Int = 0, bytesHeld: Int = 0, frameBytes: Int = 0, decodingStateBytes: Int = 0,
         reservedBytes: Int = 0, framesHeld: Int = 0, evictions: Int = 0, decodingStateTrims: Int = 0,
         caches: [FrameCacheStatistics] = []

@@ -4,9 +4,9 @@
 ///
 /// Each member's draws are counted (``MemberPlaybackStatistics``) over
 /// windows of ``window``. At the end of a window in which more than
-/// ``missThreshold`` of the member's frames missed (drawn late or skipped),
+/// `missThreshold` of the member's frames missed (drawn late or skipped),
 /// its rate drops by ``step``: from the rate its frames came at, then from
-/// the rate it has, never below ``minimumFrameRate``. After a run of
+/// the rate it has, never below `minimumFrameRate`. After a run of
 /// windows in which at most half the threshold missed, a lowered rate rises
 /// by the same step; once it reaches the rate the frames first came at, the
 /// cap is lifted. A raise never reaches the lowest rate that missed
@@ -21,7 +21,7 @@
 ///
 /// A capped member is ticked at most at its rate: frames due in between
 /// are passed over, and the member still keeps its timing (which frame it
-/// shows when), as under ``GroupDriver/maximumFrameRate``. A member owed a
+/// shows when), as under `GroupDriver.maximumFrameRate`. A member owed a
 /// draw after a late one is still named at every host tick.
 ///
 /// Peers degrade the same way: Fresco's animation coordinator lowers the
@@ -33,12 +33,12 @@ public struct FrameRatePolicy: Sendable, Hashable {
     public let step: Double
     /// The share of a window's frames that may miss before the rate drops
     /// (between 0 and 1).
-    public let missThreshold: Double
+    package let missThreshold: Double
     /// How long each judgement's window lasts (at least 100 ms).
     public let window: Duration
     /// The lowest rate a lowering reaches, in frames per second (at least
     /// 0.1).
-    public let minimumFrameRate: Double
+    package let minimumFrameRate: Double
 
     /// Creates a policy; values out of range are clamped to the ranges the
     /// properties state, and NaN takes the default.

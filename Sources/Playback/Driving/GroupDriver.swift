@@ -6,7 +6,7 @@ import EngineSupport
 ///
 /// Nine GIFs in a grid cost one wake-up per change of any of them, not nine
 /// drivers waking on their own; nine players on one epoch wake it once per
-/// frame period. With a ``maximumFrameRate`` it wakes at most that often:
+/// frame period. With a `maximumFrameRate` it wakes at most that often:
 /// frames due in between are dropped, but every member is still advanced to
 /// the clock's true time, so each one's timing (which frame it shows when,
 /// loop and finish events) stays what it would be alone, under its
@@ -55,7 +55,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     public nonisolated let clock: C
 
     /// The most deadline wake-ups per second, or `nil` for no cap.
-    public nonisolated let maximumFrameRate: Double?
+    package nonisolated let maximumFrameRate: Double?
 
     /// The least time between two deadline wake-ups, from the cap.
     private nonisolated let minimumInterval: Duration?
@@ -83,7 +83,7 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     ///     that is not finite and positive means no cap.
     ///   - frameRatePolicy: How the players' rates follow the frames the
     ///     host misses, or `nil` (the default) to play every player at its
-    ///     own pace; see ``frameRatePolicy``.
+    ///     own pace; see `frameRatePolicy`.
     public init(clock: C, maximumFrameRate: Double? = nil, frameRatePolicy: FrameRatePolicy? = nil) {
         self.clock = clock
         self.reference = clock.now
@@ -113,9 +113,9 @@ public actor GroupDriver<C: Clock> where C.Duration == Duration {
     /// `nil` lifts every cap at once. A ``GridFeed`` sets
     /// ``FrameRatePolicy/standard`` on its driver unless told otherwise; a
     /// lone player's ``PlaybackDriver`` has none. Playlists are not paced.
-    public nonisolated var frameRatePolicy: FrameRatePolicy? { hosted.policy }
+    package nonisolated var frameRatePolicy: FrameRatePolicy? { hosted.policy }
 
-    /// Sets ``frameRatePolicy``, from any thread: the next tick of each
+    /// Sets `frameRatePolicy`, from any thread: the next tick of each
     /// player follows it.
     /// - Parameter policy: The policy, or `nil` to lift every cap.
     public nonisolated func setFrameRatePolicy(_ policy: FrameRatePolicy?) { hosted.policy = policy }

@@ -3,13 +3,13 @@
 public struct GroupDriverStatistics: Sendable, Hashable {
     /// Wake-ups at a deadline: how often the driver's sleeper woke it to
     /// tick the members whose next change had come. Under a
-    /// ``GroupDriver/maximumFrameRate`` this is at most the rate times the
+    /// `GroupDriver.maximumFrameRate` this is at most the rate times the
     /// time driven, plus one.
     public var wakeUps = 0
 
     /// Wake-ups because the host changed a member's schedule (play, pause,
     /// seek, rate, a load that arrived); each ticks that member alone.
-    public var scheduleChanges = 0
+    package var scheduleChanges = 0
 
     /// Member ticks, all causes together: the driver's own and the host's
     /// (a member of a host's ``GroupDriver/tick(at:)`` counts once).
@@ -20,7 +20,7 @@ public struct GroupDriverStatistics: Sendable, Hashable {
     public var hostTicks = 0
 
     /// All zero.
-    public init() {}
+    package init() {}
 }
 
 /// What one ``GroupDriver/tick(at:)`` did.
@@ -50,7 +50,7 @@ public struct GroupDriverTick<Instant: InstantProtocol>: Sendable where Instant.
 /// ``FrameDraw/late(frame:shown:)`` first), or skipped (the next frame came
 /// before any draw of it got through). The frame on show is counted once a
 /// draw of it gets through, or once the next one comes. Frames the member's
-/// playhead passed over between ticks (a ``GroupDriver/maximumFrameRate``,
+/// playhead passed over between ticks (a `GroupDriver.maximumFrameRate`,
 /// a lowered ``frameRate``, a late host) are not published and not counted.
 public struct MemberPlaybackStatistics: Sendable, Hashable {
     /// Frames whose first draw got through.
@@ -62,7 +62,7 @@ public struct MemberPlaybackStatistics: Sendable, Hashable {
     /// The share of frames that missed (late or skipped) in the last whole
     /// window of the policy (1 s with no policy), 0 before one ends or when
     /// nothing was drawn in it.
-    public var recentMissedShare: Double
+    package var recentMissedShare: Double
     /// The member's rate cap, in frames per second, or `nil` when it plays
     /// at its own pace (and the group's cap).
     public var frameRate: Double?
@@ -74,7 +74,7 @@ public struct MemberPlaybackStatistics: Sendable, Hashable {
     ///   - framesSkipped: Frames never drawn.
     ///   - recentMissedShare: The last window's share missed.
     ///   - frameRate: The rate cap, or `nil`.
-    public init(
+    package init(
         framesOnTime: Int = 0, framesLate: Int = 0, framesSkipped: Int = 0, recentMissedShare: Double = 0,
         frameRate: Double? = nil
     ) {

@@ -23,7 +23,7 @@ public final class ManualClock: Clock, Sendable {
     /// An instant of a ``ManualClock``: the time since the clock was made.
     public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
         /// The time since the clock's start.
-        public var offset: Duration
+        package var offset: Duration
 
         /// An instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }

@@ -115,7 +115,7 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     ///     was dropped), and only when the pool has no live cache for that
     ///     source: cells showing one GIF share its cache and its decodes.
     ///   - frameRatePolicy: What the feed sets as the driver's
-    ///     ``GroupDriver/frameRatePolicy``: by default a cell whose draws
+    ///     `GroupDriver.frameRatePolicy`: by default a cell whose draws
     ///     miss more than 10 % of its frames plays at a rate lowered in 20 %
     ///     steps until it keeps up; `nil` leaves every cell at its own pace.
     public init(
@@ -155,7 +155,7 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     ///   - viewport: What the host shows.
     ///   - rule: When a cell counts as visible.
     ///   - selection: Which visible cells play.
-    public static func playingKeys(
+    package static func playingKeys(
         cells: [Cell], viewport: Viewport, rule: VisibilityRule, selection: Selection
     ) -> [String] {
         select(playable(cells, in: viewport, rule: rule), selection)

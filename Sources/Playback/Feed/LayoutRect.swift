@@ -57,7 +57,7 @@ public struct LayoutRect: Sendable, Hashable {
 
     /// This rectangle shrunk by `insets` on each side (never below zero size).
     /// - Parameter insets: How much to take off each edge.
-    public func inset(by insets: EdgeInsets) -> LayoutRect {
+    package func inset(by insets: EdgeInsets) -> LayoutRect {
         LayoutRect(
             x: x + insets.left, y: y + insets.top,
             width: width - insets.left - insets.right,

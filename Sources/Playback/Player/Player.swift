@@ -62,7 +62,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     nonisolated let playerCore: PlayerCore
 
     /// The cache budget used when no cache is passed in: 32 MiB.
-    public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
+    @_spi(Benchmarks) public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
 
     /// Creates a player showing frame 0, idle unless autoplay is on.
     /// - Parameters:
@@ -72,7 +72,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     ///   - epoch: A shared epoch: players given the same one stay in step.
     ///   - cache: A frame cache to read through (share one between players of
     ///     the same source), or `nil` for a private one with
-    ///     ``defaultCacheBudget``.
+    ///     `defaultCacheBudget`.
     ///   - displaySize: For a private cache, the largest frame the host
     ///     draws: the player reads `source.displaying(at:)` (see
     ///     ``FrameSource/displaying(at:)``), so only small frames are cached.

@@ -49,7 +49,7 @@ public struct Playhead: Sendable, Hashable {
 
     /// The policies in force. The ``PlayerConfiguration/rate`` stored here is
     /// the initial rate; ``rate`` is the current one.
-    public let configuration: PlayerConfiguration
+    package let configuration: PlayerConfiguration
 
     /// The life-cycle state.
     public internal(set) var state: PlayerState

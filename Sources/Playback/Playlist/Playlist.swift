@@ -35,7 +35,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public nonisolated let origin: Instant
 
     /// The rules in force.
-    public nonisolated var configuration: PlaylistConfiguration { core.configuration }
+    package nonisolated var configuration: PlaylistConfiguration { core.configuration }
 
     /// The engine: the sequencer, the loads, the caches and the listeners
     /// behind one lock, ticked by a ``GroupDriver`` on its own thread.
@@ -61,7 +61,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     // MARK: Reading the state
 
     /// A copy of the deterministic state, for inspection or tests.
-    public var snapshot: PlaylistSequencer { core.read { $0 } }
+    package var snapshot: PlaylistSequencer { core.read { $0 } }
 
     /// The life-cycle state.
     public var state: PlaylistState { core.read { $0.state } }
@@ -73,7 +73,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public var currentKey: String? { core.read { $0.currentKey } }
 
     /// The current item's position in the list.
-    public var currentIndex: Int? { core.read { $0.currentIndex } }
+    @_spi(Benchmarks) public var currentIndex: Int? { core.read { $0.currentIndex } }
 
     /// The current item's frame shown now, or `nil` before it is loaded.
     public var currentFrame: Int? { core.read { $0.currentFrame } }
@@ -86,7 +86,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     public var isWaiting: Bool { core.read { $0.isWaiting } }
 
     /// Laps completed.
-    public var lapsDone: Int { core.read { $0.lapsDone } }
+    @_spi(Benchmarks) public var lapsDone: Int { core.read { $0.lapsDone } }
 
     /// The load state of the item with `key`, or `nil` when no item has it.
     /// - Parameter key: An item's key.
@@ -115,7 +115,7 @@ public actor Playlist<Instant: InstantProtocol> where Instant.Duration == Durati
     }
 
     /// Host time until the next change, or `nil` when nothing is scheduled.
-    public var timeUntilNextChange: Duration? { core.read { $0.timeUntilNextChange } }
+    package var timeUntilNextChange: Duration? { core.read { $0.timeUntilNextChange } }
 
     /// The pixels of the current item's frame shown now, or `nil` when no
     /// item is loaded yet: drawn into at most two canvases of the item's

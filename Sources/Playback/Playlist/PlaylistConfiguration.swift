@@ -26,10 +26,10 @@ public struct PlaylistConfiguration: Sendable, Hashable {
 
     /// The byte budget of each item's ``FrameCache`` (default 32 MiB); the
     /// playlist keeps caches for the current and the next item only.
-    public var cacheByteBudget: Int
+    package var cacheByteBudget: Int
 
     /// A budget the item caches share with the host's other caches, in
-    /// place of ``cacheByteBudget`` each (default `nil`: each its own).
+    /// place of `cacheByteBudget` each (default `nil`: each its own).
     public var memoryBudget: FrameMemoryBudget?
 
     /// Creates a configuration; every argument has the default described on

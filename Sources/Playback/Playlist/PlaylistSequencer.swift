@@ -30,16 +30,16 @@
 ///   at the new first item.
 public struct PlaylistSequencer: Sendable {
     /// The rules in force.
-    public let configuration: PlaylistConfiguration
+    package let configuration: PlaylistConfiguration
 
     /// The items, in play order, keys unique.
-    public internal(set) var items: [PlaylistItem]
+    package internal(set) var items: [PlaylistItem]
 
     /// The life-cycle state: the host's intent.
     public internal(set) var state: PlaylistState
 
     /// Laps completed since the list was made or last started over.
-    public internal(set) var lapsDone: Int
+    package internal(set) var lapsDone: Int
 
     var nowNanos: Int64
     var loads: [String: LoadEntry] = [:]
@@ -100,7 +100,7 @@ public struct PlaylistSequencer: Sendable {
 
     /// The position of the current item in ``items``, or `nil` when there is
     /// none (an empty list, or after ``PlaylistEvent/nothingToPlay``).
-    public var currentIndex: Int? { turn?.index }
+    package var currentIndex: Int? { turn?.index }
 
     /// The key of the current item.
     public var currentKey: String? { turn?.key }
@@ -142,7 +142,7 @@ public struct PlaylistSequencer: Sendable {
 
     /// Host time from ``now`` until ``nextChangeTime`` (zero when due), or
     /// `nil` when nothing is scheduled: the host's next wake-up.
-    public var timeUntilNextChange: Duration? {
+    package var timeUntilNextChange: Duration? {
         nextChangeTime.map { max(.zero, $0 - now) }
     }
 

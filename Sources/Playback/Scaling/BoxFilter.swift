@@ -16,9 +16,9 @@ import PixelKernels
 /// frame sources (``DisplaySize``) use it.
 public struct BoxFilter: Sendable, Hashable {
     /// The source width in pixels.
-    public let sourceWidth: Int
+    package let sourceWidth: Int
     /// The source height in pixels.
-    public let sourceHeight: Int
+    package let sourceHeight: Int
     /// The output width in pixels.
     public let width: Int
     /// The output height in pixels.
@@ -170,7 +170,9 @@ public struct BoxFilter: Sendable, Hashable {
     ///   - source: The full-size pixels, four bytes each, alpha last.
     ///   - output: Where the scaled pixels go.
     ///   - premultiplied: Whether the colours are premultiplied by alpha.
-    public func apply(_ source: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], premultiplied: Bool = false) {
+    @_spi(Benchmarks) public func apply(
+        _ source: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], premultiplied: Bool = false
+    ) {
         let bytes = outputByteCount
         if output.count != bytes { output = [UInt8](repeating: 0, count: bytes) }
         guard let sourceByteCount, source.count == sourceByteCount else {

@@ -14,9 +14,9 @@
 /// ```
 public struct DisplayGeometry: Sendable, Hashable {
     /// The canvas width (negative sides read as 0).
-    public let canvasWidth: Int
+    package let canvasWidth: Int
     /// The canvas height.
-    public let canvasHeight: Int
+    package let canvasHeight: Int
     /// The cell's width in pixels: its points × scale, rounded, 1…``Poster/maxSide``.
     package let cellWidth: Int
     /// The cell's height in pixels.

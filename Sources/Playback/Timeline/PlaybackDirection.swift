@@ -20,7 +20,7 @@ public enum PlaybackDirection: Sendable, Hashable {
 
     /// The frame indices of one loop in play order, for `frameCount` frames.
     /// - Parameter frameCount: The number of frames in the source.
-    public func playOrder(frameCount: Int) -> [Int] {
+    package func playOrder(frameCount: Int) -> [Int] {
         guard frameCount > 0 else { return [] }
         switch self {
         case .forward:

@@ -16,10 +16,10 @@
 /// the source is complete, and ``totalDuration`` is `nil` until then.
 public struct PlaybackTimeline: Sendable, Hashable {
     /// Each frame's display duration after the ``DelayPolicy``, by frame index.
-    public let frameDurations: [Duration]
+    @_spi(Benchmarks) public let frameDurations: [Duration]
 
     /// The frame indices of one loop in play order.
-    public let playOrder: [Int]
+    @_spi(Benchmarks) public let playOrder: [Int]
 
     /// The number of plays in all, or `nil` for forever (after ``LoopPolicy``).
     public let plays: Int?
@@ -99,7 +99,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
     /// Builds the timeline of `source` under `configuration`.
     /// - Throws: ``PlayerError/emptySource`` or
     ///   ``PlayerError/mismatchedDelays(frameCount:delayCount:)``.
-    public init(source: some FrameSource, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
+    package init(source: some FrameSource, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
         if source is any ProgressiveFrameSource {
             // Frames may arrive between reads: only the snapshot is consistent.
             try self.init(timing: source.timing, configuration: configuration)
@@ -114,7 +114,7 @@ public struct PlaybackTimeline: Sendable, Hashable {
 
     /// Builds the timeline of a source's `timing` under `configuration`.
     /// - Throws: ``PlayerError/emptySource`` when no frame is available.
-    public init(timing: FrameSourceTiming, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
+    package init(timing: FrameSourceTiming, configuration: PlayerConfiguration = .init()) throws(PlayerError) {
         try self.init(
             frameDelays: timing.frameDelays,
             storedLoopCount: timing.storedLoopCount,

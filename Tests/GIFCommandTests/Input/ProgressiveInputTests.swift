@@ -1,5 +1,5 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 import Testing
 
 /// `-` read as it arrives: frames are written before the

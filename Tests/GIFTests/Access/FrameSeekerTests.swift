@@ -1,5 +1,5 @@
 import Testing
-@testable import GIF
+@_spi(Benchmarks) @testable import GIF
 
 /// A seeker's frames, in any order and with any budget, are the frames the
 /// sequential iterator composites.

@@ -1,5 +1,5 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 import Testing
 
 /// What a decode ends with: the frames (a digest of each canvas, and whether

@@ -1,5 +1,5 @@
 import Foundation
-import GIF
+@_spi(Benchmarks) import GIF
 import Testing
 
 /// Damaged copies of every fixture and of every `OK.` corpus file up to

@@ -1,5 +1,5 @@
 import Testing
-@testable import GIF
+@_spi(Benchmarks) @testable import GIF
 
 /// Decoding limits are checked before allocating, and errors name the limit.
 @Suite struct LimitsTests {

@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@_spi(Benchmarks) import Playback
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import Playback
+@_spi(Benchmarks) import Playback
 import Testing
 
 @Suite("Timeline: loop, delay and direction policies")

@@ -1,4 +1,4 @@
-import Playback
+@_spi(Benchmarks) import Playback
 
 #if canImport(Glibc)
 import Glibc

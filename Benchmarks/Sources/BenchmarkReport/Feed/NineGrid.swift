@@ -1,8 +1,8 @@
 import BenchmarkSupport
 import Foundation
-import GIF
-import GIFPlayback
-import Playback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
+@_spi(Benchmarks) import Playback
 
 #if canImport(Glibc)
 import Glibc

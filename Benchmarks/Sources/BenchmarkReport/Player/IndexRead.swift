@@ -43,7 +43,7 @@ enum IndexRead {
         var sink = 0
         for (name, path) in FeedPath.animations() {
             let image = Workload.scanned(path, for: "the index read figure")
-            let raw = image.info.frames.reduce(0) { $0 + $1.rect.area }
+            let raw = image.info.frames.reduce(0) { $0 + $1.rect.width * $1.rect.height }
             var decode = seeker(image, indexBytes: 0)
             var stored = seeker(image, indexBytes: raw)
             var compact = seeker(image, indexBytes: max(0, raw - 1))

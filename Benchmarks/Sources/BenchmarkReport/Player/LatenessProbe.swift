@@ -4,9 +4,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GIF
-import GIFPlayback
-import Playback
+@_spi(Benchmarks) import GIF
+@_spi(Benchmarks) import GIFPlayback
+@_spi(Benchmarks) import Playback
 
 /// The lateness figure of a real-time driver (`PlaybackDriver` on
 /// `ContinuousClock`) plays a small GIF while two other players, each with

@@ -1,6 +1,6 @@
 import BenchmarkSupport
 import MallocInterposerSwift
-import Playback
+@_spi(Benchmarks) import Playback
 
 /// The child side of the player figures: `BenchmarkReport --player-probe …`
 /// plays one workload in this fresh process, so that its peak resident
