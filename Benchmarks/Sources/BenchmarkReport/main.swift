@@ -282,6 +282,7 @@ LayoutReport.printSection(workloads: workloads, rounds: rounds)
 BoxFilterReport.printSection(rounds: rounds)
 
 NineGrid.printSection()
+FullGrid.printSection()
 
 CommandReport.printSection(rounds: rounds)
 // At most 5 rounds: sample_big's 259 frames take ImageMagick about 27 s a run.

@@ -62,15 +62,25 @@ final class DrawnImages: Sendable {
     /// one shown by then) as an image: drawn when the canvas does not hold
     /// it, waiting for its decode when it is not decoded yet. The draw runs
     /// on the caller's executor; only a wait leaves it.
+    /// With `tally`, the image is counted as a draw of the frame the
+    /// player published: on time when no wait came first, late otherwise
+    /// (as ``Player/draw(into:bytesPerRow:)``'s draws are counted).
     /// - Throws: ``FrameSourceError/drawFailed(index:reason:)`` when the
     ///   frame has nothing to show; `CancellationError` when the task is
     ///   cancelled while waiting.
     func image(
-        at frame: @Sendable () -> Int, isolation: isolated (any Actor)? = #isolation
+        at frame: @Sendable () -> Int, tally: DrawTally? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderedFrame {
+        let publication = tally?.publication ?? 0
         while true {
             let mark = decoded.generation
-            if let image = try drawn(frame()) { return image }
+            let index = frame()
+            if let image = try drawn(index) {
+                let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+                tally?.record(.drawn(frame: image.index, changed: whole, isComplete: true), of: publication)
+                return image
+            }
+            tally?.record(.late(frame: index, shown: nil), of: publication)
             await decoded.wait(after: mark)
             try Task.checkCancellation()
         }

@@ -52,6 +52,8 @@ public struct GroupDriverTick<Instant: InstantProtocol>: Sendable where Instant.
 /// draw of it gets through, or once the next one comes. Frames the member's
 /// playhead passed over between ticks (a `GroupDriver.maximumFrameRate`,
 /// a lowered ``frameRate``, a late host) are not published and not counted.
+/// An image from ``Player/currentImage(isolation:)`` counts as a draw: on
+/// time when it did not wait for the frame's decode, late when it did.
 public struct MemberPlaybackStatistics: Sendable, Hashable {
     /// Frames whose first draw got through.
     public var framesOnTime: Int

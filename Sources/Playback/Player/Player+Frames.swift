@@ -25,7 +25,7 @@ extension Player {
     ) async throws -> RenderedFrame {
         if let images = playerCore.drawnImages() {
             let core = playerCore
-            return try await images.image(at: { core.read { $0.currentFrame } })
+            return try await images.image(at: { core.read { $0.currentFrame } }, tally: core.tally)
         }
         let (frame, upcoming) = playerCore.frameAndUpcoming()
         if !upcoming.isEmpty { await cache.prefetch(upcoming) }

@@ -118,6 +118,18 @@ struct PacingTests {
             }
         }
 
+        /// The same host asking for each change with `currentImage()`.
+        mutating func runWithImages(for duration: Duration) async throws {
+            let end = elapsed + duration
+            while elapsed < end {
+                let now = start.advanced(by: elapsed)
+                clock.advance(to: now)
+                let tick = group.tickPlayers(at: now)
+                if tick.changed.contains(ObjectIdentifier(player)) { _ = try await player.currentImage() }
+                elapsed += .milliseconds(10)
+            }
+        }
+
         var statistics: MemberPlaybackStatistics {
             get throws { try #require(group.statistics(of: player)) }
         }
@@ -140,6 +152,18 @@ struct PacingTests {
         // after the first, 19 on time, 10 late, 9 skipped.
         #expect(statistics.recentMissedShare == 0.5)
         #expect(statistics.frameRate == nil)
+    }
+
+    @Test("Images from currentImage() count as draws: a drawer never late makes every frame on time")
+    func imagesCountAsDraws() async throws {
+        // Ticks from 0 to 4 s, 100 ms frames: frames 0 to 40 are published,
+        // frame 0 drawn before the first tick with draw(into:).
+        var host = try await Host(.fast, policy: nil)
+        try await host.runWithImages(for: .milliseconds(4010))
+        let statistics = try host.statistics
+        #expect(statistics.framesOnTime == 41)
+        #expect(statistics.framesLate == 0)
+        #expect(statistics.framesSkipped == 0)
     }
 
     @Test("Under the policy a host that keeps up with 5 frames a second gets a lowered rate and then misses at most 10 %")
