@@ -198,16 +198,7 @@ enum IndexLZ {
         while position < end {
             let token = Int(source[position])
             position += 1
-            var literals = token >> 4
-            if literals == 15 {
-                var byte = 255
-                while byte == 255 {
-                    guard position < end else { return nil }
-                    byte = Int(source[position])
-                    position += 1
-                    literals += byte
-                }
-            }
+            guard let literals = extended(token >> 4, source, &position, end) else { return nil }
             guard literals <= end - position, literals <= capacity - written else { return nil }
             copy(target + written, from: source + position, count: literals)
             position += literals
@@ -216,16 +207,7 @@ enum IndexLZ {
             guard position + 2 <= end else { return nil }
             let distance = Int(source[position]) | Int(source[position + 1]) << 8
             position += 2
-            var match = token & 15
-            if match == 15 {
-                var byte = 255
-                while byte == 255 {
-                    guard position < end else { return nil }
-                    byte = Int(source[position])
-                    position += 1
-                    match += byte
-                }
-            }
+            guard var match = extended(token & 15, source, &position, end) else { return nil }
             match += minimumMatch
             guard distance > 0, distance <= written, match <= capacity - written else { return nil }
             let to = target + written, from = UnsafePointer(to - distance)
@@ -247,6 +229,23 @@ enum IndexLZ {
             written += match
         }
         return written
+    }
+
+    /// A count of 15 continued by the bytes at `position` (each added, up to
+    /// one below 255), `position` moved past them; `nil` past `end`.
+    @inline(__always)
+    private static func extended(
+        _ count: Int, _ source: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int
+    ) -> Int? {
+        guard count == 15 else { return count }
+        var total = count, byte = 255
+        while byte == 255 {
+            guard position < end else { return nil }
+            byte = Int(source[position])
+            position += 1
+            total += byte
+        }
+        return total
     }
 
     /// Copies `count` bytes forward, 8 at a time up to 16, by `memmove`
