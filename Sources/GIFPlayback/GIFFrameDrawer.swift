@@ -223,9 +223,7 @@ final class GIFFrameDrawer: FrameDrawer {
         if deltasGrew || bytesGrew { source.drawnStateGrew() }
         if let late {
             // The late frame and a few past it, not the whole way to a
-            // frame far ahead: when the budget is full those go to the few
-            // passing frames, which the frames decoded after them would
-            // push out before the canvas stepped through them.
+            // frame far ahead, whose passing frames would push these out.
             let last = min(source.frameCount - 1, max(late, index) + Self.lateLookahead, late + Self.lateLookahead)
             var wanted = Array(late...last)
             if index < late { wanted.insert(index, at: 0) }
@@ -273,12 +271,9 @@ final class GIFFrameDrawer: FrameDrawer {
                 ? state.seeker.indexCache.firstMissing(in: shown! + 1...index)
                 : state.seeker.firstFrameToDecode(reaching: index)
             if let missing {
-                // Far behind (a seek, a capped rate, a slow host), the
-                // canvas steps on through the frames held up to the first
-                // one missing, the buffer left as it is: so the draw never
-                // needs more frames held at once than the few passing
-                // frames a full budget leaves, and each of the gap's
-                // frames is decoded about once.
+                // Far behind, the canvas steps on through the frames held
+                // (the buffer left as it is): a full budget's few passing
+                // frames are enough, each of the gap's decoded about once.
                 if missing > state.seeker.position { _ = try? state.seeker.composite(at: missing - 1) }
                 late = missing
                 return .late(frame: index, shown: shown)
