@@ -200,7 +200,13 @@ enum IndexLZ {
             position += 1
             guard let literals = extended(token >> 4, source, &position, end) else { return nil }
             guard literals <= end - position, literals <= capacity - written else { return nil }
-            copy(target + written, from: source + position, count: literals)
+            if literals <= 8, end - position >= 8, capacity - written >= 8 {
+                // Room past them in both: eight bytes, the rest written over.
+                UnsafeMutableRawPointer(target + written).storeBytes(
+                    of: UnsafeRawPointer(source + position).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            } else {
+                copy(target + written, from: source + position, count: literals)
+            }
             position += literals
             written += literals
             if position == end { break }
@@ -211,9 +217,15 @@ enum IndexLZ {
             match += minimumMatch
             guard distance > 0, distance <= written, match <= capacity - written else { return nil }
             let to = target + written, from = UnsafePointer(to - distance)
-            if distance >= 8 || distance >= match {
+            if distance >= 8, match <= 8, capacity - written >= 8 {
+                UnsafeMutableRawPointer(to).storeBytes(
+                    of: UnsafeRawPointer(from).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            } else if distance >= 8 || distance >= match {
                 // Eight bytes at a time read only what is written by then.
                 copy(to, from: from, count: match)
+            } else if match <= 16 {
+                // Short and overlapping: byte by byte, each read written by then.
+                for i in 0..<match { to[i] = from[i] }
             } else if distance == 1 {
                 to.update(repeating: from.pointee, count: match)
             } else {
