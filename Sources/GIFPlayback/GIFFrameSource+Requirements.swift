@@ -84,9 +84,11 @@ extension GIFFrameSource {
     /// (display-size frames are scaled from it) with the area saved for a
     /// frame that restores what was under it, and the decoder's buffers
     /// (the largest frame's indices so far, the code check's scratch,
-    /// giflib's handle). It is the floor a shared budget trims a playing
-    /// source's state to. 0 when no decoding state is held.
+    /// giflib's handle), the drawers' own, and the frames passed on to
+    /// them past the index budget (the next draws'). It is the floor a
+    /// shared budget trims a playing source's state to. 0 when no decoding
+    /// state is held.
     package var workingStateByteCount: Int {
-        scheduler.holdings.workingBytes + drawers.bytes
+        scheduler.holdings.workingBytes + drawers.bytes + indices.passingByteCount
     }
 }
