@@ -43,7 +43,10 @@ enum FullGrid {
 
     /// The child side.
     static func probe(cutName: String?, cutPath: String?) async throws {
-        let budget = FrameMemoryBudget(byteBudget: FeedPath.budgetBytes)
+        // FULL_GRID_BUDGET=BYTES: another budget, to see where the grid
+        // stops fitting (the figure is the README's 24 MiB).
+        let limit = getenv("FULL_GRID_BUDGET").flatMap { Int(String(cString: $0)) } ?? FeedPath.budgetBytes
+        let budget = FrameMemoryBudget(byteBudget: limit)
         let pool = FrameCachePool(budget: budget)
         let clock = ManualClock()
         let group = GroupDriver(clock: clock, maximumFrameRate: frameRate)
