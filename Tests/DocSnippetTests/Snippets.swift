@@ -83,13 +83,13 @@ enum Snippets {
         try await playGIF(GIFFrameSource(contentsOf: path))
         // end README.md:177
 
-        // begin README.md:222
+        // begin README.md:211
         let cell = DisplaySize(width: 100, height: 100, contentMode: .aspectFill, alignment: .top, scale: 2)
         let celled = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now, displaySize: cell)
         print(celled.drawer.width)   // 200 pixels: the cell's 100 points at 2×
-        // end README.md:222
+        // end README.md:211
 
-        // begin README.md:262
+        // begin README.md:251
         let shown = try Player(source: GIFFrameSource(contentsOf: path), startingAt: clock.now)
         let rowStride = (shown.drawer.width * 4 + 63) / 64 * 64           // the host's stride
         let canvas = UnsafeMutableRawBufferPointer.allocate(
@@ -103,9 +103,9 @@ enum Snippets {
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
-        // end README.md:262
+        // end README.md:251
 
-        // begin README.md:311
+        // begin README.md:300
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +126,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(downloading.isWaiting, downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:311
+        // end README.md:300
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.
