@@ -287,7 +287,7 @@ final class FrameDeltaStore: Sendable {
             recording.store(false, ordering: .relaxed)
             return true
         }
-        if let allowance, !allowance.reserve(size, takingState: false) {
+        if let allowance, !allowance.reserve(size) {
             drop()
             return true
         }

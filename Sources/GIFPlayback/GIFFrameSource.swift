@@ -136,7 +136,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
         self.latest = nil
         self.deltas = frameCount > 1
             ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes, allowance: stateAllowance) : nil
-        indices.admit { [stateAllowance] in stateAllowance.reserve($0, takingState: false) }
+        indices.admit { [stateAllowance] in stateAllowance.reserve($0) }
     }
 
     /// The display size and the filter for a canvas: none when the canvas
@@ -167,7 +167,7 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
         self.deltas = nil
-        indices.admit { [stateAllowance] in stateAllowance.reserve($0, takingState: false) }
+        indices.admit { [stateAllowance] in stateAllowance.reserve($0) }
     }
 
     /// Opens and scans the GIF at `path`, holding its bytes in memory; its

@@ -359,34 +359,21 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     }
 
     /// Counts `bytes` more of member `id`'s decoding state before the source
-    /// holds them (``StateAllowance/reserve(_:takingState:)``), making room
-    /// first as for a frame: frames, then other sources' state (only with
-    /// `takingState`), never `id`'s own. Returns whether they were counted;
-    /// `true` for a member this budget does not hold.
-    func reserveState(_ id: Int, bytes: Int, takingState: Bool) -> Bool {
+    /// holds them (``StateAllowance/reserve(_:)``), making room from frames
+    /// alone: no source is asked to trim, so a draw growing its source's
+    /// state never waits on another source's drawers. Returns whether they
+    /// were counted; `true` for a member this budget does not hold.
+    func reserveState(_ id: Int, bytes: Int) -> Bool {
         guard countsDecodingState else { return true }
-        var counted = false
-        return passes { ledger, trimmed, trims -> Bool in
+        return update { ledger in
             guard let member = ledger.members[id] else { return true }
-            guard !counted else {
-                // A source kept more than it was asked to give: the rest
-                // comes from others.
-                Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
-                return true
-            }
             while ledger.room < Int128(bytes) {
-                switch EvictionPolicy.victim(
-                    in: ledger, requester: id, protecting: nil, keepingWork: true, atShare: nil, trimmed: trimmed)
-                {
-                case nil: return false
-                case .frame(let key): _ = ledger.evict(key)
-                case .state(let trim):
-                    guard takingState else { return false }
-                    trims.append(ledger.startTrim(trim))
-                }
+                guard case .frame(let key)? = EvictionPolicy.victim(
+                    in: ledger, requester: id, protecting: nil, keepingWork: true, atShare: nil, trimmed: [])
+                else { return false }
+                _ = ledger.evict(key)
             }
             ledger.setState(of: id, to: member.stateBytes + bytes)
-            counted = true
             return true
         }
     }

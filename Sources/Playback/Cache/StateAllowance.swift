@@ -34,17 +34,16 @@ package final class StateAllowance: Sendable {
     }
 
     /// Whether `bytes` more of decoding state may be held: when it returns
-    /// `true` the budget has counted them already (making room first by
-    /// the budget's order), so the caller holds them or, when it cannot
-    /// after all, leaves them counted until its state is read again. With
-    /// `takingState` false, room is made from frames alone: no other
-    /// source is asked to trim (what a draw, which never waits on another
-    /// drawer, asks for).
-    package func reserve(_ bytes: Int, takingState: Bool) -> Bool {
+    /// `true` the budget has counted them already (room made from its
+    /// frames alone: no other source is asked to trim, so a draw never
+    /// waits on another source's drawers), and the caller holds them or,
+    /// when it cannot after all, leaves them counted until its state is
+    /// read again.
+    package func reserve(_ bytes: Int) -> Bool {
         guard bytes > 0 else { return true }
         let (budget, member) = connection.withLock { ($0.budget, $0.member) }
         guard let budget else { return true }
-        return budget.reserveState(member, bytes: bytes, takingState: takingState)
+        return budget.reserveState(member, bytes: bytes)
     }
 }
 

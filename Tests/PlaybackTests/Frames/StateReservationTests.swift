@@ -69,7 +69,7 @@ final class StateGrowingSource: BudgetedFrameSource, StateReservingSource, @unch
         var random = SeededRandom(seed: seed &* 31 &+ UInt64(index) &+ UInt64(lock.withLock { state }))
         for _ in 0..<random.next(upTo: 5) {
             let bytes = 100 + random.next(upTo: 3_000)
-            guard !asks || stateAllowance.reserve(bytes, takingState: true) else { continue }
+            guard !asks || stateAllowance.reserve(bytes) else { continue }
             lock.withLock { state += bytes }
             probe.add(bytes)
             probe.check()
@@ -115,7 +115,7 @@ struct StateReservationTests {
 
     /// Sources that ask before they grow never take the budget past its
     /// limit, in the middle of a decode or after it (the budget makes room
-    /// from frames and other sources' state, or refuses).
+    /// from frames, or refuses).
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func neverPassedWhileSourcesGrow(seed: UInt64) async throws {
         #expect(try await Self.worstOver(seed: seed, asks: true) == 0)
