@@ -25,7 +25,7 @@
 ///
 /// where T = 2³⁰ pixels is about 4 to 8 CPU-seconds of decoding on one core.
 /// A consumer that writes every frame whole (NIA, PPM) also writes
-/// frames × 4·C bytes, bounded by ``maxOutputBytes`` (4 GiB).
+/// frames × 4·C bytes, bounded by `maxOutputBytes` (4 GiB).
 public struct DecodingLimits: Sendable, Hashable {
     /// The limit that a file ran into.
     public enum Limit: String, Sendable, Hashable, CustomStringConvertible {
@@ -43,9 +43,9 @@ public struct DecodingLimits: Sendable, Hashable {
         case extensionBytes = "extension bytes"
         /// ``DecodingLimits/maxExtensionCount``.
         case extensionCount = "extension count"
-        /// ``DecodingLimits/maxOutputBytes``.
+        /// `maxOutputBytes`.
         case outputBytes = "output bytes"
-        /// ``DecodingLimits/maxOutputFiles``.
+        /// `maxOutputFiles`.
         case outputFiles = "output files"
         /// ``DecodingLimits/maxDecodeBytes``.
         case decodeBytes = "decode memory"
@@ -86,7 +86,7 @@ public struct DecodingLimits: Sendable, Hashable {
     /// Most bytes a consumer that writes whole frames (the `gif dump`
     /// command's NIA, PPM and PAM output) may write for one file; see
     /// `checkOutput(frames:bytesPerFrame:)`. Default 4 GiB.
-    public var maxOutputBytes: Int = 1 << 32
+    package var maxOutputBytes: Int = 1 << 32
     /// Most bytes the decoding of one frame may hold at once: the canvas
     /// (4 bytes a pixel), the saved copy of the canvas under a frame with
     /// disposal 3 (4 bytes a pixel of its clipped rectangle) and the frame's
@@ -100,7 +100,7 @@ public struct DecodingLimits: Sendable, Hashable {
     /// file; see `checkOutputFiles(_:)`. Creating and renaming a file costs
     /// system time whatever its size: 65,536 one-pixel frames would take
     /// seconds of it. Default 16,384.
-    public var maxOutputFiles: Int = 16_384
+    package var maxOutputFiles: Int = 16_384
     /// Most bytes of one frame's image data: its LZW code size byte and its
     /// data sub-blocks, length bytes included (not the terminator). Nothing
     /// else bounds them: data may go on past the frame's last pixel (an
@@ -154,7 +154,7 @@ public struct DecodingLimits: Sendable, Hashable {
     }()
 
     /// Checks, before anything is written, that writing `frames` frames of
-    /// `bytesPerFrame` bytes each stays within ``maxOutputBytes``.
+    /// `bytesPerFrame` bytes each stays within `maxOutputBytes`.
     /// - Parameters:
     ///   - frames: How many frames will be written.
     ///   - bytesPerFrame: The bytes of each (for NIA, 4 per canvas pixel plus
@@ -170,7 +170,7 @@ public struct DecodingLimits: Sendable, Hashable {
     }
 
     /// Checks, before a file is created, that creating `files` files in all
-    /// stays within ``maxOutputFiles``.
+    /// stays within `maxOutputFiles`.
     /// - Parameter files: How many files will have been created.
     /// - Throws: ``GIFError`` with ``GIFError/Kind/limitExceeded(_:value:maximum:)``
     ///   for ``Limit/outputFiles``.

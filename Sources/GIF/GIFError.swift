@@ -96,12 +96,12 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public var kind: Kind
     /// The frame it happened in, if any.
-    public var frameIndex: Int?
+    package var frameIndex: Int?
     /// The byte offset in the file where it was found, if known.
-    public var byteOffset: Int?
+    package var byteOffset: Int?
     /// How many frames were decoded (and yielded) before it, including a frame
     /// whose rows were decoded only in part.
-    public var framesDecoded: Int
+    package var framesDecoded: Int
 
     /// Creates an error.
     package init(_ kind: Kind, frameIndex: Int? = nil, byteOffset: Int? = nil, framesDecoded: Int = 0) {
@@ -133,7 +133,7 @@ public struct GIFError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where it happened: "frame 3, byte 1234", or "" when unknown.
-    public var location: String {
+    package var location: String {
         var parts: [String] = []
         if let frameIndex { parts.append("frame \(frameIndex)") }
         if let byteOffset { parts.append("byte \(byteOffset)") }

@@ -25,7 +25,7 @@ public enum GIFLibReference {
     /// frame count giflib found.
     ///
     /// - Throws: ``GIFError`` with ``GIFError/Kind/giflib(_:)`` when giflib
-    ///   cannot open or slurp the bytes; ``GIFError/framesDecoded`` holds the
+    ///   cannot open or slurp the bytes; `GIFError.framesDecoded` holds the
     ///   number of frames giflib had read by then.
     public static func slurp(_ bytes: [UInt8]) throws(GIFError) -> Int {
         let result: Result<Int, GIFError> = bytes.withUnsafeBufferPointer { buffer in

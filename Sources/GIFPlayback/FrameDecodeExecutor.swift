@@ -57,7 +57,7 @@ public final class FrameDecodeExecutor: Sendable {
     /// (one thread below four cores, two from four). In the nine-grid
     /// benchmark on two cores, one thread peaks about 3 MiB lower than two
     /// for the same frames (`BenchmarkReport --nine-grid`).
-    @_spi(Benchmarks) public static var defaultThreadCount: Int { min(4, max(1, WorkerThread.processorCount / 2)) }
+    package static var defaultThreadCount: Int { min(4, max(1, WorkerThread.processorCount / 2)) }
 
     /// The most threads decoding at once.
     package let threadCount: Int

@@ -49,13 +49,13 @@ import Playback
 /// (`workingStateByteCount`: the canvas and the decoder's buffers).
 public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, StateReservingSource, Sendable {
     /// The image the frames come from.
-    public let image: GIFImage
+    package let image: GIFImage
     /// The threads this source's decodes run on.
     package let executor: FrameDecodeExecutor
     /// The layout of every frame's pixels, chosen at creation.
     public let pixelFormat: PixelFormat
     /// The cell the frames are made for, or `nil` for full size.
-    public let displaySize: DisplaySize?
+    package let displaySize: DisplaySize?
     /// Scales the full-size canvas to the display size (`nil`: full size).
     let filter: BoxFilter?
     let checkpointBudget: Int

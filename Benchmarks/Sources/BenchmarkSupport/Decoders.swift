@@ -16,7 +16,7 @@ public enum Decoders {
     /// Scan only: the block structure, no LZW. Returns the frame count.
     @inline(never)
     public static func scan(_ bytes: [UInt8]) -> Int {
-        (try? GIFScanner.scan(bytes))?.frameCount ?? 0
+        (try? GIFImage(bytes: bytes))?.info.frameCount ?? 0
     }
 
     /// Ours, one thread: every frame decoded and composited, in order.

@@ -58,7 +58,7 @@ public struct HostDrivenPlayers: Sendable {
     }
 
     /// One playing player of the GIF at `path`, with the default cache
-    /// budget (``Player/defaultCacheBudget``) and the source's default
+    /// budget (``FrameCache/defaultByteBudget``) and the source's default
     /// checkpoint budget, showing frame 0.
     /// - Parameter path: A GIF file.
     public static func single(path: String) async throws -> HostDrivenPlayers {
@@ -82,7 +82,7 @@ public struct HostDrivenPlayers: Sendable {
         var sources: [GIFFrameSource] = []
         if sharingCache {
             let source = try GIFFrameSource(contentsOf: path)
-            let cache = FrameCache(source: source, byteBudget: Player<ContinuousClock.Instant>.defaultCacheBudget)
+            let cache = FrameCache(source: source, byteBudget: FrameCache.defaultByteBudget)
             caches = [cache]
             sources = [source]
             for _ in 0..<max(1, count) {

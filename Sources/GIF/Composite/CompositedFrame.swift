@@ -64,7 +64,7 @@ public struct CompositedFrame: Sendable, Hashable {
     /// premultiplied, whatever ``pixelFormat`` is (a premultiplied colour is
     /// divided by its alpha; alpha 0 gives transparent black; a canvas over
     /// ``background`` is opaque).
-    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+    package func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         if background != nil {
             let i = (y * size.width + x) * 3
             return (pixels[i], pixels[i + 1], pixels[i + 2], 255)

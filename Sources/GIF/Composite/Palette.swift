@@ -10,7 +10,7 @@ public struct Palette: Sendable, Hashable {
         public var blue: UInt8
 
         /// Creates a colour.
-        public init(red: UInt8, green: UInt8, blue: UInt8) {
+        package init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red
             self.green = green
             self.blue = blue
@@ -18,10 +18,10 @@ public struct Palette: Sendable, Hashable {
     }
 
     /// The entries, in index order (2, 4, …, 256 of them in a well-formed file).
-    public var colors: [Color]
+    package var colors: [Color]
 
     /// Creates a palette.
-    public init(colors: [Color]) {
+    package init(colors: [Color]) {
         self.colors = colors
     }
 
@@ -38,5 +38,5 @@ public struct Palette: Sendable, Hashable {
     }
 
     /// The number of entries.
-    public var count: Int { colors.count }
+    package var count: Int { colors.count }
 }

@@ -49,7 +49,7 @@ extension FrameDecoder {
 extension FrameDecoder.Outcome {
     /// The error for `frame` when its data did not yield every pixel: what
     /// went wrong, in which frame, at which byte offset. The caller that
-    /// knows how many frames came before sets ``GIFError/framesDecoded``.
+    /// knows how many frames came before sets `GIFError.framesDecoded`.
     func error(in frame: FrameInfo) -> GIFError? {
         guard let failure else { return nil }
         let kind: GIFError.Kind

@@ -37,7 +37,7 @@
 /// ```
 public struct NIAWriter: Sendable {
     /// The canvas size written in the header.
-    public let canvasSize: PixelSize
+    package let canvasSize: PixelSize
     /// How many frames have been written.
     package private(set) var framesWritten = 0
     private var elapsedFlicks: UInt64 = 0

@@ -8,14 +8,14 @@
 /// where a block should start ends the stream as a trailer would; a missing
 /// trailer is not an error; a file that ends inside a block keeps the frames
 /// before it and records the truncation in ``GIFInfo/error``.
-@_spi(Benchmarks) public enum GIFScanner {
+package enum GIFScanner {
     /// Scans a whole GIF held in memory.
     ///
     /// - Throws: ``GIFError`` when the bytes are not a GIF, the header is cut
     ///   short, or the canvas exceeds ``DecodingLimits/maxCanvasPixels``.
     ///   Problems after the header are recorded in ``GIFInfo/error`` instead,
     ///   with the frames found before them.
-    @_spi(Benchmarks) public static func scan(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(GIFError) -> GIFInfo {
+    package static func scan(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(GIFError) -> GIFInfo {
         guard bytes.count <= limits.maxInputBytes else {
             throw GIFError(.limitExceeded(.inputBytes, value: bytes.count, maximum: limits.maxInputBytes))
         }

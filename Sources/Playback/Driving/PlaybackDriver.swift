@@ -27,10 +27,10 @@
 /// moves time, and every wake-up happens exactly at a deadline.
 public struct PlaybackDriver<C: Clock>: Sendable where C.Duration == Duration {
     /// The player being driven.
-    public let player: Player<C.Instant>
+    package let player: Player<C.Instant>
 
     /// The clock that supplies time and sleeps.
-    public let clock: C
+    package let clock: C
 
     /// Creates a driver; nothing runs until ``run()``.
     /// - Parameters:

@@ -17,10 +17,10 @@
 /// ```
 public struct PlaylistDriver<C: Clock>: Sendable where C.Duration == Duration {
     /// The playlist being driven.
-    public let playlist: Playlist<C.Instant>
+    package let playlist: Playlist<C.Instant>
 
     /// The clock that supplies time and sleeps.
-    public let clock: C
+    package let clock: C
 
     /// Creates a driver; nothing runs until ``run()``.
     /// - Parameters:

@@ -253,7 +253,7 @@ public actor GridFeed<C: Clock>: EventHubOwner where C.Duration == Duration {
     }
 
     /// Whether the whole feed is paused (``pause(at:)``).
-    public private(set) var isPaused = false
+    package private(set) var isPaused = false
 
     /// Pauses every cell the feed plays at `instant`, where each one is;
     /// cells that start playing after (an ``update(cells:viewport:at:)``

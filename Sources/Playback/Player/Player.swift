@@ -62,7 +62,7 @@ public actor Player<Instant: InstantProtocol> where Instant.Duration == Duration
     nonisolated let playerCore: PlayerCore
 
     /// The cache budget used when no cache is passed in: 32 MiB.
-    @_spi(Benchmarks) public static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
+    package static var defaultCacheBudget: Int { FrameCache.defaultByteBudget }
 
     /// Creates a player showing frame 0, idle unless autoplay is on.
     /// - Parameters:

@@ -13,7 +13,7 @@ extension Playhead {
 
     /// Loops fully played: `loopIndex` while running, all plays once
     /// finished.
-    public var loopsCompleted: Int {
+    package var loopsCompleted: Int {
         state == .finished ? (timeline.plays ?? loopIndex) : loopIndex
     }
 

@@ -58,7 +58,7 @@ public struct Playhead: Sendable, Hashable {
     public internal(set) var rate: Double
 
     /// The shared epoch on the host time axis, if any.
-    public let epoch: Duration?
+    package let epoch: Duration?
 
     /// The latest host time passed in.
     public var now: Duration { Nanoseconds.duration(nowNanos) }
@@ -94,7 +94,7 @@ public struct Playhead: Sendable, Hashable {
 
     /// Whether reduced-motion mode is on (see
     /// ``PlayerConfiguration/reducedMotion`` and ``setReducedMotion(_:)``).
-    public internal(set) var reducedMotion: Bool
+    package internal(set) var reducedMotion: Bool
 
     /// Whether the playhead waits for a frame that has not arrived: the
     /// shown frame's time is up, the timeline is not complete and has no

@@ -103,31 +103,31 @@ public struct PlaylistSequencer: Sendable {
     package var currentIndex: Int? { turn?.index }
 
     /// The key of the current item.
-    public var currentKey: String? { turn?.key }
+    package var currentKey: String? { turn?.key }
 
     /// The current item's playhead: `nil` until its source is ready.
     package var currentPlayhead: Playhead? { turn?.head }
 
     /// The frame of the current item shown now, or `nil` when none is.
-    public var currentFrame: Int? { turn?.head?.currentFrame }
+    package var currentFrame: Int? { turn?.head?.currentFrame }
 
     /// The current item's frames, once loaded.
     package var currentSource: (any FrameSource)? { turn.flatMap { loads[$0.key]?.source } }
 
     /// Whether the current item's turn has come and the playlist waits for
     /// its load (or for the next time passed in, when it has just arrived).
-    public var isWaiting: Bool { turn.map { $0.begun && $0.head == nil } ?? false }
+    package var isWaiting: Bool { turn.map { $0.begun && $0.head == nil } ?? false }
 
     /// The load state of the item with `key`, or `nil` when no item has it.
     /// - Parameter key: An item's key.
-    public func loadState(of key: String) -> ItemLoadState? {
+    package func loadState(of key: String) -> ItemLoadState? {
         guard items.contains(where: { $0.key == key }) else { return nil }
         return loads[key]?.state ?? .notStarted
     }
 
     /// The frames of the item with `key`, when loaded.
     /// - Parameter key: An item's key.
-    public func source(for key: String) -> (any FrameSource)? { loads[key]?.source }
+    package func source(for key: String) -> (any FrameSource)? { loads[key]?.source }
 
     /// The host time of the next change (a frame, an item boundary, a load
     /// timeout, or a load result due now), or `nil` when nothing will
@@ -208,7 +208,7 @@ public struct PlaylistSequencer: Sendable {
     /// Moves host time forward by `duration` (ignored when negative).
     /// - Returns: The events, in order.
     @discardableResult
-    public mutating func advance(by duration: Duration) -> [PlaylistEvent] {
+    package mutating func advance(by duration: Duration) -> [PlaylistEvent] {
         guard duration >= .zero else { return [] }
         return advance(to: Nanoseconds.duration(Nanoseconds.add(nowNanos, Nanoseconds.of(duration))))
     }
