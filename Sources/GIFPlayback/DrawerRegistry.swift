@@ -14,6 +14,8 @@ final class DrawerRegistry: Sendable {
         var decodedCallbacks: [Int: @Sendable () -> Void] = [:]
         /// Each drawer's letting go of the recorded changes it holds.
         var releases: [Int: @Sendable () -> Void] = [:]
+        /// Each drawer's letting go of its working canvases.
+        var workingReleases: [Int: @Sendable () -> Void] = [:]
     }
 
     /// The drawers' callbacks.
@@ -28,8 +30,31 @@ final class DrawerRegistry: Sendable {
     /// budgets and the settling has not started yet.
     private let settleDue = Atomic<Bool>(false)
 
+    /// The most working bytes the drawers hold (see
+    /// ``GIFFrameDrawer/workingBound``), summed over the live ones.
+    private let drawerBounds = Atomic<Int>(0)
+
     /// The drawers' working bytes now.
     var bytes: Int { drawerBytes.load(ordering: .relaxed) }
+
+    /// The most working bytes the live drawers hold, all drawn.
+    var workingBound: Int { drawerBounds.load(ordering: .relaxed) }
+
+    /// Adds a drawer's most working bytes (negative: one went away).
+    func boundChanged(by delta: Int) {
+        drawerBounds.add(delta, ordering: .relaxed)
+    }
+
+    /// Registers drawer `id`'s letting go of its working canvases.
+    func onWorkingStateDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
+        drawers.withLock { $0.workingReleases[id] = release }
+    }
+
+    /// Has every drawer let go of its working canvases (one waits for a
+    /// draw in progress), with the lock released.
+    func releaseWorkingState() {
+        for release in drawers.withLock({ Array($0.workingReleases.values) }) { release() }
+    }
 
     /// A new drawer's id, with `decoded` kept for it.
     func register(notifying decoded: (@Sendable () -> Void)?) -> Int {
@@ -51,6 +76,7 @@ final class DrawerRegistry: Sendable {
                 notifiedDrawers.subtract(1, ordering: .relaxed)
             }
             drawers.releases[id] = nil
+            drawers.workingReleases[id] = nil
         }
         drawerBytes.subtract(bytes, ordering: .relaxed)
     }

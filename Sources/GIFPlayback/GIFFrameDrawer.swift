@@ -34,15 +34,20 @@ final class GIFFrameDrawer: FrameDrawer {
     let width: Int
     let height: Int
     let pixelFormat: PixelFormat
-    private let source: GIFFrameSource
+    let source: GIFFrameSource
     /// Names this drawer to its source.
     private let id: Int
     private let filter: BoxFilter?
-    private let state: LockedState<State>
+    let state: LockedState<State>
     /// Whether a frame not stored yet is decoded here rather than asked for.
     private let decodesOnCallingThread: Bool
     /// The write branches a draw may take.
     private let branches: DrawBranches
+    /// The most bytes this drawer's working state takes, counted before
+    /// its first draw (``GIFFrameSource/drawerWorkingBound(checkpointBudget:)``).
+    let workingBound: Int
+    /// The checkpoint bytes its seeker is made with.
+    let seekerBudget: Int
     /// Set while a draw runs: a second thread drawing at the same time is
     /// told so (`PixelBufferError.drawnConcurrently`), where anything else
     /// taking the lock (a count read, the source letting go of its
@@ -64,7 +69,7 @@ final class GIFFrameDrawer: FrameDrawer {
     /// this one is used only with the ``state`` lock held, by one thread at
     /// a time, and only values (frames, counts) leave the lock. The other
     /// fields are `Sendable` values.
-    private struct State: @unchecked Sendable {
+    struct State: @unchecked Sendable {
         var seeker: FrameSeeker
         /// The frame the host's buffer holds, as far as the drawer knows.
         var drawn: Int?
@@ -95,7 +100,7 @@ final class GIFFrameDrawer: FrameDrawer {
     /// draw changed (two numbers a row), and for each drawn row, the
     /// columns scaled (two numbers a row). See
     /// ``BoxFilter/apply(_:region:changedColumns:rowColumns:into:bytesPerRow:premultiplied:)``.
-    private struct ScaledRows {
+    struct ScaledRows {
         let spans: UnsafeMutableBufferPointer<Int>
         let columns: UnsafeMutableBufferPointer<Int>
 
@@ -134,14 +139,17 @@ final class GIFFrameDrawer: FrameDrawer {
         self.width = source.canvasWidth
         self.height = source.canvasHeight
         self.pixelFormat = source.pixelFormat
+        self.seekerBudget = checkpointBudget ?? source.image.info.canvasSize.area * 4
         let seeker = FrameSeeker(
-            image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
-            sharing: indices, pixelFormat: source.pixelFormat)
+            image: source.image, memoryBudget: seekerBudget, sharing: indices, pixelFormat: source.pixelFormat)
         let scaledRows = filter.map {
             ScaledRows(canvasHeight: source.image.info.canvasSize.height, drawnHeight: $0.height)
         }
+        self.workingBound = source.drawerWorkingBound(checkpointBudget: seekerBudget) + (scaledRows?.byteCount ?? 0)
         self.state = LockedState(State(seeker: seeker, scaledRows: scaledRows))
+        source.drawerBoundChanged(by: workingBound)
         source.onRecordedChangesDropped(for: id) { [weak self] in self?.releaseRecordedChanges() }
+        source.onWorkingStateDropped(for: id) { [weak self] in self?.releaseWorkingState() }
     }
 
     /// Lets go of the source's recorded changes, which it dropped: called
@@ -181,6 +189,7 @@ final class GIFFrameDrawer: FrameDrawer {
             return state.reportedBytes
         }
         source.drawerEnded(id, bytes: bytes)
+        source.drawerBoundChanged(by: -workingBound)
     }
 
     var byteCount: Int { state.withLock { $0.byteCount } }
@@ -192,7 +201,7 @@ final class GIFFrameDrawer: FrameDrawer {
     /// Asks the source's decode-ahead for `frames`; nothing for a drawer
     /// that decodes on the calling thread (it starts no thread).
     func prefetch(_ frames: [Int]) {
-        guard !decodesOnCallingThread else { return }
+        guard !decodesOnCallingThread, source.workingRoomForDraw() != .still else { return }
         source.requestIndices(frames, urgent: false)
     }
 
@@ -205,6 +214,13 @@ final class GIFFrameDrawer: FrameDrawer {
         var late: Int?, deltasGrew = false, bytesGrew = false
         guard !drawing.exchange(true, ordering: .acquiring) else { throw .drawnConcurrently }
         defer { drawing.store(false, ordering: .releasing) }
+        // What drawing holds is counted before it is held: while it is
+        // asked the draw is late; refused, the buffer keeps its frame.
+        if !decodesOnCallingThread, case let room = source.workingRoomForDraw(), room != .granted {
+            let shown = state.withLock { $0.drawn }
+            if shown == index { return .unchanged(frame: index) }
+            return room == .still ? .still(frame: index, shown: shown) : .late(frame: index, shown: shown)
+        }
         let result = state.withLock { state -> FrameDraw in
             let outcome = draw(
                 index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late, deltasGrew: &deltasGrew)
@@ -480,19 +496,5 @@ final class GIFFrameDrawer: FrameDrawer {
             region.height, of: region.width * 4, from: source + (region.y * width + region.x) * 4, stride: width * 4,
             to: target + region.y * bytesPerRow + region.x * 4, stride: bytesPerRow)
         return .whole
-    }
-}
-
-/// A drawer whose lock a test can hold from a thread of its own, standing
-/// for a draw in progress there (or one that never ends), to show what
-/// waits for it.
-package protocol DrawerLockHolding: AnyObject, Sendable {
-    /// Runs `body` with the drawer's lock held.
-    func withLockHeld(_ body: () -> Void)
-}
-
-extension GIFFrameDrawer: DrawerLockHolding {
-    func withLockHeld(_ body: () -> Void) {
-        state.withLock { _ in body() }
     }
 }

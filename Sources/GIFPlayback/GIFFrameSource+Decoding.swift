@@ -41,8 +41,11 @@ extension GIFFrameSource {
         }
     }
 
+    /// Nothing while the drawers have no room for their working state (a
+    /// still asks for no decodes, and one queued before is dropped).
     func decodeIndices(of index: Int, with decoder: FrameIndexDecoder) -> Bool {
-        decoder.fill(indices, frame: index, of: image)
+        guard holdsWorkingRoom else { return false }
+        return decoder.fill(indices, frame: index, of: image)
     }
 
     func indicesStored() {

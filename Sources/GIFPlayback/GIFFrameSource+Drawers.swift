@@ -1,3 +1,4 @@
+@_spi(Engine) import EngineSupport
 import GIF
 import Playback
 
@@ -92,6 +93,17 @@ extension GIFFrameSource {
         drawers.bytesChanged(by: delta)
     }
 
+    /// A drawer's most working bytes came (`delta`) or went (negative).
+    func drawerBoundChanged(by delta: Int) {
+        drawers.boundChanged(by: delta)
+    }
+
+    /// Registers drawer `id`'s letting go of its working canvases, called
+    /// when the source gives back its working state.
+    func onWorkingStateDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
+        drawers.onWorkingStateDropped(for: id, release)
+    }
+
     /// Registers drawer `id`'s letting go of the recorded changes it holds,
     /// called when they are dropped.
     func onRecordedChangesDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
@@ -132,8 +144,102 @@ extension GIFFrameSource {
     /// counting this source) of the state the draws left, on the decode
     /// thread (see ``drawnStateGrew()``). The flag is cleared first, so a
     /// draw growing the state while the callbacks run asks again.
+    ///
+    /// An ask for the drawers' working state (``workingRoomForDraw()``)
+    /// is made here too, where the budget may trim other sources.
     func settleDrawnState() {
         drawers.settleStarted()
+        if workingRoom.isAsking { workingRoom.ask(workingNeed, through: stateAllowance) }
         indicesStored()
+    }
+
+    /// The most bytes a drawer's seeker holds drawing this GIF at full
+    /// size: its canvas, with the area a frame that restores what was
+    /// under it saves (the largest such frame's), and its checkpoints
+    /// within `checkpointBudget`, each at most as much.
+    func drawerWorkingBound(checkpointBudget: Int) -> Int {
+        let canvas = image.info.canvasSize.area * 4
+        let saved = image.info.frames.lazy.filter { $0.disposal.effective == .restorePrevious }
+            .map { $0.rect.area * 4 }.max() ?? 0
+        return canvas + saved + min(max(0, checkpointBudget), canvas + saved)
+    }
+
+    /// The working state the drawers need to draw at all: each drawer's
+    /// canvases at their most (``drawerWorkingBound(checkpointBudget:)``)
+    /// and the decode-ahead's buffers (``decoderBound``); 0 without
+    /// drawers.
+    var workingNeed: Int {
+        let drawn = drawers.workingBound
+        return drawn > 0 ? drawn + decoderBound : 0
+    }
+
+    /// Where the drawers' working state stands with the shared budget
+    /// (see `WorkingRoom`): granted, asked (queued here on the decode
+    /// thread, ahead of the decodes), or a still waiting before it asks
+    /// again. Called by a drawer before it draws and as its player ticks,
+    /// with no lock of this source's held.
+    func workingRoomForDraw() -> WorkingRoom.Room {
+        let room = workingRoom.room(for: workingNeed, through: stateAllowance)
+        if room == .asking(queue: true) { scheduler.settleDrawnState(decoder: self) }
+        return room
+    }
+
+    /// Whether the budget counts the drawers' working state: a source that
+    /// is a still asks for no decodes.
+    var holdsWorkingRoom: Bool { workingRoom.covers(workingNeed) }
+
+    /// A frame passed on to the drawers adds `bytes` beyond what the
+    /// stored indices free: asked of the shared budget as working state
+    /// (room made from what other sources keep beyond theirs), on the
+    /// decode thread. Refused, this source gives its working state back and
+    /// its players show stills until the budget has room.
+    func passingGrew(by bytes: Int) -> Bool {
+        guard !stateAllowance.reserveWorking(bytes) else { return true }
+        releaseDecodingState()
+        releaseWorkingState(refused: true)
+        return false
+    }
+
+    /// Has every drawer let go of its working canvases, then gives the
+    /// grant back (`refused`: the budget had no room for what was to be
+    /// added, which starts the wait before the drawers ask again).
+    func releaseWorkingState(refused: Bool) {
+        drawers.releaseWorkingState()
+        workingRoom.revoke(refused: refused)
+    }
+}
+
+extension GIFFrameDrawer {
+    /// Lets go of the working canvases (the seeker starts again empty): the
+    /// source gave its working state back. The host's buffer keeps the
+    /// frame drawn; the next draw the budget has room for writes the whole
+    /// frame. Waits for a draw in progress.
+    func releaseWorkingState() {
+        state.withLock { state in
+            state.seeker = FrameSeeker(
+                image: source.image, memoryBudget: seekerBudget, sharing: source.indices,
+                pixelFormat: source.pixelFormat)
+            state.recorded = nil
+            state.recordedGeneration = -1
+            let bytes = state.byteCount
+            if bytes != state.reportedBytes {
+                source.drawerBytesChanged(by: bytes - state.reportedBytes)
+                state.reportedBytes = bytes
+            }
+        }
+    }
+}
+
+/// A drawer whose lock a test can hold from a thread of its own, standing
+/// for a draw in progress there (or one that never ends), to show what
+/// waits for it.
+package protocol DrawerLockHolding: AnyObject, Sendable {
+    /// Runs `body` with the drawer's lock held.
+    func withLockHeld(_ body: () -> Void)
+}
+
+extension GIFFrameDrawer: DrawerLockHolding {
+    func withLockHeld(_ body: () -> Void) {
+        state.withLock { _ in body() }
     }
 }

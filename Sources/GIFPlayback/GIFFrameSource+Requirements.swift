@@ -57,15 +57,25 @@ extension GIFFrameSource {
     /// less than it, the source drops its whole decoding state, as
     /// `releaseDecodingState()` does, and the next frame starts again
     /// from frame 0.
+    ///
+    /// With drawers, the working state counts what the shared budget
+    /// granted them before they drew (their canvases and the decode-ahead's
+    /// buffers at their most, see `WorkingRoom`); below it, the drawers
+    /// let go of their canvases too and the grant goes back, and their
+    /// players show stills until the budget has room again.
     public func trimDecodingState(toBytes bytes: Int) {
         if let deltas, deltas.byteCount > 0, decodingStateByteCount > max(0, bytes) { dropRecordedChanges() }
-        switch scheduler.trim(toBytes: bytes, besides: drawers.bytes) {
+        let holdings = scheduler.holdings
+        let besides = max(workingRoom.grantedBytes, holdings.workingBytes + drawers.bytes) - holdings.workingBytes
+        switch scheduler.trim(toBytes: bytes, besides: besides) {
         case .trimmed:
             break
         case .noSeeker(let left):
             indices.trim(toBytes: left)
         case .belowWorkingState:
-            if decodingStateByteCount > max(0, bytes) { releaseDecodingState() }
+            guard decodingStateByteCount > max(0, bytes) else { break }
+            releaseDecodingState()
+            releaseWorkingState(refused: false)
         }
     }
 
@@ -75,8 +85,7 @@ extension GIFFrameSource {
     /// `releaseDecodingState()` until the next decode.
     package var decodingStateByteCount: Int {
         let holdings = scheduler.holdings
-        return holdings.checkpointBytes + holdings.workingBytes + drawers.bytes + indices.byteCount
-            + indices.passingByteCount + (deltas?.byteCount ?? 0)
+        return holdings.checkpointBytes + indices.byteCount + (deltas?.byteCount ?? 0) + countedWorking(holdings)
     }
 
     /// What the seeker keeps between decodes so that playing on costs one
@@ -86,9 +95,16 @@ extension GIFFrameSource {
     /// (the largest frame's indices so far, the code check's scratch,
     /// giflib's handle), the drawers' own, and the frames passed on to
     /// them past the index budget (the next draws'). It is the floor a
-    /// shared budget trims a playing source's state to. 0 when no decoding
-    /// state is held.
-    package var workingStateByteCount: Int {
-        scheduler.holdings.workingBytes + drawers.bytes + indices.passingByteCount
+    /// shared budget trims a playing source's state to. With drawers under
+    /// a shared budget, at least what it granted them before they drew
+    /// (see ``trimDecodingState(toBytes:)``). 0 when no decoding state is
+    /// held.
+    package var workingStateByteCount: Int { countedWorking(scheduler.holdings) }
+
+    /// The working state as counted: the tools' (`holdings`) and the
+    /// drawers' bytes, or the grant when it is more (held or not), and the
+    /// passing frames.
+    private func countedWorking(_ holdings: FrameDecodeScheduler.Holdings) -> Int {
+        max(workingRoom.grantedBytes, holdings.workingBytes + drawers.bytes) + indices.passingByteCount
     }
 }

@@ -88,6 +88,12 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
     /// grow: the shared budget counting this source, once a cache over
     /// that budget connects it.
     package let stateAllowance = StateAllowance()
+    /// The drawers' working state as the shared budget granted it before
+    /// they held it, and a still's wait (see ``ensureWorkingRoom()``).
+    package let workingRoom = WorkingRoom()
+    /// The most bytes the decode-ahead's buffers take
+    /// (`FrameIndexDecoder.byteBound(for:)`).
+    let decoderBound: Int
 
     /// Wraps an opened image; `budget` bounds the canvases kept to make
     /// jumps back cheap (its checkpoints) and the frames' palette indices
@@ -133,10 +139,12 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
         self.checkpointBudget = budget.checkpointBytes + (self.filter == nil ? indexBudget - self.indexBudget : 0)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.window = DecodeAheadWindow(frameCount: frameCount)
+        self.decoderBound = FrameIndexDecoder.byteBound(for: image)
         self.latest = nil
         self.deltas = frameCount > 1
             ? FrameDeltaStore(frameCount: frameCount, limit: deltaBytes, allowance: stateAllowance) : nil
         indices.admit { [stateAllowance] in stateAllowance.reserve($0) }
+        indices.admitPassing { [weak self] in self?.passingGrew(by: $0) ?? true }
     }
 
     /// The display size and the filter for a canvas: none when the canvas
@@ -164,10 +172,12 @@ public final class GIFFrameSource: BudgetedFrameSource, FrameRequestDecoder, Sta
         self.tier = IndexTier(progressiveBudget: self.indexBudget)
         self.scheduler = FrameDecodeScheduler(executor: executor)
         self.window = DecodeAheadWindow(frameCount: frameCount)
+        self.decoderBound = FrameIndexDecoder.byteBound(for: image)
         self.latest = latest
         (self.displaySize, self.filter) = (nil, nil)
         self.deltas = nil
         indices.admit { [stateAllowance] in stateAllowance.reserve($0) }
+        indices.admitPassing { [weak self] in self?.passingGrew(by: $0) ?? true }
     }
 
     /// Opens and scans the GIF at `path`, holding its bytes in memory; its

@@ -100,12 +100,13 @@ enum Snippets {
         switch try shown.draw(into: canvas, bytesPerRow: rowStride) {
         case .drawn(let frame, let changed, _): print("frame \(frame): redraw \(changed)")
         case .late(let frame, _): print("frame \(frame) is decoding; the buffer keeps the one before")
+        case .still(let frame, _): print("no room in the budget to draw \(frame): a still")
         case .unchanged, .failed: break
         }
         print(shown.lateDrawCount)
         // end README.md:251
 
-        // begin README.md:300
+        // begin README.md:301
         var incoming = ProgressiveGIF()
         for start in stride(from: 0, to: bytes.count, by: 4096) {        // 4 KiB chunks
             try incoming.append(bytes[start..<min(bytes.count, start + 4096)])
@@ -126,7 +127,7 @@ enum Snippets {
         let downloading = try Player(source: arriving, startingAt: clock.now)
         print(downloading.isWaiting, downloading.timeline.frameCount)
         try await feeding.value
-        // end README.md:300
+        // end README.md:301
     }
 
     /// The snippets of Sources/GIF/GIF.docc/DecodingAGIF.md, in order, in one scope.

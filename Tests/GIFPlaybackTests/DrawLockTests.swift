@@ -45,12 +45,14 @@ import Testing
 
     /// Two sources of one GIF under one budget. B has drawn two loops, so
     /// it holds its recorded changes, and its player is not playing: the
-    /// first thing the budget takes back. The budget's limit is then what
-    /// it counts, and a thread holds B's drawer's lock, blocked. A draws
-    /// its first loop (its canvas and its recorded changes grow, which the
-    /// budget must take from B) on a thread of its own: the draws return
-    /// while B's lock is still held, and once it is let go the budget
-    /// takes B's recorded changes.
+    /// first thing the budget takes back. A's indices are stored, and with
+    /// them the room for its drawer's canvases is counted (asked before
+    /// the drawer holds them). The budget's limit is then what it counts,
+    /// and a thread holds B's drawer's lock, blocked. A draws its first
+    /// loop on a thread of its own: its canvases were counted before, and
+    /// the recorded changes it would add are refused from frames alone, so
+    /// the draws return while B's lock is still held and nothing is taken
+    /// from B: its recorded changes stay.
     @Test func aDrawReturnsWhileAnotherDrawersLockIsHeld() async throws {
         // Fixtures/README.md: demo.gif is 240 frames of 160 × 120, whose
         // indices fit the default index budget.
@@ -98,8 +100,13 @@ import Testing
         let results = drawn.value ?? []
         #expect(results.count == count + 1)
         #expect(results.allSatisfy { if case .drawn = $0 { true } else { false } }, "\(results.prefix(3))")
-        // The budget, told of A's growth, took B's recorded changes.
-        #expect(await Self.within { recordedB == nil && !b.drawsFromRecordedChanges })
+        // A's canvases were counted before they were held: the budget,
+        // told of A's draws, had nothing to take from B.
+        for (cache, source) in zip(caches, [a, b]) {
+            #expect(await Self.within { await cache.statistics.decodingStateBytes == source.decodingStateByteCount })
+        }
+        #expect(budget.bytesHeld <= budget.byteBudget)
+        #expect(recordedB != nil && b.drawsFromRecordedChanges)
     }
 }
 

@@ -70,7 +70,7 @@ import Testing
             case .unchanged: return nil
             case .drawn(let frame, let changed, let isComplete):
                 return FrameCopy(index: frame, changedRect: changed, isComplete: isComplete)
-            case .late(let frame, _), .failed(let frame, _, _):
+            case .late(let frame, _), .still(let frame, _), .failed(let frame, _, _):
                 throw player.failure ?? GIFError(.frameOutOfRange(frame, count: player.image.info.frameCount))
             }
         }

@@ -129,3 +129,62 @@ struct CatchUpTests {
         }
     }
 }
+
+/// A GIF source under a shared budget too small for what it needs to draw
+/// at all (its drawer's canvas and the canvas kept for a loop's start):
+/// its player is a still, asking the budget again now and then and
+/// decoding nothing, rather than growing its state, losing it to the
+/// budget and growing it again, frame after frame.
+@Suite("A budget below a source's working state")
+struct BelowTheFloorTests {
+    /// A host drawing every change of a generated GIF for two loops,
+    /// retrying each late draw as a host that waits for its frames does,
+    /// under a budget of one canvas (width × height × 4 bytes: the drawer
+    /// needs two, so it never fits): the host finishes with a bounded
+    /// count of giflib decodes, every draw a still, and the group counts
+    /// the stills as skipped frames.
+    @Test(arguments: [3, 7, 11] as [UInt64])
+    func aHostLoopFinishesWithStills(seed: UInt64) async throws {
+        let image = try GIFImage(bytes: GeneratedGIF.make(seed: seed))
+        let canvas = image.info.canvasSize
+        let budget = FrameMemoryBudget(byteBudget: canvas.width * canvas.height * 4)
+        let pool = FrameCachePool(budget: budget)
+        let cache = await pool.cache(for: "generated \(seed)") { GIFFrameSource(image: image) }
+        let source = try #require(cache.source as? GIFFrameSource)
+        let clock = ManualClock()
+        let group = GroupDriver(clock: clock)
+        let player = try Player(source: cache.source, configuration: PlayerConfiguration(loop: .count(2)),
+                                startingAt: clock.now, epoch: clock.now, cache: cache)
+        await group.add(player)
+        await player.play(at: clock.now)
+        var buffer = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
+        var stills = 0, draws = 0, waits = 0
+        drawing: while true {
+            let tick = group.tickPlayers(at: clock.now)
+            if tick.changed.contains(ObjectIdentifier(player)) {
+                var result = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: canvas.width * 4) }
+                while case .late = result {
+                    waits += 1
+                    guard waits < 5_000 else {
+                        Issue.record("frame \(player.currentFrame) stays late after \(source.decodeCount) decodes")
+                        break drawing
+                    }
+                    try await Task.sleep(for: .microseconds(200))
+                    result = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: canvas.width * 4) }
+                }
+                draws += 1
+                if case .still = result { stills += 1 }
+            }
+            guard let next = tick.nextChange else { break }
+            clock.advance(to: next)
+        }
+        let frames = image.info.frameCount
+        #expect(draws >= 2 * frames - 1)
+        #expect(stills == draws)
+        // Nothing to decode for a still: at most the first frames asked
+        // for before the budget answered.
+        #expect(source.decodeCount <= frames)
+        #expect(budget.bytesHeld <= budget.byteBudget)
+        #expect((group.statistics(of: player)?.framesSkipped ?? 0) >= stills - 1)
+    }
+}

@@ -57,7 +57,7 @@ let cutCopy = arguments.count == 2 ? (name: arguments.first!, path: arguments.la
                     continue
                 case .failed: failed += 1
                 case .drawn: frames += 1
-                case .unchanged: break
+                case .unchanged, .still: break
                 }
                 return
             }

@@ -216,6 +216,21 @@ package final class FrameIndexCache: Sendable {
         admission.withLock { $0 = gate }
     }
 
+    /// Asked, after ``admission`` refused a frame, for the bytes its
+    /// passing entry adds beyond what this store's own frames free (see
+    /// ``admitPassing(through:)``).
+    private let passingAdmission = LockedState<(@Sendable (Int) -> Bool)?>(nil)
+
+    /// Has a frame the ``admit(through:)`` gate refused be kept as passing
+    /// only when `gate` grants the bytes it adds beyond what the oldest
+    /// passing frame and this store's own frames free: a source's passing
+    /// frames are what it needs to draw at all, so the gate may make room
+    /// elsewhere; refused, the frame is not kept. Called with no lock of
+    /// this store held.
+    package func admitPassing(through gate: @escaping @Sendable (Int) -> Bool) {
+        passingAdmission.withLock { $0 = gate }
+    }
+
     /// Bytes of indices held now within the budget.
     package var byteCount: Int { table.withLock { $0.byteCount } }
     /// Bytes of passing frames held now.
@@ -342,6 +357,15 @@ package final class FrameIndexCache: Sendable {
         // budget over this store has no room for is only passed on, in
         // room this store's own last frames make.
         let admitted = admission.withLock { $0 }?(entry.byteCount) ?? true
+        if !admitted, passing, let gate = passingAdmission.withLock({ $0 }) {
+            // What passing it on adds beyond what the store can free of
+            // its own, asked with the lock released.
+            let adds = table.withLock { table in
+                let oldest = table.passing.count == Self.passingLimit ? table.passing[0].entry.byteCount : 0
+                return entry.byteCount - oldest - table.byteCount
+            }
+            guard adds <= 0 || gate(adds) else { return }
+        }
         table.withLock { table in
             if fits, admitted, table.byteCount + entry.byteCount <= table.limit, entry.byteCount <= largestEntry {
                 if frame.index >= table.entries.count {

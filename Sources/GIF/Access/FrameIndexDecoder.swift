@@ -16,6 +16,19 @@ package final class FrameIndexDecoder {
     /// The bytes its buffers hold between frames.
     package var byteCount: Int { decoder.byteCount }
 
+    /// The most bytes ``byteCount`` reaches decoding frames of `image`:
+    /// the largest frame's indices, the code check's scratch (its table,
+    /// and the largest frame's data, grown by doubling), the largest
+    /// frame's data read from a file, and giflib's handle. What a shared
+    /// budget counts for it before its first decode.
+    package static func byteBound(for image: GIFImage) -> Int {
+        let frames = image.info.frames
+        let area = frames.map(\.rect.area).max() ?? 0
+        let data = (frames.map { max(0, $0.dataEnd - $0.dataOffset) }.max() ?? 0) + 16
+        let scratch = LZWCodeCheck.Scratch.tableSize * MemoryLayout<UInt16>.stride + 2 * data
+        return area + scratch + (image.file == nil ? 0 : data) + LZWDecoder.byteCount
+    }
+
     /// Decodes frame `index` of `image` and offers its indices to `cache`,
     /// unless `cache` holds them already or there is no such frame.
     /// - Returns: Whether giflib decoded the frame.

@@ -152,7 +152,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// more than it was asked to, `pass` runs again, told which sources
     /// this call has trimmed already, so that others give the rest. Free
     /// pages go back to the system as in ``update(_:)``.
-    private func passes<Result>(_ pass: (inout Ledger, Set<Trimmed>, inout [StateTrim]) -> Result) -> Result {
+    func passes<Result>(_ pass: (inout Ledger, Set<Trimmed>, inout [StateTrim]) -> Result) -> Result {
         var trimmed: Set<Trimmed> = []
         while true {
             var trims: [StateTrim] = []
@@ -451,7 +451,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     /// is not a victim, nor any source in `trimmed`. Playing sources keep
     /// their working state unless `hard` (a trim or a lower limit), which
     /// takes it after everything else.
-    private static func shed(
+    static func shed(
         _ ledger: inout Ledger, to bytes: Int, sparing: Int?, hard: Bool, trimmed: Set<Trimmed>,
         trims: inout [StateTrim]
     ) {

@@ -45,6 +45,19 @@ package final class StateAllowance: Sendable {
         guard let budget else { return true }
         return budget.reserveState(member, bytes: bytes)
     }
+
+    /// Whether `bytes` more of working state may be held: when it returns
+    /// `true` the budget has counted them, room made from frames and from
+    /// what other sources keep beyond their working state
+    /// (``FrameMemoryBudget/reserveWorkingState(_:bytes:)``); `false`
+    /// counts nothing. Call with no lock held: other sources may be asked
+    /// to trim.
+    package func reserveWorking(_ bytes: Int) -> Bool {
+        guard bytes > 0 else { return true }
+        let (budget, member) = connection.withLock { ($0.budget, $0.member) }
+        guard let budget else { return true }
+        return budget.reserveWorkingState(member, bytes: bytes)
+    }
 }
 
 /// A source that asks a ``StateAllowance`` before its decoding state grows.

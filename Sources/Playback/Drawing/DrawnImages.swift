@@ -65,9 +65,11 @@ final class DrawnImages: Sendable {
     /// With `tally`, the image is counted as a draw of the frame the
     /// player published: on time when no wait came first, late otherwise
     /// (as ``Player/draw(into:bytesPerRow:)``'s draws are counted).
+    /// A draw the budget has no room for (``FrameDraw/still(frame:shown:)``)
+    /// returns the image shown before.
     /// - Throws: ``FrameSourceError/drawFailed(index:reason:)`` when the
-    ///   frame has nothing to show; `CancellationError` when the task is
-    ///   cancelled while waiting.
+    ///   frame has nothing to show (nor a still before it); `CancellationError`
+    ///   when the task is cancelled while waiting.
     func image(
         at frame: @Sendable () -> Int, tally: DrawTally? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderedFrame {
@@ -76,8 +78,13 @@ final class DrawnImages: Sendable {
             let mark = decoded.generation
             let index = frame()
             if let image = try drawn(index) {
+                // A still (no room in the budget to draw `index`) is the
+                // frame shown before, and counts as the frame skipped.
                 let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-                tally?.record(.drawn(frame: image.index, changed: whole, isComplete: true), of: publication)
+                let draw: FrameDraw = image.index == index
+                    ? .drawn(frame: image.index, changed: whole, isComplete: true)
+                    : .still(frame: index, shown: image.index)
+                tally?.record(draw, of: publication)
                 return image
             }
             tally?.record(.late(frame: index, shown: nil), of: publication)
@@ -160,6 +167,12 @@ private struct Canvases {
             return image(of: target)
         case .late:
             return nil
+        case .still(let frame, let shown):
+            // The budget has no room to draw: the image shown stays.
+            guard let shown, canvases[target].frame == shown else {
+                throw .drawFailed(index: frame, reason: "the memory budget has no room to draw it")
+            }
+            return image(of: target)
         case .failed(let frame, _, let reason):
             throw .drawFailed(index: frame, reason: reason)
         }

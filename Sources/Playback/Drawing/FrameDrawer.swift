@@ -77,6 +77,14 @@ public enum FrameDraw: Sendable, Hashable {
     /// holds `shown` (`nil`: nothing drawn yet), and the decode was asked
     /// for.
     case late(frame: Int, shown: Int?)
+    /// `frame` cannot be drawn: the shared ``FrameMemoryBudget`` has no
+    /// room for what drawing it needs (the source's working state: its
+    /// canvases and decoder buffers), so the player shows `shown` as a
+    /// still (`nil`: nothing drawn yet; a host shows a poster). Nothing was
+    /// written and no decode was asked for; later draws ask the budget
+    /// again, less and less often while it keeps refusing, and draw once
+    /// it has room. A player counts the frame as skipped.
+    case still(frame: Int, shown: Int?)
     /// `frame` (or one on the way to it) failed with nothing to show;
     /// the buffer still holds `shown`. `reason` says what failed.
     case failed(frame: Int, shown: Int?, reason: String)
@@ -86,7 +94,7 @@ public enum FrameDraw: Sendable, Hashable {
     public var shownFrame: Int? {
         switch self {
         case .unchanged(let frame), .drawn(let frame, _, _): frame
-        case .late(_, let shown), .failed(_, let shown, _): shown
+        case .late(_, let shown), .still(_, let shown), .failed(_, let shown, _): shown
         }
     }
 }

@@ -4,7 +4,9 @@ import Synchronization
 /// published frame ends up drawn on time (its first draw got through),
 /// drawn late (a draw of it was ``FrameDraw/late(frame:shown:)`` first), or
 /// skipped (the next frame was published before any draw of it got
-/// through). A frame still on show and not drawn yet is counted once it is.
+/// through, or its draw was a ``FrameDraw/still(frame:shown:)``: the
+/// budget had no room to draw it). A frame still on show and not drawn yet
+/// is counted once it is.
 ///
 /// The tick side bumps ``published``; the drawing side reads it before it
 /// draws and records the outcome after, with atomics alone, so a draw takes
@@ -29,25 +31,29 @@ final class DrawTally: Sendable {
     var publication: Int { publications.load(ordering: .acquiring) }
 
     /// Records a draw of `publication`: late, or through (drawn or
-    /// unchanged); a draw that failed counts neither way.
+    /// unchanged), or a still (the frame skipped); a draw that failed
+    /// counts neither way.
     func record(_ draw: FrameDraw, of publication: Int) {
         switch draw {
         case .late: lateFor.store(publication, ordering: .relaxed)
         case .failed: return
         case .drawn, .unchanged: resolve(publication)
+        case .still: resolve(publication, shown: false)
         }
     }
 
-    /// Credits `publication`, drawn, on time or late, and the ones before
-    /// it that no draw got through for as skipped, unless a draw of it or
-    /// of a later one was credited already.
-    private func resolve(_ publication: Int) {
+    /// Credits `publication`, drawn on time or late (skipped when not
+    /// `shown`), and the ones before it that no draw got through for as
+    /// skipped, unless a draw of it or of a later one was credited already.
+    private func resolve(_ publication: Int, shown: Bool = true) {
         var previous = resolved.load(ordering: .relaxed)
         while previous < publication {
             let (exchanged, current) = resolved.compareExchange(
                 expected: previous, desired: publication, ordering: .relaxed)
             if exchanged {
-                if lateFor.load(ordering: .relaxed) == publication {
+                if !shown {
+                    skipped.add(1, ordering: .relaxed)
+                } else if lateFor.load(ordering: .relaxed) == publication {
                     late.add(1, ordering: .relaxed)
                 } else {
                     onTime.add(1, ordering: .relaxed)
