@@ -20,6 +20,10 @@ protocol FrameRequestDecoder: AnyObject, Sendable {
     /// returns whether giflib decoded it.
     func decodeIndices(of index: Int, with decoder: FrameIndexDecoder) -> Bool
 
+    /// Whether index requests run now: a source whose drawers have no
+    /// room for their working state drops them, making no decoder.
+    var decodesIndices: Bool { get }
+
     /// Called after ``decodeIndices(of:with:)`` stored a frame, with no
     /// lock held.
     func indicesStored()
@@ -373,6 +377,10 @@ final class FrameDecodeScheduler: Sendable {
     /// the stored ones, unless held; then queues the scheduler again if
     /// more requests wait.
     private func decodeIndices(of index: Int, generation: Int, decoder: any FrameRequestDecoder) {
+        guard decoder.decodesIndices else {
+            if let more = state.withLock({ $0.nextPriority() }) { executor.enqueue(self, decoder: decoder, priority: more) }
+            return
+        }
         let loan = state.withLock { $0.idleIndexDecoder.take() } ?? IndexDecoderLoan(decoder: FrameIndexDecoder())
         let decoded = decoder.decodeIndices(of: index, with: loan.decoder)
         var returned: IndexDecoderLoan? = loan

@@ -214,14 +214,14 @@ final class GIFFrameDrawer: FrameDrawer {
         var late: Int?, deltasGrew = false, bytesGrew = false
         guard !drawing.exchange(true, ordering: .acquiring) else { throw .drawnConcurrently }
         defer { drawing.store(false, ordering: .releasing) }
-        // What drawing holds is counted before it is held: while it is
-        // asked the draw is late; refused, the buffer keeps its frame.
+        // Room for what drawing holds is asked first: late while asked, a still when refused.
         if !decodesOnCallingThread, case let room = source.workingRoomForDraw(), room != .granted {
             let shown = state.withLock { $0.drawn }
             if shown == index { return .unchanged(frame: index) }
             return room == .still ? .still(frame: index, shown: shown) : .late(frame: index, shown: shown)
         }
         let result = state.withLock { state -> FrameDraw in
+            if !decodesOnCallingThread, !source.holdsWorkingRoom { return .late(frame: index, shown: state.drawn) }
             let outcome = draw(
                 index, into: buffer, bytesPerRow: bytesPerRow, state: &state, late: &late, deltasGrew: &deltasGrew)
             let bytes = state.byteCount

@@ -41,12 +41,13 @@ extension GIFFrameSource {
         }
     }
 
-    /// Nothing while the drawers have no room for their working state (a
-    /// still asks for no decodes, and one queued before is dropped).
     func decodeIndices(of index: Int, with decoder: FrameIndexDecoder) -> Bool {
-        guard holdsWorkingRoom else { return false }
-        return decoder.fill(indices, frame: index, of: image)
+        decoder.fill(indices, frame: index, of: image)
     }
+
+    /// Not while the drawers have no room for their working state: a
+    /// still asks for no decodes, and one queued before is dropped.
+    var decodesIndices: Bool { holdsWorkingRoom }
 
     func indicesStored() {
         drawers.notifyDecoded()
