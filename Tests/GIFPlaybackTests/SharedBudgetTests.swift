@@ -22,11 +22,12 @@ struct SharedBudgetTests {
 
     /// Fixtures/README.md: demo.gif is 240 frames of 160 × 120 and
     /// screen-recording.gif 600 frames of 640 × 400; with generated GIFs
-    /// beside them, at full size and in cells, under budgets from a
-    /// little over what the sources need to draw at all (their working
-    /// canvases and decoder buffers: about 5 MB, the screen recording's
-    /// two sources 2.3 MB each) to well under what their indices take.
-    @Test(arguments: [6 << 20, 8 << 20, 12 << 20])
+    /// beside them, at full size and in cells, under budgets from below
+    /// what the sources need to draw at all (their working canvases and
+    /// decoder buffers, counted before they are held: about 5 MB, the
+    /// screen recording's two sources 2.3 MB each; under 4 MiB some are
+    /// stills) to well under what their indices take.
+    @Test(arguments: [4 << 20, 6 << 20, 8 << 20, 12 << 20])
     func membersNeverHoldMoreThanTheLimit(limit: Int) async throws {
         let (worst, draws) = try await Self.play(limit: limit)
         #expect(draws > 800)
@@ -137,19 +138,16 @@ struct CatchUpTests {
 /// budget and growing it again, frame after frame.
 @Suite("A budget below a source's working state")
 struct BelowTheFloorTests {
-    /// A host drawing every change of a generated GIF for two loops,
-    /// retrying each late draw as a host that waits for its frames does,
-    /// under a budget of one canvas (width × height × 4 bytes: the drawer
-    /// needs two, so it never fits): the host finishes with a bounded
-    /// count of giflib decodes, every draw a still, and the group counts
-    /// the stills as skipped frames.
-    @Test(arguments: [3, 7, 11] as [UInt64])
-    func aHostLoopFinishesWithStills(seed: UInt64) async throws {
-        let image = try GIFImage(bytes: GeneratedGIF.make(seed: seed))
+    /// What a host drawing every change of `image` for two loops under a
+    /// budget of `limit` bytes saw, retrying each late draw as a host that
+    /// waits for its frames does (`nil` when a draw stayed late).
+    static func play(_ image: GIFImage, limit: Int) async throws
+        -> (draws: Int, stills: Int, decodes: Int, skipped: Int, held: Int)?
+    {
         let canvas = image.info.canvasSize
-        let budget = FrameMemoryBudget(byteBudget: canvas.width * canvas.height * 4)
+        let budget = FrameMemoryBudget(byteBudget: limit)
         let pool = FrameCachePool(budget: budget)
-        let cache = await pool.cache(for: "generated \(seed)") { GIFFrameSource(image: image) }
+        let cache = await pool.cache(for: "image") { GIFFrameSource(image: image) }
         let source = try #require(cache.source as? GIFFrameSource)
         let clock = ManualClock()
         let group = GroupDriver(clock: clock)
@@ -159,7 +157,7 @@ struct BelowTheFloorTests {
         await player.play(at: clock.now)
         var buffer = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
         var stills = 0, draws = 0, waits = 0
-        drawing: while true {
+        while true {
             let tick = group.tickPlayers(at: clock.now)
             if tick.changed.contains(ObjectIdentifier(player)) {
                 var result = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: canvas.width * 4) }
@@ -167,7 +165,7 @@ struct BelowTheFloorTests {
                     waits += 1
                     guard waits < 5_000 else {
                         Issue.record("frame \(player.currentFrame) stays late after \(source.decodeCount) decodes")
-                        break drawing
+                        return nil
                     }
                     try await Task.sleep(for: .microseconds(200))
                     result = try buffer.withUnsafeMutableBytes { try player.draw(into: $0, bytesPerRow: canvas.width * 4) }
@@ -178,13 +176,38 @@ struct BelowTheFloorTests {
             guard let next = tick.nextChange else { break }
             clock.advance(to: next)
         }
+        let skipped = group.statistics(of: player)?.framesSkipped ?? 0
+        return (draws, stills, source.decodeCount, skipped, budget.bytesHeld)
+    }
+
+    /// A generated GIF under a budget of one canvas (width × height × 4
+    /// bytes: its drawer needs two, so it never fits): the host finishes
+    /// with a bounded count of giflib decodes, every draw a still, and the
+    /// group counts the stills as skipped frames.
+    @Test(arguments: [3, 7, 11] as [UInt64])
+    func aHostLoopFinishesWithStills(seed: UInt64) async throws {
+        let image = try GIFImage(bytes: GeneratedGIF.make(seed: seed))
+        let limit = image.info.canvasSize.width * image.info.canvasSize.height * 4
+        let seen = try #require(try await Self.play(image, limit: limit))
         let frames = image.info.frameCount
-        #expect(draws >= 2 * frames - 1)
-        #expect(stills == draws)
+        #expect(seen.draws >= 2 * frames - 1)
+        #expect(seen.stills == seen.draws)
         // Nothing to decode for a still: at most the first frames asked
         // for before the budget answered.
-        #expect(source.decodeCount <= frames)
-        #expect(budget.bytesHeld <= budget.byteBudget)
-        #expect((group.statistics(of: player)?.framesSkipped ?? 0) >= stills - 1)
+        #expect(seen.decodes <= frames)
+        #expect(seen.held <= limit)
+        #expect(seen.skipped >= seen.stills - 1)
+    }
+
+    /// Fixtures/README.md: screen-recording.gif is 600 frames of 640 × 400,
+    /// one canvas 1,024,000 bytes; under 1 MiB its drawer's two canvases
+    /// never fit, and its two loops end as stills, with few decodes.
+    @Test func aScreenRecordingUnderOneMiBEndsAsStills() async throws {
+        let image = try GIFImage(contentsOf: GIFFrameSourceTests.fixture("screen-recording.gif"))
+        let seen = try #require(try await Self.play(image, limit: 1 << 20))
+        #expect(seen.draws >= 2 * 600 - 1)
+        #expect(seen.stills == seen.draws)
+        #expect(seen.decodes <= 600)
+        #expect(seen.held <= 1 << 20)
     }
 }
