@@ -94,9 +94,10 @@ package final class WorkingRoom: Sendable {
 
     /// Makes an ask ``room(for:through:)`` left out: asks `allowance` for
     /// what `need` lacks, room made from other sources' state when it
-    /// must be. The grant counts in the source's report while the budget
-    /// is asked, so no reading of it in between counts less than will be
-    /// held. Call with no lock held: the budget may trim other sources.
+    /// must be. The grant counts in the source's report once the budget
+    /// has counted it: the source's reports are read on the thread that
+    /// asks (its decode thread), so none falls in between. Call with no
+    /// lock held: the budget may trim other sources.
     package func ask(_ need: Int, through allowance: StateAllowance) {
         let ask = grant.withLock { grant -> (bytes: Int, generation: Int)? in
             guard grant.asking else { return nil }
@@ -104,9 +105,7 @@ package final class WorkingRoom: Sendable {
                 grant.asking = false
                 return nil
             }
-            let bytes = need - grant.granted
-            grant.granted = need
-            return (bytes, grant.generation)
+            return (need - grant.granted, grant.generation)
         }
         guard let ask else { return }
         let granted = allowance.reserveWorking(ask.bytes)
@@ -114,9 +113,9 @@ package final class WorkingRoom: Sendable {
             grant.asking = false
             guard grant.generation == ask.generation else { return }
             if granted {
+                grant.granted += ask.bytes
                 grant.wait = 0
             } else {
-                grant.granted = max(0, grant.granted - ask.bytes)
                 Self.refuse(&grant)
             }
         }

@@ -150,7 +150,7 @@ enum FullGrid {
         print("| frames shown | stills | giflib decodes | decodes ÷ shown (≤ \(Int(decodeTarget))) | budget peak MiB (≤ its \(Timing.format(Double(limit) / 1_048_576, digits: 2))) | skipped | late draws retried | CPU s | peak RSS MiB |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         print("| \(shown) | \(f["stills"] ?? 0) | \(decodes) | \(Timing.format(ratio, digits: 2)) \(ratio <= decodeTarget ? "met" : "NOT MET") | "
-            + "\(Timing.format(Double(peak) / 1_048_576, digits: 2)) \(peak <= limit ? "met" : "NOT MET") | "
+            + "\(Timing.format(Double(peak) / 1_048_576, digits: 2)) \(peak <= limit ? "met" : "NOT MET, +\(peak - limit) B") | "
             + "\(f["skipped"] ?? 0) | \(f["late_draws"] ?? 0) | "
             + "\(Timing.format(Double(f["cpu_us"] ?? 0) / 1e6, digits: 2)) | "
             + "\(Timing.format(Double(f["hwm"] ?? 0) / 1024, digits: 1)) |")
