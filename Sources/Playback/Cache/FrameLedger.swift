@@ -21,6 +21,11 @@ extension FrameMemoryBudget {
         var playing = 0
         /// Bytes set aside for the decode running now (0: none).
         var reserved = 0
+        /// Bumped each time the member's state is counted before it is held
+        /// (``FrameMemoryBudget/reserveState(_:bytes:)``, `reserveWorkingState`):
+        /// a reading of the source's state that began before may not hold
+        /// what was counted, and lowers nothing.
+        var stateReservations = 0
         var stateBytes = 0
         /// The canvases the players' images are drawn into (see
         /// ``FrameMemoryBudget/addImageBytes(_:_:)``): counted, never trimmed.

@@ -374,20 +374,26 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                 _ = ledger.evict(key)
             }
             ledger.setState(of: id, to: member.stateBytes + bytes)
+            member.stateReservations += 1
             return true
         }
     }
 
     /// Reads member `id`'s source's decoding state, then gives back what is
-    /// over the limit (that source's own state last).
+    /// over the limit (that source's own state last). State counted before
+    /// it was held while the reading went on is not taken off: the reading
+    /// may have missed it.
     func noteDecodingState(_ id: Int) {
-        guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.budgeted }) else { return }
+        guard countsDecodingState, let (source, reservations) = ledger.withLock({ ledger in
+            ledger.members[id].flatMap { member in member.budgeted.map { ($0, member.stateReservations) } }
+        }) else { return }
         let facts = SourceFacts(of: source, budgeted: source)
         passes { ledger, trimmed, trims in
             guard let member = ledger.members[id] else { return }
             if trimmed.isEmpty {
                 member.facts = facts
-                ledger.setState(of: id, to: facts.state)
+                let raced = member.stateReservations != reservations
+                ledger.setState(of: id, to: raced ? max(facts.state, member.stateBytes) : facts.state)
             }
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
             let own = Trimmed(id: id, keepingWork: false)

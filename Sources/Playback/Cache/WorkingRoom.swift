@@ -72,23 +72,29 @@ package final class WorkingRoom: Sendable {
     /// alone, taking no lock but the budget's, so any thread may ask);
     /// else an ask for the decode thread, or a still waiting.
     package func room(for need: Int, through allowance: StateAllowance) -> Room {
-        let tried = grant.withLock { grant -> (room: Room?, bytes: Int) in
-            if grant.granted >= need { return (.granted, 0) }
-            if grant.asking { return (.asking(queue: false), 0) }
+        let tried = grant.withLock { grant -> (room: Room?, bytes: Int, generation: Int) in
+            if grant.granted >= need { return (.granted, 0, 0) }
+            if grant.asking { return (.asking(queue: false), 0, 0) }
             if grant.left > 0 {
                 grant.left -= 1
-                return (.still, 0)
+                return (.still, 0, 0)
             }
+            // Reported before the budget counts it (a reading in between
+            // counts it early, never late); taken back when refused.
             grant.asking = true
-            return (nil, need - grant.granted)
+            let bytes = need - grant.granted
+            grant.granted = need
+            return (nil, bytes, grant.generation)
         }
         if let room = tried.room { return room }
         let free = allowance.reserve(tried.bytes)
         return grant.withLock { grant -> Room in
-            guard free else { return .asking(queue: true) }
-            grant.asking = false
-            grant.granted += tried.bytes
-            return .granted
+            if free {
+                grant.asking = false
+                return .granted
+            }
+            if grant.generation == tried.generation { grant.granted = max(0, grant.granted - tried.bytes) }
+            return .asking(queue: true)
         }
     }
 
@@ -160,6 +166,7 @@ extension FrameMemoryBudget {
                     return false
                 }
                 ledger.setState(of: id, to: Self.clamped(Int128(member.stateBytes) + Int128(bytes)))
+                member.stateReservations += 1
             }
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
             return true
