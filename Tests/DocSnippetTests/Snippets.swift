@@ -210,7 +210,7 @@ enum Snippets {
         print(drawn.changedRect)
         // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:30
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:96
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:102
         let linkedPlayer = try Player(source: source, startingAt: clock.now)
         let linkedStride = linkedPlayer.drawer.width * 4
         let linkedCanvas = UnsafeMutableRawBufferPointer.allocate(
@@ -222,16 +222,16 @@ enum Snippets {
         for changedPlayer in await linked.tick(at: clock.now).changed where changedPlayer == ObjectIdentifier(linkedPlayer) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:96
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:102
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:121
         // In a display link's callback, on its thread:
         if linked.tickPlayers(at: clock.now).changed.contains(ObjectIdentifier(linkedPlayer)) {
             _ = try linkedPlayer.draw(into: linkedCanvas, bytesPerRow: linkedStride)
         }
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:115
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:121
 
-        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
+        // begin Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:144
         let drawing = try DrawingPlayer(
             image: image, configuration: PlayerConfiguration(loop: .count(1)), startingAt: clock.now)
         let drawingStride = drawing.width * 4
@@ -244,7 +244,7 @@ enum Snippets {
             if case .drawn(let frame, let changed, _) = written { print(frame, changed) }   // redraw only this part
         }
         print(drawing.decodeCount)                        // giflib decodes: one a frame
-        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:138
+        // end Sources/Playback/Playback.docc/DrawingIntoAHostBuffer.md:144
     }
 
     /// The snippets of Sources/Playback/Playback.docc/LoadingProgressively.md, in order, in one scope.
