@@ -12,10 +12,16 @@ final class DrawerRegistry: Sendable {
         /// Called after the decode-ahead stores a frame (see
         /// `GIFFrameSource.makeDrawer(notifying:)`).
         var decodedCallbacks: [Int: @Sendable () -> Void] = [:]
-        /// Each drawer's letting go of the recorded changes it holds.
-        var releases: [Int: @Sendable () -> Void] = [:]
-        /// Each drawer's letting go of its working canvases.
-        var workingReleases: [Int: @Sendable () -> Void] = [:]
+        /// Each drawer's letting go of what it holds, by what it lets go of.
+        var releases: [Held: [Int: @Sendable () -> Void]] = [:]
+    }
+
+    /// What a drawer holds that the source may have it let go of.
+    enum Held: Hashable {
+        /// The source's recorded changes.
+        case recordedChanges
+        /// Its working canvases.
+        case workingState
     }
 
     /// The drawers' callbacks.
@@ -45,16 +51,6 @@ final class DrawerRegistry: Sendable {
         drawerBounds.add(delta, ordering: .relaxed)
     }
 
-    /// Registers drawer `id`'s letting go of its working canvases.
-    func onWorkingStateDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
-        drawers.withLock { $0.workingReleases[id] = release }
-    }
-
-    /// Has every drawer let go of its working canvases (one waits for a
-    /// draw in progress), with the lock released.
-    func releaseWorkingState() {
-        for release in drawers.withLock({ Array($0.workingReleases.values) }) { release() }
-    }
 
     /// A new drawer's id, with `decoded` kept for it.
     func register(notifying decoded: (@Sendable () -> Void)?) -> Int {
@@ -75,8 +71,7 @@ final class DrawerRegistry: Sendable {
             if drawers.decodedCallbacks.removeValue(forKey: id) != nil {
                 notifiedDrawers.subtract(1, ordering: .relaxed)
             }
-            drawers.releases[id] = nil
-            drawers.workingReleases[id] = nil
+            for held in drawers.releases.keys { drawers.releases[held]?[id] = nil }
         }
         drawerBytes.subtract(bytes, ordering: .relaxed)
     }
@@ -87,15 +82,15 @@ final class DrawerRegistry: Sendable {
         drawerBytes.add(delta, ordering: .relaxed)
     }
 
-    /// Registers drawer `id`'s letting go of the recorded changes it holds.
-    func onRecordedChangesDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
-        drawers.withLock { $0.releases[id] = release }
+    /// Registers drawer `id`'s letting go of what it holds as `held`.
+    func onDropped(_ held: Held, for id: Int, _ release: @escaping @Sendable () -> Void) {
+        drawers.withLock { $0.releases[held, default: [:]][id] = release }
     }
 
-    /// Has every drawer let go of the recorded changes it holds (one waits
-    /// for a draw in progress), with the lock released.
-    func releaseRecordedChanges() {
-        for release in drawers.withLock({ Array($0.releases.values) }) { release() }
+    /// Has every drawer let go of what it holds as `held` (one waits for a
+    /// draw in progress), with the lock released.
+    func release(_ held: Held) {
+        for release in drawers.withLock({ Array(($0.releases[held] ?? [:]).values) }) { release() }
     }
 
     /// Calls every drawer's `decoded` callback, with the lock released.

@@ -101,13 +101,13 @@ extension GIFFrameSource {
     /// Registers drawer `id`'s letting go of its working canvases, called
     /// when the source gives back its working state.
     func onWorkingStateDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
-        drawers.onWorkingStateDropped(for: id, release)
+        drawers.onDropped(.workingState, for: id, release)
     }
 
     /// Registers drawer `id`'s letting go of the recorded changes it holds,
     /// called when they are dropped.
     func onRecordedChangesDropped(for id: Int, _ release: @escaping @Sendable () -> Void) {
-        drawers.onRecordedChangesDropped(for: id, release)
+        drawers.onDropped(.recordedChanges, for: id, release)
     }
 
     /// Whether every frame's recorded change is held, so that drawers
@@ -204,7 +204,7 @@ extension GIFFrameSource {
     /// grant back (`refused`: the budget had no room for what was to be
     /// added, which starts the wait before the drawers ask again).
     func releaseWorkingState(refused: Bool) {
-        drawers.releaseWorkingState()
+        drawers.release(.workingState)
         workingRoom.revoke(refused: refused)
     }
 }

@@ -41,7 +41,7 @@ extension GIFFrameSource {
     func dropRecordedChanges() {
         guard let deltas else { return }
         deltas.drop()
-        drawers.releaseRecordedChanges()
+        drawers.release(.recordedChanges)
     }
 
     /// Drops the frames' recorded changes (for good: they are not recorded
