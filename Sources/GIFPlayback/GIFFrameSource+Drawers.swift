@@ -20,14 +20,14 @@ extension GIFFrameSource {
         // frame cache.
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         indices.keepPassingFrames()
-        indices.serveDrawers()
+        indices.readAlone()
         return GIFFrameDrawer(source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter)
     }
 
     /// A drawer that decodes on the calling thread (a ``DrawingPlayer``'s),
     /// with `checkpointBudget` bytes of seek checkpoints of its own.
     func makeCallingThreadDrawer(checkpointBudget: Int) -> GIFFrameDrawer {
-        indices.serveDrawers()
+        indices.readAlone()
         return GIFFrameDrawer(
             source: self, id: nextDrawerID(notifying: nil), indices: indices, filter: filter, checkpointBudget: checkpointBudget,
             decodesOnCallingThread: true)
@@ -42,7 +42,7 @@ extension GIFFrameSource {
     ) -> (any FrameDrawer)? {
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         if !decodesOnCallingThread { indices.keepPassingFrames() }
-        indices.serveDrawers()
+        indices.readAlone()
         return GIFFrameDrawer(
             source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter,
             checkpointBudget: decodesOnCallingThread ? image.info.canvasSize.area * 4 * 4 : nil,

@@ -1,6 +1,4 @@
 @_spi(Engine) import EngineSupport
-import GIF
-import Playback
 import Synchronization
 
 /// The pixels each frame of a GIF changes, as drawn (at full size, or
@@ -25,7 +23,7 @@ import Synchronization
 ///
 /// Shared by every drawer of one source, on any thread: a lock guards the
 /// table, and each delta is immutable.
-final class FrameDeltaStore: Sendable {
+package final class FrameDeltaStore: Sendable {
     /// One frame's changed rectangle and its pixels, as recorded, in one
     /// allocation of its own that the delta frees: rows of `rect.width × 4`
     /// bytes, or with spans, each row's stretch of it (`first | end << 16`,
@@ -76,7 +74,7 @@ final class FrameDeltaStore: Sendable {
     /// storage is read through ``storage``, pointers that a drawer keeps
     /// beside the set, so that a draw retains nothing; `@unchecked
     /// Sendable` for them: written only in `init`, read-only after.
-    final class Sealed: @unchecked Sendable {
+    package final class Sealed: @unchecked Sendable {
         /// The set's storage, valid while the set lives: whoever reads
         /// through it holds the set.
         let storage: Storage
@@ -216,7 +214,7 @@ final class FrameDeltaStore: Sendable {
     /// With `allowance`, each delta's bytes are asked of it before they
     /// are held, frames alone making room (a draw never has another source
     /// trim); a delta refused gives the set up, as one past the limit does.
-    init(frameCount: Int, limit: Int, allowance: StateAllowance? = nil) {
+    package init(frameCount: Int, limit: Int, allowance: StateAllowance? = nil) {
         self.limit = max(0, limit)
         self.frameCount = max(0, frameCount)
         self.allowance = allowance
@@ -226,7 +224,7 @@ final class FrameDeltaStore: Sendable {
     private let allowance: StateAllowance?
 
     /// The whole set, once sealed.
-    var sealed: Sealed? { table.withLock { $0.sealed } }
+    package var sealed: Sealed? { table.withLock { $0.sealed } }
 
     /// A count that moves on when the set is sealed or dropped, read
     /// without the lock: a drawer keeps the set it read while this stands
@@ -234,7 +232,7 @@ final class FrameDeltaStore: Sendable {
     var generation: Int { changes.load(ordering: .acquiring) }
 
     /// The bytes held: pixels, and row stretches.
-    var byteCount: Int { table.withLock { $0.byteCount } }
+    package var byteCount: Int { table.withLock { $0.byteCount } }
 
     /// Whether deltas are still recorded (the set neither sealed nor given
     /// up), read without the lock.
@@ -348,7 +346,7 @@ final class FrameDeltaStore: Sendable {
     /// Drops every delta and records no more: memory given back once the
     /// drawers holding the set let it go (see
     /// `releaseDecodingState()`).
-    func drop() {
+    package func drop() {
         table.withLock { $0 = Table(givenUp: true) }
         recording.store(false, ordering: .relaxed)
         changes.add(1, ordering: .releasing)

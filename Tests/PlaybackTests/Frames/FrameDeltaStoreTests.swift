@@ -1,4 +1,4 @@
-@testable import GIFPlayback
+@testable import Playback
 import Pixels
 import Testing
 
