@@ -29,7 +29,7 @@ extension FramePresenter {
             // The filter writes nothing from a canvas of another size than
             // the image's, which it was made for.
             guard canvas.count == area * 4 else { return .nothing }
-            let premultiplied = pixelFormat == .premultipliedBGRA8
+            let premultiplied = pixelFormat.isPremultiplied
             do {
                 if let byRow {
                     let rowsWritten = try filter.apply(
