@@ -82,8 +82,8 @@ final class GIFFrameDrawer: FrameDrawer {
             image: source.image, memoryBudget: checkpointBudget ?? source.image.info.canvasSize.area * 4,
             sharing: indices, pixelFormat: source.pixelFormat)
         let presenter = FramePresenter(
-            canvas: source.image.info.canvasSize, filter: filter, pixelFormat: source.pixelFormat, branches: branches,
-            deltas: source.deltas)
+            canvas: source.image.info.canvasSize, frameCount: source.frameCount, filter: filter,
+            pixelFormat: source.pixelFormat, branches: branches, deltas: source.deltas)
         self.state = LockedState(State(seeker: seeker, presenter: presenter))
         source.onRecordedChangesDropped(for: id) { [weak self] in self?.releaseRecordedChanges() }
     }
@@ -175,7 +175,7 @@ final class GIFFrameDrawer: FrameDrawer {
         deltasGrew: inout Bool
     ) -> FrameDraw {
         let plan: FramePresenter.Plan
-        switch state.presenter.begin(index, canvas: state.seeker, into: buffer, bytesPerRow: bytesPerRow) {
+        switch state.presenter.begin(index, canvas: &state.seeker, into: buffer, bytesPerRow: bytesPerRow) {
         case .done(let draw): return draw
         case .composite(let planned): plan = planned
         }

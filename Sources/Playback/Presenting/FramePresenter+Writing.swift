@@ -1,5 +1,5 @@
 extension FramePresenter {
-    /// What ``write(_:area:region:byRow:into:bytesPerRow:)`` wrote.
+    /// What ``write(_:region:byRow:into:bytesPerRow:)`` wrote.
     enum Written {
         /// Nothing: the canvas is not the size the filter reads.
         case nothing
@@ -16,19 +16,18 @@ extension FramePresenter {
     }
 
     /// The **whole-rectangle** branch: writes `region` (in drawn pixels) of
-    /// the full-size `canvas` (of `area` pixels) into the buffer, scaled
-    /// when the presenter shows a display size; with `byRow`, only the
-    /// drawn pixels that read a canvas row's noted changes. Returns what
-    /// it wrote.
+    /// the full-size `canvas` into the buffer, scaled when the presenter
+    /// shows a display size; with `byRow`, only the drawn pixels that read
+    /// a canvas row's noted changes. Returns what it wrote.
     func write(
-        _ canvas: UnsafeBufferPointer<UInt8>, area: Int, region: PixelRect, byRow: ScaledRows?,
+        _ canvas: UnsafeBufferPointer<UInt8>, region: PixelRect, byRow: ScaledRows?,
         into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
     ) -> Written {
         guard !region.isEmpty else { return .whole }
         if let filter {
             // The filter writes nothing from a canvas of another size than
             // the image's, which it was made for.
-            guard canvas.count == area * 4 else { return .nothing }
+            guard canvas.count == canvasSize.area * 4 else { return .nothing }
             let premultiplied = pixelFormat.isPremultiplied
             do {
                 if let byRow {

@@ -24,6 +24,9 @@ package struct FramePresenter {
     package let width: Int
     package let height: Int
     package let pixelFormat: PixelFormat
+    /// The compositor's canvas size, and the frames of one loop.
+    let canvasSize: PixelSize
+    let frameCount: Int
     /// Scales the canvas to the display size; `nil` at full size.
     let filter: BoxFilter?
     /// The write branches a draw may take.
@@ -53,13 +56,16 @@ package struct FramePresenter {
     /// the draw writes the whole frame once.
     package static let maximumSteppedFrames = 8
 
-    /// A presenter of a `canvas`-sized compositor's frames, scaled by
-    /// `filter` (`nil`: full size), in `pixelFormat`, through `branches`,
-    /// copying and recording the changes in `deltas`.
+    /// A presenter of the `frameCount` frames of a `canvas`-sized
+    /// compositor, scaled by `filter` (`nil`: full size), in
+    /// `pixelFormat`, through `branches`, copying and recording the changes
+    /// in `deltas`.
     package init(
-        canvas: PixelSize, filter: BoxFilter?, pixelFormat: PixelFormat, branches: DrawBranches,
+        canvas: PixelSize, frameCount: Int, filter: BoxFilter?, pixelFormat: PixelFormat, branches: DrawBranches,
         deltas: FrameDeltaStore?
     ) {
+        self.canvasSize = canvas
+        self.frameCount = frameCount
         self.width = filter?.width ?? canvas.width
         self.height = filter?.height ?? canvas.height
         self.pixelFormat = pixelFormat
@@ -77,7 +83,7 @@ package struct FramePresenter {
     package mutating func invalidate() { drawn = nil }
 
     /// How one draw reaches its frame from the frame shown, once no
-    /// earlier branch applied (``begin(_:frameCount:into:bytesPerRow:)``).
+    /// earlier branch applied (``begin(_:canvas:into:bytesPerRow:)``).
     package struct Plan {
         /// The frame asked for.
         package let index: Int
@@ -104,11 +110,14 @@ package struct FramePresenter {
     /// Starts a draw of frame `index` into `buffer` (rows `bytesPerRow`
     /// apart, checked to hold the drawn size), which holds ``drawn``: the
     /// branches that need no compositing, then the plan for those that do.
+    /// The compositor is only read; it is passed `inout` so that a large
+    /// one held in place is read there, never copied for the call.
     package mutating func begin(
-        _ index: Int, canvas: some FrameCompositing, into buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int
+        _ index: Int, canvas: inout some FrameCompositing, into buffer: UnsafeMutableRawBufferPointer,
+        bytesPerRow: Int
     ) -> Start {
         if drawn == index { return .done(.unchanged(frame: index)) }
-        let count = canvas.frameCount
+        let count = frameCount
         guard (0..<count).contains(index) else {
             return .done(.failed(frame: index, shown: drawn, reason: "there is no frame \(index)"))
         }
@@ -178,11 +187,11 @@ package struct FramePresenter {
                 deltasGrew = record(restart, canvas: &canvas) || deltasGrew
                 changed = scaled(sinceFirstFrame)
                 last = restart
-            } else if index == 0, shown == canvas.frameCount - 1 {
+            } else if index == 0, shown == frameCount - 1 {
                 // A loop starting again where the compositor did not follow
                 // the frames: frame 0's whole canvas is its change (in the
                 // canvas's pixels, which a display size scales).
-                let size = canvas.canvasSize
+                let size = canvasSize
                 let whole = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
                 let restart = FrameCopy(index: 0, changedRect: whole, isComplete: frame.isComplete)
                 deltasGrew = record(restart, canvas: &canvas) || deltasGrew
@@ -191,10 +200,8 @@ package struct FramePresenter {
             if !steps.mirrored {
                 let byRow = steps.noted ? steps.rows : nil
                 var written = Written.nothing
-                let area = canvas.canvasSize.area
                 canvas.withCanvas { pixels in
-                    written = write(
-                        pixels, area: area, region: changed, byRow: byRow, into: buffer, bytesPerRow: bytesPerRow)
+                    written = write(pixels, region: changed, byRow: byRow, into: buffer, bytesPerRow: bytesPerRow)
                 }
                 if let last, written != .nothing {
                     let rows = written == .byRow ? byRow.map {
