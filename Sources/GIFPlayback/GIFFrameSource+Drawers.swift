@@ -108,7 +108,7 @@ extension GIFFrameSource {
 
     /// A draw changed what the drawers hold enough for a shared memory
     /// budget to count this source's state again: the recorded changes
-    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:projectedWithin:)``),
+    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:)``),
     /// or a drawer's working bytes did. Called by the drawer with its lock
     /// released.
     ///

@@ -20,11 +20,6 @@ package protocol FrameCompositing {
     /// it (it followed every frame from frame 0), for a loop starting
     /// again to write only that.
     var changedSinceFirstFrame: PixelRect? { mutating get }
-    /// The bytes a loop's worth of stored input would take, as the frames
-    /// stored so far take them (`Int.max` before any is stored): what
-    /// recorded changes at a display size must stay within to be worth
-    /// keeping.
-    var projectedLoopInputBytes: Int { mutating get }
 
     /// Whether every frame of `frames` composites whole, so that none
     /// can fail part-way (a failed draw leaves the host's buffer as it

@@ -2,14 +2,6 @@
 /// composites from stored palette indices (and decodes what is not
 /// stored), mirroring or noting each change as the presenter asks.
 extension FrameSeeker: FrameCompositing {
-    /// The stored indices over a loop, as the frames held take them.
-    package var projectedLoopInputBytes: Int {
-        mutating get {
-            let held = indexCache.frameCount
-            return held > 0 ? Int(Double(indexCache.byteCount) * Double(image.info.frameCount) / Double(held)) : .max
-        }
-    }
-
     /// Frames whose indices are held from whole decodes composite whole.
     package mutating func compositesWhole(_ frames: ClosedRange<Int>) -> Bool { indexCache.holdsWhole(frames) }
 }

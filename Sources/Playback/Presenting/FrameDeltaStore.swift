@@ -15,10 +15,9 @@ import Synchronization
 /// they step through frames composited whole. Once every frame's and the
 /// restart's are in, the set is sealed and read without a lock per frame;
 /// a set that would pass ``limit`` is given up, as soon as its first frames
-/// at their size over the whole loop would pass it by far (or pass the cap
-/// a record call gives: at a display size, the bytes of the stored indices
-/// the set lets later loops do without), as is one dropped to give memory
-/// back: from then on this store records nothing, so a budget that trims
+/// at their size over the whole loop would pass it by far, as is one
+/// dropped to give memory back (a shared budget's trim, or a reservation
+/// it refused): from then on this store records nothing, so a budget that trims
 /// it does not see it grow back loop after loop.
 ///
 /// Shared by every drawer of one source, on any thread: a lock guards the
@@ -246,15 +245,14 @@ package final class FrameDeltaStore: Sendable {
     /// when it would pass ``limit``, and once ``framesBeforeProjecting``
     /// frames are in, when their bytes times the frames over the frames
     /// recorded (the set's projected size) would pass it
-    /// ``projectionMargin`` times, or pass `cap`. With `rows`, only each row's
+    /// ``projectionMargin`` times. With `rows`, only each row's
     /// stretch of `rect` is kept, and four bytes a row. Returns whether the
     /// bytes held changed enough for a shared memory budget to count them
     /// again: the set sealed or given up, or another ``reportStep`` bytes
     /// recorded.
     @discardableResult
     func record(
-        _ index: Int, rect: PixelRect, of pixels: UnsafeRawBufferPointer, bytesPerRow: Int, rows: RowColumns? = nil,
-        projectedWithin cap: Int = .max
+        _ index: Int, rect: PixelRect, of pixels: UnsafeRawBufferPointer, bytesPerRow: Int, rows: RowColumns? = nil
     ) -> Bool {
         // A frame that changes nothing has an empty delta.
         let rect = rect.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : rect
@@ -321,13 +319,13 @@ package final class FrameDeltaStore: Sendable {
             table.byteCount += size
             table.recorded += 1
             // A set whose frames so far, at the same size for the rest of
-            // the loop, would pass the limit ``projectionMargin`` times, or
-            // `cap`, is given up now, not held until it does. (The margin,
+            // the loop, would pass the limit ``projectionMargin`` times, is
+            // given up now, not held until it does. (The margin,
             // because a GIF's first frames often change more than the
             // rest: an intro, a shuffle being sorted.)
             let projected = Double(table.byteCount) * Double(frameCount) / Double(table.recorded)
             if table.recorded >= Self.framesBeforeProjecting, table.recorded < frameCount,
-               projected > min(Self.projectionMargin * Double(limit), Double(max(0, cap))) {
+               projected > Self.projectionMargin * Double(limit) {
                 table = Table(givenUp: true)
                 recording.store(false, ordering: .relaxed)
                 return true

@@ -41,7 +41,7 @@ extension FramePresenter {
     /// Records `frame`'s changed pixels (frame 0: the restart's) from the
     /// canvas, when composited whole at full size and not recorded yet;
     /// returns whether a shared memory budget should count the store
-    /// again (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:projectedWithin:)``).
+    /// again (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:)``).
     func record(_ frame: FrameCopy, canvas: inout some FrameCompositing) -> Bool {
         guard filter == nil, frame.isComplete, let deltas else { return false }
         let bytesPerRow = width * 4
@@ -63,15 +63,16 @@ extension FramePresenter {
     /// and until every frame's is in, nothing is drawn from the set.
     /// With `rows`, the columns the draw wrote in each row, only those are
     /// recorded: every other pixel of the rectangle reads no change. Kept
-    /// only while, over a loop, they would take no more bytes than `cap`,
-    /// the stored input they let later loops do without.
+    /// within the store's limit, as at full size: a set scaled to a cell
+    /// is small beside the stored indices it lets later loops leave unread,
+    /// and a shared budget gives recorded changes back first.
     func recordScaled(
         _ frame: FrameCopy, from buffer: UnsafeMutableRawBufferPointer, bytesPerRow: Int,
-        rows: FrameDeltaStore.RowColumns?, projectedWithin cap: Int
+        rows: FrameDeltaStore.RowColumns?
     ) -> Bool {
         guard filter != nil, frame.isComplete, let deltas, deltas.isRecording else { return false }
         return deltas.record(
             frame.index, rect: scaled(frame.changedRect), of: UnsafeRawBufferPointer(buffer), bytesPerRow: bytesPerRow,
-            rows: rows, projectedWithin: cap)
+            rows: rows)
     }
 }

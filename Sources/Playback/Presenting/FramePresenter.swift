@@ -207,9 +207,7 @@ package struct FramePresenter {
                     let rows = written == .byRow ? byRow.map {
                         FrameDeltaStore.RowColumns(columns: UnsafeBufferPointer($0.columns), firstRow: changed.y)
                     } : nil
-                    deltasGrew = recordScaled(
-                        last, from: buffer, bytesPerRow: bytesPerRow, rows: rows,
-                        projectedWithin: canvas.projectedLoopInputBytes) || deltasGrew
+                    deltasGrew = recordScaled(last, from: buffer, bytesPerRow: bytesPerRow, rows: rows) || deltasGrew
                 }
             }
             drawn = index
