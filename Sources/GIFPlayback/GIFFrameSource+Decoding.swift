@@ -22,7 +22,7 @@ extension GIFFrameSource {
                 // it and is dropped before the next decode draws on it), so
                 // no full-size copy is made or kept.
                 let full = try loan.seeker.frame(at: index)
-                filter.apply(full.pixels, into: &pixels, premultiplied: pixelFormat == .premultipliedBGRA8)
+                filter.apply(full.pixels, into: &pixels, premultiplied: pixelFormat.isPremultiplied)
                 changed = filter.outputRect(covering: full.changedRect)
             } else {
                 let canvasBytes = image.info.canvasSize.area * 4

@@ -1,4 +1,3 @@
-@_spi(Engine) import EngineSupport
 import GIF
 import Playback
 
@@ -21,14 +20,14 @@ extension GIFFrameSource {
         // frame cache.
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         indices.keepPassingFrames()
-        indices.serveDrawers()
+        indices.readAlone()
         return GIFFrameDrawer(source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter)
     }
 
     /// A drawer that decodes on the calling thread (a ``DrawingPlayer``'s),
     /// with `checkpointBudget` bytes of seek checkpoints of its own.
     func makeCallingThreadDrawer(checkpointBudget: Int) -> GIFFrameDrawer {
-        indices.serveDrawers()
+        indices.readAlone()
         return GIFFrameDrawer(
             source: self, id: nextDrawerID(notifying: nil), indices: indices, filter: filter, checkpointBudget: checkpointBudget,
             decodesOnCallingThread: true)
@@ -43,7 +42,7 @@ extension GIFFrameSource {
     ) -> (any FrameDrawer)? {
         guard latest == nil, filter == nil || indexBudget > 0 else { return nil }
         if !decodesOnCallingThread { indices.keepPassingFrames() }
-        indices.serveDrawers()
+        indices.readAlone()
         return GIFFrameDrawer(
             source: self, id: nextDrawerID(notifying: decoded), indices: indices, filter: filter,
             checkpointBudget: decodesOnCallingThread ? image.info.canvasSize.area * 4 * 4 : nil,
@@ -120,7 +119,7 @@ extension GIFFrameSource {
 
     /// A draw changed what the drawers hold enough for a shared memory
     /// budget to count this source's state again: the recorded changes
-    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:projectedWithin:)``),
+    /// grew (see ``FrameDeltaStore/record(_:rect:of:bytesPerRow:rows:)``),
     /// or a drawer's working bytes did. Called by the drawer with its lock
     /// released.
     ///
@@ -206,40 +205,5 @@ extension GIFFrameSource {
     func releaseWorkingState(refused: Bool) {
         drawers.release(.workingState)
         workingRoom.revoke(refused: refused)
-    }
-}
-
-extension GIFFrameDrawer {
-    /// Lets go of the working canvases (the seeker starts again empty): the
-    /// source gave its working state back. The host's buffer keeps the
-    /// frame drawn; the next draw the budget has room for writes the whole
-    /// frame. Waits for a draw in progress.
-    func releaseWorkingState() {
-        state.withLock { state in
-            state.seeker = FrameSeeker(
-                image: source.image, memoryBudget: seekerBudget, sharing: source.indices,
-                pixelFormat: source.pixelFormat)
-            state.recorded = nil
-            state.recordedGeneration = -1
-            let bytes = state.byteCount
-            if bytes != state.reportedBytes {
-                source.drawerBytesChanged(by: bytes - state.reportedBytes)
-                state.reportedBytes = bytes
-            }
-        }
-    }
-}
-
-/// A drawer whose lock a test can hold from a thread of its own, standing
-/// for a draw in progress there (or one that never ends), to show what
-/// waits for it.
-package protocol DrawerLockHolding: AnyObject, Sendable {
-    /// Runs `body` with the drawer's lock held.
-    func withLockHeld(_ body: () -> Void)
-}
-
-extension GIFFrameDrawer: DrawerLockHolding {
-    func withLockHeld(_ body: () -> Void) {
-        state.withLock { _ in body() }
     }
 }

@@ -28,7 +28,7 @@ struct IndexTier: Sendable {
     /// (and cost nothing to show again). Once a drawer draws from the
     /// tier (`GIFFrameSource.makeDrawer(notifying:)`), which keeps no small
     /// frames, either keeps every frame's indices up to the whole budget
-    /// (`FrameIndexCache.serveDrawers()`), compressed where the GIF's raw
+    /// (`FrameIndexCache.readAlone()`), compressed where the GIF's raw
     /// indices would not fit it.
     init(of image: GIFImage, budget: Int, filter: BoxFilter?) {
         // At a display size, indices kept as they are keep each row's
@@ -49,17 +49,19 @@ struct IndexTier: Sendable {
             probeDecodes = 0
             return
         }
-        // A drawer keeps no small frames: with one, every frame's indices
-        // are kept, up to the budget (see `FrameIndexCache.serveDrawers()`).
+        // A drawer keeps no small frames: with one, the cache is read
+        // alone and every frame's indices are kept, up to the budget (see
+        // `FrameIndexCache.readAlone()`).
         let keeps = FrameIndexCache(
             budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed,
-            undrawn: FrameIndexCache.Undrawn(budget: min(budget, framesBytes), largestEntry: frameBytes - 1))
+            besideFrames: FrameIndexCache.BesideFrames(budget: min(budget, framesBytes), largestEntry: frameBytes - 1))
         let decoder = FrameIndexDecoder()
         let runs = decoder.measureRuns(keeps, frame: 0, of: image)
         let encoded = image.info.frames.reduce(0) { $0 + max(0, $1.dataEnd - $1.dataOffset) }
         let estimate = runs.map { Double($0) * Double(encoded) / Double(max(1, first.dataEnd - first.dataOffset)) }
         indices = estimate.map { $0 < Double(framesBytes) } ?? false ? keeps : FrameIndexCache(
-            budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed, undrawn: FrameIndexCache.Undrawn(budget: 0))
+            budget: tierBudget, keepsDrawnRows: true, rawBytes: indexNeed,
+            besideFrames: FrameIndexCache.BesideFrames(budget: 0))
         probeDecodes = decoder.decodeCount
     }
 

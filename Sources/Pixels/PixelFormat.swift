@@ -19,6 +19,16 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
     /// The bytes of one pixel: 4.
     package static let bytesPerPixel = 4
 
+    /// Whether colours are stored multiplied by alpha: how scaling averages
+    /// them (a premultiplied colour is averaged as it is, a straight one
+    /// weighted by its alpha).
+    package var isPremultiplied: Bool {
+        switch self {
+        case .rgba8: false
+        case .premultipliedBGRA8: true
+        }
+    }
+
     /// `"rgba8"` or `"premultiplied-bgra8"`.
     public var description: String {
         switch self {

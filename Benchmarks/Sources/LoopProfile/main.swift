@@ -8,6 +8,9 @@
 //   frames from its file, one Player in a GroupDriver the host ticks at each
 //   frame change, drawing with Player.draw into a canvas-sized buffer);
 // - `drawing`: a lone DrawingPlayer advanced to each change and drawn;
+// - `images`: the README's first example as BenchmarkReport's `--images`
+//   plays it (one default player advanced to each change, currentImage(),
+//   the previous image held until the next arrives);
 // - `c`: the C baseline's decode of the whole file, once a loop.
 // The main thread waits on a semaphore for a detached task (not one on the
 // main actor, whose thread waits) that does the work:
@@ -21,7 +24,7 @@ import Playback
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 4, let warm = Int(arguments[2]), let loops = Int(arguments[3]) else {
-    print("usage: LoopProfile feed|drawing|c PATH WARM LOOPS")
+    print("usage: LoopProfile feed|drawing|images|c PATH WARM LOOPS")
     exit(2)
 }
 let path = arguments[1]
@@ -78,6 +81,11 @@ Task.detached {
             print("touched=\(touched & 0xff) late=\(late)")
         case "drawing":
             print("touched=\(try drawing(frames: frames) & 0xff)")
+        case "images":
+            let players = try await HostDrivenPlayers.single(path: path)
+            var touched = 0
+            for _ in 0..<(warm + loops) { touched &+= try await players.playLoop() }
+            print("touched=\(touched & 0xff)")
         case "c":
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             var touched = 0

@@ -119,14 +119,14 @@ package final class FrameIndexCache: Sendable {
     /// The most frames held past the budget.
     package static let passingLimit = 8
 
-    /// The most bytes of indices held once a drawer reads from the cache
-    /// (from the start, without ``undrawn``).
+    /// The most bytes of indices held once the cache is read alone
+    /// (from the start, without ``besideFrames``).
     package let budget: Int
-    /// What the cache stores until a drawer reads from it
-    /// (``serveDrawers()``): a display-size source whose player fetches
-    /// small frames keeps them, and a frame's indices are worth keeping
-    /// beside them only where they take fewer bytes.
-    package struct Undrawn: Sendable {
+    /// What the cache stores while whole frames are kept beside it, until
+    /// it is read alone (``readAlone()``): a display-size source whose
+    /// player fetches small frames keeps them, and a frame's indices are
+    /// worth keeping beside them only where they take fewer bytes.
+    package struct BesideFrames: Sendable {
         /// The most bytes stored; 0: none.
         package var budget: Int
         /// The most bytes one frame's entry may take to be stored within
@@ -139,8 +139,8 @@ package final class FrameIndexCache: Sendable {
             self.largestEntry = max(0, largestEntry)
         }
     }
-    /// See ``Undrawn``; `nil`: the same with drawers as without.
-    let undrawn: Undrawn?
+    /// See ``BesideFrames``; `nil`: the same read alone as beside frames.
+    let besideFrames: BesideFrames?
     /// Whether a frame kept as its indices keeps each row's drawn pixels.
     let keepsDrawnRows: Bool
     /// The bytes every frame's entry would take kept raw: while the limit
@@ -151,8 +151,8 @@ package final class FrameIndexCache: Sendable {
     /// Whether frames past the budget are kept as passing: set once a
     /// drawing seeker reads from this cache.
     private let keepsPassing = Atomic<Bool>(false)
-    /// Whether a drawer reads from this cache (``serveDrawers()``).
-    private let servesDrawers = Atomic<Bool>(false)
+    /// Whether the cache is read alone (``readAlone()``).
+    private let readsAlone = Atomic<Bool>(false)
     /// `Table.frameCount`, stored whenever it changes (with the lock held),
     /// so that ``storedFrameCount`` is read without the lock.
     private let storedFrames = Atomic<Int>(0)
@@ -166,37 +166,37 @@ package final class FrameIndexCache: Sendable {
     /// for the drawing seekers that read from this cache.
     package func keepPassingFrames() { keepsPassing.store(true, ordering: .relaxed) }
 
-    /// Lifts the ``undrawn`` limits: a drawer reads from this cache, and a
-    /// drawer keeps no small frames, so every frame's indices are worth
+    /// Lifts the ``besideFrames`` limits: the cache is read alone, with no
+    /// small frames kept beside it, so every frame's indices are worth
     /// keeping, up to ``budget`` (or the limit a trim left, when lower).
-    package func serveDrawers() {
-        guard !servesDrawers.load(ordering: .relaxed) else { return }
+    package func readAlone() {
+        guard !readsAlone.load(ordering: .relaxed) else { return }
         table.withLock { table in
-            servesDrawers.store(true, ordering: .relaxed)
+            readsAlone.store(true, ordering: .relaxed)
             if !table.trimmed { table.limit = budget }
         }
     }
 
     /// The limit an empty table starts from.
     private var startLimit: Int {
-        servesDrawers.load(ordering: .relaxed) ? budget : undrawn?.budget ?? budget
+        readsAlone.load(ordering: .relaxed) ? budget : besideFrames?.budget ?? budget
     }
 
-    /// A cache of at most `budget` bytes of indices, or of `undrawn`'s
-    /// until a drawer reads from it (see ``Undrawn``). With
+    /// A cache of at most `budget` bytes of indices, or of `besideFrames`'s
+    /// until it is read alone (see ``BesideFrames``). With
     /// `keepsDrawnRows`, a frame kept as its indices keeps each row's drawn
     /// pixels too (``DrawnBox/rows``, four bytes a row, counted), for
-    /// drawers that scale each changed row. `rawBytes` is what the GIF's
+    /// callers that scale each changed row. `rawBytes` is what the GIF's
     /// frames would take kept raw (their pixels, and their rows' with
     /// `keepsDrawnRows`): when it is over the budget (or a trim's limit),
     /// frames that compress are kept compressed (``IndexLZ``), so that
     /// more of them fit.
-    package init(budget: Int, keepsDrawnRows: Bool = false, rawBytes: Int = 0, undrawn: Undrawn? = nil) {
+    package init(budget: Int, keepsDrawnRows: Bool = false, rawBytes: Int = 0, besideFrames: BesideFrames? = nil) {
         self.budget = max(0, budget)
-        self.undrawn = undrawn
+        self.besideFrames = besideFrames
         self.keepsDrawnRows = keepsDrawnRows
         self.rawBytes = rawBytes
-        table = LockedState(Table(limit: min(self.budget, undrawn?.budget ?? self.budget)))
+        table = LockedState(Table(limit: min(self.budget, besideFrames?.budget ?? self.budget)))
     }
 
     /// The bytes each row of a frame kept as its indices adds, with
@@ -333,7 +333,7 @@ package final class FrameIndexCache: Sendable {
         _ frame: FrameInfo, indices: UnsafeBufferPointer<UInt8>, outcome: FrameDecoder.Outcome, drawn: DrawnBox? = nil
     ) {
         let passing = keepsPassing.load(ordering: .relaxed)
-        let largestEntry = servesDrawers.load(ordering: .relaxed) ? Int.max : undrawn?.largestEntry ?? .max
+        let largestEntry = readsAlone.load(ordering: .relaxed) ? Int.max : besideFrames?.largestEntry ?? .max
         let area = frame.rect.area
         guard area <= indices.count || !outcome.decodedAnything else { return }
         // Only a whole frame drawn in display order is read back in bands.

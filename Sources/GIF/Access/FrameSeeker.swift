@@ -96,7 +96,7 @@ public struct FrameSeeker {
     /// on the working canvas (0 before the first).
     ///
     /// Stored, kept equal to the working iterator's, like
-    /// ``workingAndCheckpointBytes``: a drawer in another module reads
+    /// ``workingAndCheckpointBytes``: a presenter in another module reads
     /// them as fields before and after each draw, where a computed
     /// property's call would copy the whole seeker first.
     package private(set) var position = 0
@@ -253,41 +253,39 @@ public struct FrameSeeker {
     }
 
     /// Composites the frame at `index` like ``composite(at:)``, writing
-    /// what it changes on the working canvas to `buffer` as well (rows
-    /// `bytesPerRow` bytes apart, at least the canvas's width × 4, and at
-    /// least as many as the canvas has: the caller checks): when `buffer`
-    /// held the working canvas before (the frame composited last), it then
+    /// what it changes on the working canvas to `mirror` as well (a
+    /// buffer of rows at least the canvas's width × 4 bytes, and at least
+    /// as many as the canvas has: the caller checks): when the mirror held
+    /// the working canvas before (the frame composited last), it then
     /// holds this one, with no copy of the changed rectangle; a checkpoint
     /// restored on the way is written to both. Returns whether every change
-    /// went to `buffer`: not when the seeker had to go back to before
-    /// frame 0 to reach `index`, nor when the buffer's rows are not whole
+    /// went to the mirror: not when the seeker had to go back to before
+    /// frame 0 to reach `index`, nor when the mirror's rows are not whole
     /// 32-bit words apart from a word-aligned start, which the compositor
     /// does not mirror into (copy the changed rectangle, or the canvas,
     /// then).
     ///
-    /// - Throws: As ``frame(at:)``; `buffer` may then hold part of a frame.
+    /// - Throws: As ``frame(at:)``; the mirror may then hold part of a frame.
     package mutating func composite(
-        at index: Int, mirroringInto buffer: UnsafeMutableRawPointer, bytesPerRow: Int
-    ) throws(GIFError) -> (copy: FrameCopy, mirrored: Bool) {
-        live.setMirror(CanvasMirror(base: buffer, bytesPerRow: bytesPerRow))
+        at index: Int, mirroringInto mirror: CanvasMirror
+    ) throws(GIFError) -> (copy: FrameCopy, whole: Bool) {
+        live.setMirror(mirror)
         defer { live.setMirror(nil) }
         let copy = try composite(at: index)
         return (copy, live.mirrorIsWhole)
     }
 
     /// Composites the frame at `index` like ``composite(at:)``, noting row
-    /// by row each change it makes to the working canvas in `spans`: for
-    /// canvas row `y`, the first and last column changed, `spans[2y]` and
-    /// `spans[2y + 1]`, which the caller sets (the first past the last for
-    /// none) and each change widens. Returns whether every change was
-    /// noted: not when the seeker started a canvas anew on the way to
-    /// `index` (use the changed rectangle then).
+    /// by row each change it makes to the working canvas in `changes`
+    /// (see ``CanvasRowChanges``), whose rows the caller cleared. Returns
+    /// whether every change was noted: not when the seeker started a
+    /// canvas anew on the way to `index` (use the changed rectangle then).
     ///
     /// - Throws: As ``frame(at:)``.
     package mutating func composite(
-        at index: Int, notingChangesIn spans: UnsafeMutablePointer<Int>
-    ) throws(GIFError) -> (copy: FrameCopy, noted: Bool) {
-        live.setRowChanges(CanvasRowChanges(spans: spans))
+        at index: Int, notingChangesIn changes: CanvasRowChanges
+    ) throws(GIFError) -> (copy: FrameCopy, whole: Bool) {
+        live.setRowChanges(changes)
         defer { live.setRowChanges(nil) }
         let copy = try composite(at: index)
         return (copy, live.notesRowChanges)
@@ -401,24 +399,5 @@ public struct FrameSeeker {
         guard checkpointBytes + bytes <= memoryBudget else { return }
         checkpoints[index] = checkpoint
         checkpointBytes += bytes
-    }
-}
-
-/// What ``FrameSeeker/copyFrame(at:into:bytesPerRow:onlyChanged:)`` wrote.
-public struct FrameCopy: Sendable, Hashable {
-    /// The frame's position in the file, from 0.
-    public var index: Int
-    /// The part of the canvas where the frame can differ from frame
-    /// `index` − 1 (see ``CompositedFrame/changedRect``).
-    public var changedRect: PixelRect
-    /// `false` when the frame's data failed part-way (see
-    /// ``CompositedFrame/isComplete``).
-    public var isComplete: Bool
-
-    /// Creates a record of a copy.
-    package init(index: Int, changedRect: PixelRect, isComplete: Bool) {
-        self.index = index
-        self.changedRect = changedRect
-        self.isComplete = isComplete
     }
 }

@@ -107,7 +107,7 @@ package final class ScaledFrameSource: BudgetedFrameSource, Sendable {
             state.filter = filter
             return filter
         }
-        filter.apply(full.pixels, into: &pixels, premultiplied: full.pixelFormat == .premultipliedBGRA8)
+        filter.apply(full.pixels, into: &pixels, premultiplied: full.pixelFormat.isPremultiplied)
         let result = RenderedFrame(
             index: index, width: filter.width, height: filter.height, pixels: pixels, pixelFormat: full.pixelFormat,
             changedRect: filter.outputRect(covering: full.changedRect))

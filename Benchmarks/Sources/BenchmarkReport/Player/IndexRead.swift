@@ -15,15 +15,18 @@ import BenchmarkSupport
 ///   that compresses is stored compressed, and read back a band at a time.
 /// Compositing costs the three alike, so per round (compact − raw) over
 /// (decode − raw) is the compact read's cost over giflib's decode; the
-/// figure is the median over the rounds. The first loop of a fresh
-/// *compact* seeker (decoding, compressing and storing every frame) is
-/// timed against a fresh *raw* one (decoding and storing them raw: what a
-/// tier without the compact form costs, at most).
+/// figure is the median over the rounds. The first loop of a fresh seeker
+/// with the default budget (compressing only when the raw indices do not
+/// fit it, as a player's source does) is timed against a fresh *raw* one
+/// (decoding and storing every frame raw: what a tier without the compact
+/// form costs, at most): the target. So is a fresh *compact* one
+/// (compressing every frame that compresses): what the first loop of a GIF
+/// whose raw indices do not fit costs, for the table.
 enum IndexRead {
     /// The target for a compact read over giflib's decode.
     static let target = 0.10
-    /// The target for the first loop storing frames compressed over the
-    /// first loop storing them raw.
+    /// The target for the first loop with the default budget over the
+    /// first loop storing every frame raw.
     static let firstLoopTarget = 1.1
 
     static func seeker(_ image: GIFImage, indexBytes: Int) -> FrameSeeker {
@@ -72,8 +75,13 @@ enum IndexRead {
                     var fresh = seeker(image, indexBytes: max(0, raw - 1))
                     loop(&fresh, sink: &sink)
                 },
+                {
+                    var fresh = seeker(image, indexBytes: DecodingBudget.default.indexBytes)
+                    loop(&fresh, sink: &sink)
+                },
             ])
-            let firstRatio = Timing.pairedRatio(first, 1, over: 0)
+            let compactFirst = Timing.pairedRatio(first, 1, over: 0)
+            let firstRatio = Timing.pairedRatio(first, 2, over: 0)
             var fitting = seeker(image, indexBytes: DecodingBudget.default.indexBytes)
             loop(&fitting, sink: &sink)
             rows.append([
@@ -82,6 +90,7 @@ enum IndexRead {
                 Timing.milliseconds(samples[0].min()!), Timing.milliseconds(samples[1].min()!),
                 Timing.milliseconds(samples[2].min()!),
                 Timing.ratio(ratio) + (ratio <= target ? " met" : " NOT MET"),
+                Timing.ratio(compactFirst),
                 Timing.ratio(firstRatio) + (firstRatio <= firstLoopTarget ? " met" : " NOT MET"),
                 "\(fitting.indexedFrameCount)/\(image.info.frameCount)",
             ])
@@ -89,15 +98,17 @@ enum IndexRead {
         Timing.printTable(
             header: [
                 "index read", "frames", "raw indices MiB", "compact MiB", "decode loop ms", "raw loop ms",
-                "compact loop ms", "compact read ×decode (≤ 0.10)", "first loop compact ×raw (≤ 1.1)", "frames held, 16 MiB",
+                "compact loop ms", "compact read ×decode (≤ 0.10)", "first loop compact ×raw",
+                "first loop default ×raw (≤ 1.1)", "frames held, 16 MiB",
             ],
             rows: rows)
         print()
         print("Seekers with no checkpoints, every frame in order, \(rounds) interleaved rounds, this thread's CPU time")
         print("  (loop ms: the least round). Compact read ×decode: per round (compact − raw) / (decode − raw), the")
         print("  median: compositing costs the three loops alike. Compact: a tier one byte short of the raw indices,")
-        print("  so every frame that compresses is stored compressed. First loop: a fresh compact seeker over a")
-        print("  fresh raw one (median of the rounds' ratios). Frames held: with the default 16 MiB of indices")
-        print("  after one loop. (sink \(sink & 0xff))")
+        print("  so every frame that compresses is stored compressed. First loop: a fresh compact seeker, and one")
+        print("  with the default 16 MiB of indices (compressing only when the raw indices do not fit), over a")
+        print("  fresh raw one (paired per round). Frames held: with the default 16 MiB of indices after one")
+        print("  loop. (sink \(sink & 0xff))")
     }
 }

@@ -1,4 +1,4 @@
-@testable import GIFPlayback
+@testable import Playback
 import Pixels
 import Testing
 
@@ -54,23 +54,6 @@ import Testing
             }
         }
         #expect(target == expected)
-    }
-
-    /// A cap is a bound on the projection only: sixteen frames of 100
-    /// bytes among forty project to 4,000, past a cap of 3,999 (the set is
-    /// given up) and within one of 4,000 (kept).
-    @Test(arguments: [4000, 3999])
-    func aSetProjectedPastItsCapIsGivenUp(cap: Int) {
-        let bytesPerRow = 5 * 4
-        let picture = Self.picture(width: 5, height: 5, bytesPerRow: bytesPerRow)
-        let store = FrameDeltaStore(frameCount: 40, limit: 1 << 20)
-        let rect = PixelRect(x: 0, y: 0, width: 5, height: 5)
-        picture.withUnsafeBytes { pixels in
-            for index in 1...FrameDeltaStore.framesBeforeProjecting {
-                store.record(index, rect: rect, of: pixels, bytesPerRow: bytesPerRow, projectedWithin: cap)
-            }
-        }
-        #expect(store.byteCount == (cap < 4000 ? 0 : 1600))
     }
 
     /// Forty frames: sixteen of 100 bytes project to 4,000, twice a limit

@@ -1,6 +1,4 @@
 @_spi(Engine) import EngineSupport
-import GIF
-import Playback
 import Synchronization
 
 /// The pixels each frame of a GIF changes, as drawn (at full size, or
@@ -17,15 +15,14 @@ import Synchronization
 /// they step through frames composited whole. Once every frame's and the
 /// restart's are in, the set is sealed and read without a lock per frame;
 /// a set that would pass ``limit`` is given up, as soon as its first frames
-/// at their size over the whole loop would pass it by far (or pass the cap
-/// a record call gives: at a display size, the bytes of the stored indices
-/// the set lets later loops do without), as is one dropped to give memory
-/// back: from then on this store records nothing, so a budget that trims
+/// at their size over the whole loop would pass it by far, as is one
+/// dropped to give memory back (a shared budget's trim, or a reservation
+/// it refused): from then on this store records nothing, so a budget that trims
 /// it does not see it grow back loop after loop.
 ///
 /// Shared by every drawer of one source, on any thread: a lock guards the
 /// table, and each delta is immutable.
-final class FrameDeltaStore: Sendable {
+package final class FrameDeltaStore: Sendable {
     /// One frame's changed rectangle and its pixels, as recorded, in one
     /// allocation of its own that the delta frees: rows of `rect.width × 4`
     /// bytes, or with spans, each row's stretch of it (`first | end << 16`,
@@ -76,7 +73,7 @@ final class FrameDeltaStore: Sendable {
     /// storage is read through ``storage``, pointers that a drawer keeps
     /// beside the set, so that a draw retains nothing; `@unchecked
     /// Sendable` for them: written only in `init`, read-only after.
-    final class Sealed: @unchecked Sendable {
+    package final class Sealed: @unchecked Sendable {
         /// The set's storage, valid while the set lives: whoever reads
         /// through it holds the set.
         let storage: Storage
@@ -216,7 +213,7 @@ final class FrameDeltaStore: Sendable {
     /// With `allowance`, each delta's bytes are asked of it before they
     /// are held, frames alone making room (a draw never has another source
     /// trim); a delta refused gives the set up, as one past the limit does.
-    init(frameCount: Int, limit: Int, allowance: StateAllowance? = nil) {
+    package init(frameCount: Int, limit: Int, allowance: StateAllowance? = nil) {
         self.limit = max(0, limit)
         self.frameCount = max(0, frameCount)
         self.allowance = allowance
@@ -226,7 +223,7 @@ final class FrameDeltaStore: Sendable {
     private let allowance: StateAllowance?
 
     /// The whole set, once sealed.
-    var sealed: Sealed? { table.withLock { $0.sealed } }
+    package var sealed: Sealed? { table.withLock { $0.sealed } }
 
     /// A count that moves on when the set is sealed or dropped, read
     /// without the lock: a drawer keeps the set it read while this stands
@@ -234,7 +231,7 @@ final class FrameDeltaStore: Sendable {
     var generation: Int { changes.load(ordering: .acquiring) }
 
     /// The bytes held: pixels, and row stretches.
-    var byteCount: Int { table.withLock { $0.byteCount } }
+    package var byteCount: Int { table.withLock { $0.byteCount } }
 
     /// Whether deltas are still recorded (the set neither sealed nor given
     /// up), read without the lock.
@@ -248,15 +245,14 @@ final class FrameDeltaStore: Sendable {
     /// when it would pass ``limit``, and once ``framesBeforeProjecting``
     /// frames are in, when their bytes times the frames over the frames
     /// recorded (the set's projected size) would pass it
-    /// ``projectionMargin`` times, or pass `cap`. With `rows`, only each row's
+    /// ``projectionMargin`` times. With `rows`, only each row's
     /// stretch of `rect` is kept, and four bytes a row. Returns whether the
     /// bytes held changed enough for a shared memory budget to count them
     /// again: the set sealed or given up, or another ``reportStep`` bytes
     /// recorded.
     @discardableResult
     func record(
-        _ index: Int, rect: PixelRect, of pixels: UnsafeRawBufferPointer, bytesPerRow: Int, rows: RowColumns? = nil,
-        projectedWithin cap: Int = .max
+        _ index: Int, rect: PixelRect, of pixels: UnsafeRawBufferPointer, bytesPerRow: Int, rows: RowColumns? = nil
     ) -> Bool {
         // A frame that changes nothing has an empty delta.
         let rect = rect.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : rect
@@ -323,13 +319,13 @@ final class FrameDeltaStore: Sendable {
             table.byteCount += size
             table.recorded += 1
             // A set whose frames so far, at the same size for the rest of
-            // the loop, would pass the limit ``projectionMargin`` times, or
-            // `cap`, is given up now, not held until it does. (The margin,
+            // the loop, would pass the limit ``projectionMargin`` times, is
+            // given up now, not held until it does. (The margin,
             // because a GIF's first frames often change more than the
             // rest: an intro, a shuffle being sorted.)
             let projected = Double(table.byteCount) * Double(frameCount) / Double(table.recorded)
             if table.recorded >= Self.framesBeforeProjecting, table.recorded < frameCount,
-               projected > min(Self.projectionMargin * Double(limit), Double(max(0, cap))) {
+               projected > Self.projectionMargin * Double(limit) {
                 table = Table(givenUp: true)
                 recording.store(false, ordering: .relaxed)
                 return true
@@ -348,7 +344,7 @@ final class FrameDeltaStore: Sendable {
     /// Drops every delta and records no more: memory given back once the
     /// drawers holding the set let it go (see
     /// `releaseDecodingState()`).
-    func drop() {
+    package func drop() {
         table.withLock { $0 = Table(givenUp: true) }
         recording.store(false, ordering: .relaxed)
         changes.add(1, ordering: .releasing)
