@@ -216,17 +216,12 @@ package final class FrameIndexCache: Sendable {
         admission.withLock { $0 = gate }
     }
 
-    /// Asked, after ``admission`` refused a frame, for the bytes its
-    /// passing entry adds beyond what this store's own frames free (see
-    /// ``admitPassing(through:)``).
+    /// See ``admitPassing(through:)``.
     private let passingAdmission = LockedState<(@Sendable (Int) -> Bool)?>(nil)
 
-    /// Has a frame the ``admit(through:)`` gate refused be kept as passing
-    /// only when `gate` grants the bytes it adds beyond what the oldest
-    /// passing frame and this store's own frames free: a source's passing
-    /// frames are what it needs to draw at all, so the gate may make room
-    /// elsewhere; refused, the frame is not kept. Called with no lock of
-    /// this store held.
+    /// Has a frame ``admit(through:)``'s gate refused be passed on only when
+    /// `gate` grants what it adds beyond what the oldest passing frame and the
+    /// store's own frames free (refused, it is not kept). Called unlocked.
     package func admitPassing(through gate: @escaping @Sendable (Int) -> Bool) {
         passingAdmission.withLock { $0 = gate }
     }
@@ -357,15 +352,10 @@ package final class FrameIndexCache: Sendable {
         // budget over this store has no room for is only passed on, in
         // room this store's own last frames make.
         let admitted = admission.withLock { $0 }?(entry.byteCount) ?? true
-        if !admitted, passing, let gate = passingAdmission.withLock({ $0 }) {
-            // What passing it on adds beyond what the store can free of
-            // its own, asked with the lock released.
-            let adds = table.withLock { table in
-                let oldest = table.passing.count == Self.passingLimit ? table.passing[0].entry.byteCount : 0
-                return entry.byteCount - oldest - table.byteCount
-            }
-            guard adds <= 0 || gate(adds) else { return }
-        }
+        // Refused, passing it on asks for what the store cannot free of its own.
+        if !admitted, passing, let gate = passingAdmission.withLock({ $0 }), case let adds = table.withLock({
+            entry.byteCount - $0.byteCount - ($0.passing.count == Self.passingLimit ? $0.passing[0].entry.byteCount : 0)
+        }), adds > 0, !gate(adds) { return }
         table.withLock { table in
             if fits, admitted, table.byteCount + entry.byteCount <= table.limit, entry.byteCount <= largestEntry {
                 if frame.index >= table.entries.count {
