@@ -96,6 +96,11 @@ extension FrameMemoryBudget {
         var frameBytes = 0
         var stateBytes: Int128 = 0
         var reserved = 0
+        /// Bytes trims have counted as given back that their sources have
+        /// not given back yet (``startTrim(_:)`` to ``finishTrim(_:facts:)``):
+        /// not ``room`` until they are, so that nothing new is held beside
+        /// what is still held.
+        var trimsInFlight: Int128 = 0
         var evictions = 0
         var stateTrims = 0
         /// Bytes of frames and decoding state given back and not reused
@@ -143,6 +148,7 @@ extension FrameMemoryBudget {
         /// Counts `trim` as done before the source is asked: its state as
         /// the target, the rest as given back.
         mutating func startTrim(_ trim: StateTrim) -> StateTrim {
+            trimsInFlight += Int128(max(0, trim.countedBefore - trim.target))
             addGivenBack(trim.countedBefore - trim.target)
             setState(of: trim.id, to: min(trim.target, trim.countedBefore))
             return trim
@@ -153,6 +159,7 @@ extension FrameMemoryBudget {
         /// counted (never more than before the trim). A count changed by
         /// another call in between is left as that call set it.
         mutating func finishTrim(_ trim: StateTrim, facts: SourceFacts) -> Bool {
+            trimsInFlight -= Int128(max(0, trim.countedBefore - trim.target))
             guard let member = members[trim.id] else { return false }
             stateTrims += 1
             member.facts = facts
@@ -164,8 +171,16 @@ extension FrameMemoryBudget {
             return true
         }
 
-        /// The bytes left under the limit (negative when over it).
-        var room: Int128 { Int128(limit) - total }
+        /// The bytes left under the limit for something new (negative when
+        /// over it), less what trims in flight have yet to give back.
+        var room: Int128 { Int128(limit) - total - trimsInFlight }
+
+        /// ``room`` for a call whose own trims in flight are `trims`: they
+        /// are given back before the call returns, so before anything is
+        /// held in their room.
+        func room(besides trims: [StateTrim]) -> Int128 {
+            trims.reduce(room) { $0 + Int128(max(0, $1.countedBefore - $1.target)) }
+        }
 
         /// Counts `bytes` (when positive) as given back, saturating: one source
         /// may report `Int.max`.

@@ -310,7 +310,7 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             ledger.release(reservationOf: id)
             guard bytes <= ledger.limit, ledger.members[id] != nil else { return protecting == nil ? [] : nil }
             let atShare = ledger.room < bytes ? EvictionPolicy.atFairShare(id, adding: bytes, in: ledger) : nil
-            while ledger.room < bytes {
+            while ledger.room(besides: trims) < bytes {
                 switch EvictionPolicy.victim(
                     in: ledger, requester: id, protecting: protecting, keepingWork: true, atShare: atShare,
                     trimmed: trimmed)
@@ -344,7 +344,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             ledger.release(reservationOf: id)
             let key = FrameKey(member: id, index: frame.index)
             if ledger.frames[key] != nil { _ = ledger.remove(key) }
-            guard reserved > 0, frame.byteCount <= reserved, ledger.room >= frame.byteCount else { return }
+            // The room set aside is the frame's, trims in flight or not.
+            guard reserved > 0, frame.byteCount <= reserved, Int128(ledger.limit) - ledger.total >= frame.byteCount
+            else { return }
             ledger.tick += 1
             ledger.frames[key] = Held(frame: frame, lastUse: ledger.tick)
             ledger.members[id]!.frameBytes += frame.byteCount
