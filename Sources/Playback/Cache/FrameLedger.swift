@@ -22,10 +22,12 @@ extension FrameMemoryBudget {
         /// Bytes set aside for the decode running now (0: none).
         var reserved = 0
         /// Bumped each time the member's state is counted before it is held
-        /// (``FrameMemoryBudget/reserveState(_:bytes:)``, `reserveWorkingState`):
-        /// a reading of the source's state that began before may not hold
-        /// what was counted, and lowers nothing.
+        /// (``FrameMemoryBudget/reserveState(_:bytes:)``, `reserveWorkingState`),
+        /// and its value when the state was last read: a reading after
+        /// reservations may have missed bytes counted but not held yet, and
+        /// lowers nothing.
         var stateReservations = 0
+        var reservationsRead = 0
         var stateBytes = 0
         /// The canvases the players' images are drawn into (see
         /// ``FrameMemoryBudget/addImageBytes(_:_:)``): counted, never trimmed.

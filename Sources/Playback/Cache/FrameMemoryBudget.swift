@@ -382,20 +382,20 @@ public final class FrameMemoryBudget: Sendable, Hashable {
     }
 
     /// Reads member `id`'s source's decoding state, then gives back what is
-    /// over the limit (that source's own state last). State counted before
-    /// it was held while the reading went on is not taken off: the reading
-    /// may have missed it.
+    /// over the limit (that source's own state last). After state was
+    /// counted before it was held (since the last reading), the count is
+    /// not lowered: the reading may have missed what is not held yet; the
+    /// next reading with no reservation in between lowers it.
     func noteDecodingState(_ id: Int) {
-        guard countsDecodingState, let (source, reservations) = ledger.withLock({ ledger in
-            ledger.members[id].flatMap { member in member.budgeted.map { ($0, member.stateReservations) } }
-        }) else { return }
+        guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.budgeted }) else { return }
         let facts = SourceFacts(of: source, budgeted: source)
         passes { ledger, trimmed, trims in
             guard let member = ledger.members[id] else { return }
             if trimmed.isEmpty {
                 member.facts = facts
-                let raced = member.stateReservations != reservations
-                ledger.setState(of: id, to: raced ? max(facts.state, member.stateBytes) : facts.state)
+                let reserved = member.stateReservations != member.reservationsRead
+                member.reservationsRead = member.stateReservations
+                ledger.setState(of: id, to: reserved ? max(facts.state, member.stateBytes) : facts.state)
             }
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
             let own = Trimmed(id: id, keepingWork: false)
