@@ -21,13 +21,11 @@ extension FrameMemoryBudget {
         var playing = 0
         /// Bytes set aside for the decode running now (0: none).
         var reserved = 0
-        /// Bumped each time the member's state is counted before it is held
-        /// (``FrameMemoryBudget/reserveState(_:bytes:)``, `reserveWorkingState`),
-        /// and its value when the state was last read: a reading after
-        /// reservations may have missed bytes counted but not held yet, and
-        /// lowers nothing.
-        var stateReservations = 0
-        var reservationsRead = 0
+        /// The bytes of state counted before they were held
+        /// (``FrameMemoryBudget/reserveState(_:bytes:)``, `reserveWorkingState`)
+        /// since the source's state was last read: the next reading may have
+        /// missed them (counted, not held yet), so they stay counted beside it.
+        var reservedSinceRead = 0
         var stateBytes = 0
         /// The canvases the players' images are drawn into (see
         /// ``FrameMemoryBudget/addImageBytes(_:_:)``): counted, never trimmed.

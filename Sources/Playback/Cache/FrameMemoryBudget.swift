@@ -376,16 +376,15 @@ public final class FrameMemoryBudget: Sendable, Hashable {
                 _ = ledger.evict(key)
             }
             ledger.setState(of: id, to: member.stateBytes + bytes)
-            member.stateReservations += 1
+            member.reservedSinceRead = Self.clamped(Int128(member.reservedSinceRead) + Int128(bytes))
             return true
         }
     }
 
     /// Reads member `id`'s source's decoding state, then gives back what is
-    /// over the limit (that source's own state last). After state was
-    /// counted before it was held (since the last reading), the count is
-    /// not lowered: the reading may have missed what is not held yet; the
-    /// next reading with no reservation in between lowers it.
+    /// over the limit (that source's own state last). What was counted
+    /// before it was held since the last reading stays counted beside this
+    /// one (up to the count before it), which may have missed it.
     func noteDecodingState(_ id: Int) {
         guard countsDecodingState, let source = ledger.withLock({ $0.members[id]?.budgeted }) else { return }
         let facts = SourceFacts(of: source, budgeted: source)
@@ -393,9 +392,9 @@ public final class FrameMemoryBudget: Sendable, Hashable {
             guard let member = ledger.members[id] else { return }
             if trimmed.isEmpty {
                 member.facts = facts
-                let reserved = member.stateReservations != member.reservationsRead
-                member.reservationsRead = member.stateReservations
-                ledger.setState(of: id, to: reserved ? max(facts.state, member.stateBytes) : facts.state)
+                let unread = Int128(facts.state) + Int128(member.reservedSinceRead)
+                member.reservedSinceRead = 0
+                ledger.setState(of: id, to: max(facts.state, Self.clamped(min(Int128(member.stateBytes), unread))))
             }
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
             let own = Trimmed(id: id, keepingWork: false)

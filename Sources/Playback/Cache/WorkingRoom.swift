@@ -166,7 +166,7 @@ extension FrameMemoryBudget {
                     return false
                 }
                 ledger.setState(of: id, to: Self.clamped(Int128(member.stateBytes) + Int128(bytes)))
-                member.stateReservations += 1
+                member.reservedSinceRead = Self.clamped(Int128(member.reservedSinceRead) + Int128(bytes))
             }
             Self.shed(&ledger, to: ledger.limit, sparing: id, hard: false, trimmed: trimmed, trims: &trims)
             return true
