@@ -30,7 +30,7 @@ let package = Package(
         // IndexLZ by BenchmarkReport --index-candidates.
         .target(
             name: "IndexCandidates",
-            dependencies: ["CLZ4"],
+            dependencies: ["CBaseline", "CLZ4"],
             linkerSettings: [.linkedLibrary("gif")]
         ),
         // The workloads, shared by the benchmark target and the ratio report.

@@ -4,29 +4,16 @@
 #include "indexcandidates.h"
 #include "internal.h"
 
+#include "cbaseline.h"
+
 #include <gif_lib.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct memory_reader {
-    const uint8_t *bytes;
-    size_t count;
-    size_t position;
-} memory_reader;
-
-static int read_memory(GifFileType *gif, GifByteType *buffer, int wanted) {
-    memory_reader *reader = (memory_reader *)gif->UserData;
-    size_t left = reader->count - reader->position;
-    size_t n = (size_t)wanted < left ? (size_t)wanted : left;
-    memcpy(buffer, reader->bytes + reader->position, n);
-    reader->position += n;
-    return (int)n;
-}
-
 ic_gif *ic_load(const uint8_t *bytes, size_t count) {
-    memory_reader reader = {bytes, count, 0};
+    cb_memory_reader reader = {bytes, count, 0};
     int error = 0;
-    GifFileType *gif = DGifOpen(&reader, read_memory, &error);
+    GifFileType *gif = DGifOpen(&reader, cb_read_memory, &error);
     if (gif == NULL) return NULL;
     // DGifSlurp stores an interlaced frame's rows in display order.
     if (DGifSlurp(gif) == GIF_ERROR || gif->ImageCount < 1) {
@@ -80,9 +67,9 @@ int ic_frame_count(const ic_gif *gif) { return gif->count; }
 size_t ic_raw_bytes(const ic_gif *gif) { return gif->raw; }
 
 long ic_giflib_decode(const uint8_t *bytes, size_t count) {
-    memory_reader reader = {bytes, count, 0};
+    cb_memory_reader reader = {bytes, count, 0};
     int error = 0;
-    GifFileType *gif = DGifOpen(&reader, read_memory, &error);
+    GifFileType *gif = DGifOpen(&reader, cb_read_memory, &error);
     if (gif == NULL) return -1;
     long sum = 0;
     uint8_t *buffer = NULL;
