@@ -5,10 +5,14 @@ SWIFT ?= swift
 DEMO_GIF ?= Fixtures/demo.gif
 DEMO_OUT ?= out/demo-frames
 
-.PHONY: demo test test-long build release libraries fixtures clean bench fuzz docs snippets example
+.PHONY: demo test test-long build release libraries bench-libraries fixtures clean bench fuzz docs snippets example
 
 libraries:
 	@scripts/ensure-libraries.sh
+
+## The benchmarks also link liblz4, for the index candidates' figures.
+bench-libraries:
+	@scripts/ensure-libraries.sh "lz4.h liblz4-dev lz4"
 
 build: libraries
 	$(SWIFT) build --product gif
@@ -71,7 +75,7 @@ test-long: libraries
 ## `swift build -c release` one (built in .build-plain) against the plain C
 ## program Benchmarks/CPlainDump/main.c, which the report compiles with cc.
 ## The benchmarks are their own package in Benchmarks/, with their own .build.
-bench: libraries
+bench: bench-libraries
 	cd Benchmarks && $(SWIFT) package benchmark
 	$(MAKE) release
 	$(SWIFT) build -c release --product gif --scratch-path .build-plain

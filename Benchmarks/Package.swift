@@ -19,6 +19,20 @@ let package = Package(
             name: "CBaseline",
             linkerSettings: [.linkedLibrary("gif")]
         ),
+        // The system's liblz4 (liblz4-dev), which only the index candidates'
+        // figures use: the library itself does not link it.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
+        ),
+        // Compact forms of stored indices measured beside the library's
+        // IndexLZ by BenchmarkReport --index-candidates.
+        .target(
+            name: "IndexCandidates",
+            dependencies: ["CBaseline", "CLZ4"],
+            linkerSettings: [.linkedLibrary("gif")]
+        ),
         // The workloads, shared by the benchmark target and the ratio report.
         .target(
             name: "BenchmarkSupport",
@@ -47,6 +61,7 @@ let package = Package(
                 "BenchmarkSupport",
                 // Built with the report, which runs it.
                 "GridProbe",
+                "IndexCandidates",
                 .product(name: "GIF", package: "swift-gif-engine"),
                 .product(name: "Playback", package: "swift-gif-engine"),
                 .product(name: "GIFPlayback", package: "swift-gif-engine"),

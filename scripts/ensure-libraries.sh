@@ -4,6 +4,8 @@
 # macOS: Homebrew's giflib), which the decoder runs, and libpng's <png.h>
 # (libpng-dev; Homebrew's libpng), which the `gif` command writes PNGs with.
 # Used by `make build`, `make demo`, `make test` and the other make targets.
+# Each argument adds one more "header apt-package brew-formula": `make bench`
+# adds liblz4's <lz4.h> (liblz4-dev; lz4), which only the benchmarks link.
 set -euo pipefail
 
 have_header() {
@@ -12,7 +14,7 @@ have_header() {
 
 # Each missing header's package: "header apt-package brew-formula".
 missing=()
-for entry in "gif_lib.h libgif-dev giflib" "png.h libpng-dev libpng"; do
+for entry in "gif_lib.h libgif-dev giflib" "png.h libpng-dev libpng" "$@"; do
     read -r header apt brew <<<"$entry"
     have_header "$header" || missing+=("$header:$apt:$brew")
 done

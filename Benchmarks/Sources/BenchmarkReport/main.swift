@@ -23,6 +23,7 @@ import Darwin
 //        BenchmarkReport --png [--rounds N]
 //        BenchmarkReport --steady
 //        BenchmarkReport --index-read [--rounds N]
+//        BenchmarkReport --index-candidates [--rounds N]
 //        BenchmarkReport --feed
 //        BenchmarkReport --images   (the README's first example: currentImage per frame)
 //        BenchmarkReport --realtime-grid [SECONDS [cells|full|full-nopolicy]]
@@ -39,7 +40,9 @@ import Darwin
 // `--png` only `gif dump --format png` against ImageMagick (PNGReport.swift); the
 // seventh only the index tier's steady-loop figures (SteadyLoop.swift), which
 // the player section prints too; `--index-read` only the index tier's
-// compact reads against giflib's decodes (IndexRead.swift); the eighth only
+// compact reads against giflib's decodes (IndexRead.swift), and
+// `--index-candidates` the compact forms it could take side by side
+// (IndexCandidates.swift); the eighth only
 // the nine-grid memory figure (NineGrid.swift), each grid in its own process,
 // which the full report prints before the command's section.
 //
@@ -108,6 +111,7 @@ var boxFilterOnly = false
 var pngOnly = false
 var steadyOnly = false
 var indexReadOnly = false
+var indexCandidatesOnly = false
 var decodeOnly = false
 /// `--workload NAME`: the decode table for that workload alone.
 var onlyWorkload: String?
@@ -124,6 +128,7 @@ while let argument = arguments.popFirst() {
     case "--png": pngOnly = true
     case "--steady": steadyOnly = true
     case "--index-read": indexReadOnly = true
+    case "--index-candidates": indexCandidatesOnly = true
     case "--decode": decodeOnly = true
     case "--workload": onlyWorkload = arguments.popFirst()
     case "--repeat": repeats = max(1, arguments.popFirst().flatMap { Int($0) } ?? repeats)
@@ -158,6 +163,10 @@ if steadyOnly {
 }
 if indexReadOnly {
     IndexRead.printSection(rounds: rounds)
+    exit(0)
+}
+if indexCandidatesOnly {
+    IndexCandidateReport.printSection(rounds: rounds)
     exit(0)
 }
 if commandOnly {

@@ -7,14 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct memory_reader {
-    const uint8_t *bytes;
-    size_t count;
-    size_t position;
-} memory_reader;
-
-static int read_memory(GifFileType *gif, GifByteType *buffer, int wanted) {
-    memory_reader *reader = (memory_reader *)gif->UserData;
+int cb_read_memory(GifFileType *gif, GifByteType *buffer, int wanted) {
+    cb_memory_reader *reader = (cb_memory_reader *)gif->UserData;
     size_t left = reader->count - reader->position;
     size_t n = (size_t)wanted < left ? (size_t)wanted : left;
     memcpy(buffer, reader->bytes + reader->position, n);
@@ -53,9 +47,9 @@ static uint32_t rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
 static cb_result decode(const uint8_t *bytes, size_t count, cb_frame_callback callback,
                         cb_timed_frame_callback timed_callback, void *context, int *plays) {
     cb_result result = {0, 0, 0, 0};
-    memory_reader reader = {bytes, count, 0};
+    cb_memory_reader reader = {bytes, count, 0};
     int error = 0;
-    GifFileType *gif = DGifOpen(&reader, read_memory, &error);
+    GifFileType *gif = DGifOpen(&reader, cb_read_memory, &error);
     if (gif == NULL) {
         result.error = error ? error : -1;
         return result;

@@ -41,4 +41,15 @@ typedef struct cb_timed_result {
 /// NETSCAPE2.0 or ANIMEXTS1.0 extension: what an NIA writer needs.
 cb_timed_result cb_decode_timed(const uint8_t *bytes, size_t count, cb_timed_frame_callback callback, void *context);
 
+/// Bytes in memory as giflib reads them: `DGifOpen(&reader, cb_read_memory, &error)`.
+typedef struct cb_memory_reader {
+    const uint8_t *bytes;
+    size_t count;
+    size_t position;
+} cb_memory_reader;
+
+struct GifFileType;
+/// giflib's input function over the `cb_memory_reader` of `gif->UserData`.
+int cb_read_memory(struct GifFileType *gif, unsigned char *buffer, int wanted);
+
 #endif
