@@ -148,7 +148,7 @@ extension GIFFrameSource {
     /// is made here too, where the budget may trim other sources.
     func settleDrawnState() {
         drawers.settleStarted()
-        if workingRoom.isAsking { workingRoom.ask(workingNeed, through: stateAllowance) }
+        workingRoom.ask(workingNeed, through: stateAllowance)
         indicesStored()
     }
 

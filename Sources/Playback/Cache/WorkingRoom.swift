@@ -48,8 +48,6 @@ package final class WorkingRoom: Sendable {
         /// Draws to wait after a refusal, and those left.
         var wait = 0
         var left = 0
-        /// Refusals so far.
-        var refusals = 0
     }
 
     private let grant = LockedState(Grant())
@@ -62,9 +60,6 @@ package final class WorkingRoom: Sendable {
 
     /// Whether `need` bytes are granted.
     package func covers(_ need: Int) -> Bool { grant.withLock { $0.granted >= need } }
-
-    /// How many times the budget refused the room.
-    package var refusals: Int { grant.withLock { $0.refusals } }
 
     /// Where `need` bytes of working state stand, for a draw or a tick
     /// (each call a still makes counts one of its wait): granted when they
@@ -98,9 +93,9 @@ package final class WorkingRoom: Sendable {
         }
     }
 
-    /// Makes an ask ``room(for:through:)`` left out: asks `allowance` for
-    /// what `need` lacks, room made from other sources' state when it
-    /// must be. The grant counts in the source's report once the budget
+    /// Makes the ask ``room(for:through:)`` left out, when one is out:
+    /// asks `allowance` for what `need` lacks, room made from other
+    /// sources' state when it must be. The grant counts in the source's report once the budget
     /// has counted it: the source's reports are read on the thread that
     /// asks (its decode thread), so none falls in between. Call with no
     /// lock held: the budget may trim other sources.
@@ -127,9 +122,6 @@ package final class WorkingRoom: Sendable {
         }
     }
 
-    /// Whether an ask is out.
-    package var isAsking: Bool { grant.withLock { $0.asking } }
-
     /// Gives the grant back (the source let go of its working state);
     /// `refused` when the budget had no room for what the source had to
     /// add, which starts a still's wait as a refused ask does.
@@ -142,7 +134,6 @@ package final class WorkingRoom: Sendable {
     }
 
     private static func refuse(_ grant: inout Grant) {
-        grant.refusals += 1
         grant.wait = min(longestWait, max(firstWait, 2 * grant.wait))
         grant.left = grant.wait
     }

@@ -21,9 +21,9 @@
 /// checks each alone). A value held under its drawer's lock.
 package struct FramePresenter {
     /// The drawn size: the canvas's, or the display size's.
-    package let width: Int
-    package let height: Int
-    package let pixelFormat: PixelFormat
+    let width: Int
+    let height: Int
+    let pixelFormat: PixelFormat
     /// The compositor's canvas size, and the frames of one loop.
     let canvasSize: PixelSize
     let frameCount: Int
